@@ -1,0 +1,432 @@
+//! Game records: a text format people can read and write, like PGN for chess.
+//! The format is specified in `docs/record-format.md`.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::{Move, Outcome, PlayError, Position, Rules};
+
+/// The result tokens a record may end with.
+pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// One game: its tags, rules, start position and moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// Tags other than `Rules`, `Seed`, `Position` and `Result`, in the order they were given.
+    pub tags: Vec<(String, String)>,
+    pub rules: Rules,
+    /// The position the game started from (the start position unless a `Position` tag says
+    /// otherwise).
+    pub start: Position,
+    pub moves: Vec<Move>,
+    /// One of [`RESULTS`]; `*` while the game goes on or when unknown.
+    pub result: String,
+}
+
+/// Why a record could not be read; `line` counts from 1.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "record line {}: {}", self.line, self.message)
+    }
+}
+
+impl core::error::Error for RecordError {}
+
+/// Longest record text accepted (about 100,000 moves).
+pub const MAX_RECORD_LEN: usize = 1 << 20;
+
+impl Record {
+    /// A new record of a game from `start` with no moves yet.
+    pub fn new(start: Position) -> Record {
+        Record {
+            tags: Vec::new(),
+            rules: start.rules(),
+            start,
+            moves: Vec::new(),
+            result: "*".to_string(),
+        }
+    }
+
+    /// The value of a free-form tag.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets a free-form tag, replacing an earlier value.
+    pub fn set_tag(&mut self, name: &str, value: &str) {
+        if let Some(t) = self.tags.iter_mut().find(|(k, _)| k == name) {
+            t.1 = value.to_string();
+        } else {
+            self.tags.push((name.to_string(), value.to_string()));
+        }
+    }
+
+    /// The position after every move; the first is [`Record::start`].
+    pub fn positions(&self) -> Result<Vec<Position>, (usize, PlayError)> {
+        let mut out = Vec::with_capacity(self.moves.len() + 1);
+        let mut p = self.start;
+        out.push(p);
+        for (i, &mv) in self.moves.iter().enumerate() {
+            p.play(mv).map_err(|e| (i, e))?;
+            out.push(p);
+        }
+        Ok(out)
+    }
+
+    /// The position after the last move.
+    pub fn end(&self) -> Result<Position, (usize, PlayError)> {
+        let mut p = self.start;
+        for (i, &mv) in self.moves.iter().enumerate() {
+            p.play(mv).map_err(|e| (i, e))?;
+        }
+        Ok(p)
+    }
+
+    /// Sets the result from the final position, if the game is over there.
+    pub fn set_result_from_play(&mut self) {
+        if let Ok(end) = self.end() {
+            self.result = end.outcome().map_or("*", Outcome::as_str).to_string();
+        }
+    }
+
+    /// Reads exactly one game.
+    pub fn parse(text: &str) -> Result<Record, RecordError> {
+        let mut games = parse_all(text)?;
+        match games.len() {
+            1 => Ok(games.remove(0)),
+            0 => Err(RecordError {
+                line: 1,
+                message: "no game in the text".to_string(),
+            }),
+            n => Err(RecordError {
+                line: 1,
+                message: format!("{n} games in the text, expected one"),
+            }),
+        }
+    }
+}
+
+fn escape(v: &str) -> String {
+    let mut s = String::with_capacity(v.len());
+    for c in v.chars() {
+        match c {
+            '"' => s.push_str("\\\""),
+            '\\' => s.push_str("\\\\"),
+            '\n' | '\r' => s.push(' '),
+            c => s.push(c),
+        }
+    }
+    s
+}
+
+impl fmt::Display for Record {
+    /// Writes the record: tags, a blank line, moves wrapped at 80 columns, the result.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (k, v) in &self.tags {
+            writeln!(f, "[{k} \"{}\"]", escape(v))?;
+        }
+        writeln!(f, "[Rules \"{}\"]", self.rules)?;
+        if let Some(seed) = self.rules.seed() {
+            writeln!(f, "[Seed \"{seed}\"]")?;
+        }
+        if self.start != Position::start(self.rules) {
+            writeln!(f, "[Position \"{}\"]", self.start)?;
+        }
+        writeln!(f, "[Result \"{}\"]", self.result)?;
+        writeln!(f)?;
+        let mut col = 0;
+        for mv in &self.moves {
+            if col >= 78 {
+                writeln!(f)?;
+                col = 0;
+            } else if col > 0 {
+                f.write_str(" ")?;
+                col += 1;
+            }
+            write!(f, "{mv}")?;
+            col += 1;
+        }
+        if col + self.result.len() >= 80 {
+            writeln!(f)?;
+        } else if col > 0 {
+            f.write_str(" ")?;
+        }
+        writeln!(f, "{}", self.result)
+    }
+}
+
+struct Pending {
+    line: usize,
+    tags: Vec<(String, String)>,
+    rules: Option<(usize, String)>,
+    seed: Option<(usize, String)>,
+    position: Option<(usize, String)>,
+    result: Option<(usize, String)>,
+    moves: Vec<(usize, String)>,
+    end_token: Option<(usize, String)>,
+}
+
+impl Pending {
+    fn new(line: usize) -> Pending {
+        Pending {
+            line,
+            tags: Vec::new(),
+            rules: None,
+            seed: None,
+            position: None,
+            result: None,
+            moves: Vec::new(),
+            end_token: None,
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.tags.is_empty()
+            && self.rules.is_none()
+            && self.seed.is_none()
+            && self.position.is_none()
+            && self.result.is_none()
+            && self.moves.is_empty()
+            && self.end_token.is_none()
+    }
+
+    fn finish(self) -> Result<Record, RecordError> {
+        let err = |line, message: String| RecordError { line, message };
+        let seed = match &self.seed {
+            None => 0,
+            Some((line, s)) => s.parse::<u64>().map_err(|_| {
+                err(
+                    *line,
+                    format!(
+                        "Seed is '{}', not a whole number below 2^64",
+                        s.escape_debug()
+                    ),
+                )
+            })?,
+        };
+        let rules = match &self.rules {
+            None => Rules::Anywoli,
+            Some((line, name)) => {
+                Rules::from_name(name, seed).map_err(|e| err(*line, e.to_string()))?
+            }
+        };
+        if self.seed.is_some() && rules.seed().is_none() {
+            let line = self.seed.as_ref().map_or(self.line, |s| s.0);
+            return Err(err(
+                line,
+                format!("a Seed tag, but the rules {rules} draw no lottery"),
+            ));
+        }
+        let start = match &self.position {
+            None => Position::start(rules),
+            Some((line, text)) => {
+                crate::parse_position(text, rules).map_err(|e| err(*line, e.to_string()))?
+            }
+        };
+        let result = match (&self.result, &self.end_token) {
+            (Some((line, tag)), Some((_, token))) if tag != token => {
+                return Err(err(
+                    *line,
+                    format!("the Result tag says {tag} but the moves end with {token}"),
+                ))
+            }
+            (Some((_, r)), _) | (None, Some((_, r))) => r.clone(),
+            (None, None) => "*".to_string(),
+        };
+        let mut pos = start;
+        let mut moves = Vec::with_capacity(self.moves.len());
+        for (i, (line, tok)) in self.moves.iter().enumerate() {
+            let mv: Move = tok
+                .parse()
+                .map_err(|e: crate::ParseMoveError| err(*line, format!("move {}: {e}", i + 1)))?;
+            pos.play(mv)
+                .map_err(|e| err(*line, format!("move {} is illegal: {e}", i + 1)))?;
+            moves.push(mv);
+        }
+        Ok(Record {
+            tags: self.tags,
+            rules,
+            start,
+            moves,
+            result,
+        })
+    }
+}
+
+fn parse_tag(line: &str, n: usize) -> Result<(String, String), RecordError> {
+    let err = |message: String| RecordError { line: n, message };
+    let inner = line
+        .strip_prefix('[')
+        .and_then(|l| l.strip_suffix(']'))
+        .ok_or_else(|| err("a tag line must look like [Name \"value\"]".to_string()))?;
+    let (name, rest) = inner
+        .split_once(' ')
+        .ok_or_else(|| err("a tag needs a name, a space and a quoted value".to_string()))?;
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(err(format!(
+            "tag name '{}' must be letters, digits or _",
+            name.escape_debug()
+        )));
+    }
+    let rest = rest.trim();
+    let body = rest
+        .strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .ok_or_else(|| err(format!("the value of tag {name} must be in double quotes")))?;
+    let mut value = String::with_capacity(body.len());
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(e @ ('"' | '\\')) => value.push(e),
+                _ => {
+                    return Err(err(format!(
+                        "tag {name}: a \\ must be followed by \" or \\"
+                    )))
+                }
+            },
+            '"' => {
+                return Err(err(format!(
+                    "tag {name}: a \" inside the value must be \\\""
+                )))
+            }
+            c => value.push(c),
+        }
+    }
+    Ok((name.to_string(), value))
+}
+
+/// Reads every game of a text (games follow each other, each starting with its tags).
+pub fn parse_all(text: &str) -> Result<Vec<Record>, RecordError> {
+    if text.len() > MAX_RECORD_LEN {
+        return Err(RecordError {
+            line: 1,
+            message: format!(
+                "the text is {} bytes; records are read up to {MAX_RECORD_LEN}",
+                text.len()
+            ),
+        });
+    }
+    let mut games = Vec::new();
+    let mut cur = Pending::new(1);
+    let mut in_comment = false;
+    for (i, raw) in text.lines().enumerate() {
+        let n = i + 1;
+        let line = raw.trim();
+        if in_comment {
+            if let Some(end) = line.find('}') {
+                in_comment = false;
+                scan_moves(&line[end + 1..], n, &mut cur, &mut in_comment)?;
+            }
+            continue;
+        }
+        if line.starts_with('[') {
+            // Tags after moves start the next game.
+            if !cur.moves.is_empty() || cur.end_token.is_some() {
+                let done = core::mem::replace(&mut cur, Pending::new(n));
+                games.push(done.finish()?);
+            }
+            let (k, v) = parse_tag(line, n)?;
+            let slot = match k.as_str() {
+                "Rules" => &mut cur.rules,
+                "Seed" => &mut cur.seed,
+                "Position" => &mut cur.position,
+                "Result" => {
+                    if !RESULTS.contains(&v.as_str()) {
+                        return Err(RecordError {
+                            line: n,
+                            message: format!(
+                                "Result is '{}', expected 1-0, 0-1, 1/2-1/2 or *",
+                                v.escape_debug()
+                            ),
+                        });
+                    }
+                    &mut cur.result
+                }
+                _ => {
+                    if cur.tags.iter().any(|(name, _)| *name == k) {
+                        return Err(RecordError {
+                            line: n,
+                            message: format!("tag {k} is given twice"),
+                        });
+                    }
+                    cur.tags.push((k, v));
+                    continue;
+                }
+            };
+            if slot.is_some() {
+                return Err(RecordError {
+                    line: n,
+                    message: format!("tag {k} is given twice"),
+                });
+            }
+            *slot = Some((n, v));
+            continue;
+        }
+        scan_moves(line, n, &mut cur, &mut in_comment)?;
+    }
+    if in_comment {
+        return Err(RecordError {
+            line: text.lines().count().max(1),
+            message: "a comment opened with { is never closed".to_string(),
+        });
+    }
+    if !cur.is_empty() {
+        games.push(cur.finish()?);
+    }
+    Ok(games)
+}
+
+fn scan_moves(
+    line: &str,
+    n: usize,
+    cur: &mut Pending,
+    in_comment: &mut bool,
+) -> Result<(), RecordError> {
+    let mut rest = line;
+    loop {
+        if let Some(open) = rest.find('{') {
+            scan_tokens(&rest[..open], n, cur)?;
+            match rest[open + 1..].find('}') {
+                Some(close) => rest = &rest[open + 1 + close + 1..],
+                None => {
+                    *in_comment = true;
+                    return Ok(());
+                }
+            }
+        } else {
+            return scan_tokens(rest, n, cur);
+        }
+    }
+}
+
+fn scan_tokens(text: &str, n: usize, cur: &mut Pending) -> Result<(), RecordError> {
+    for tok in text.split_whitespace() {
+        if let Some((line, end)) = &cur.end_token {
+            return Err(RecordError {
+                line: n,
+                message: format!(
+                    "'{}' after the result {end} (line {line}) that ends the game's moves",
+                    tok.escape_debug()
+                ),
+            });
+        }
+        if RESULTS.contains(&tok) {
+            cur.end_token = Some((n, tok.to_string()));
+        } else {
+            cur.moves.push((n, tok.to_string()));
+        }
+    }
+    Ok(())
+}

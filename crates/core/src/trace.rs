@@ -1,0 +1,233 @@
+//! The move trace: every event of one move, in order, so that a page can animate it and a
+//! person can follow it.
+
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::sowing::{self, Observer};
+use crate::{CaptureKind, EndReason, Hole, Move, PlayError, Position, Side};
+
+/// One event of a move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Event {
+    /// `seeds` taken up from `hole` to sow lap number `lap` (lap 1 starts the move; later laps
+    /// are relays).
+    Lap { lap: u32, hole: Hole, seeds: u8 },
+    /// One seed dropped into `hole`, which then held `count` (before any capture).
+    Sow { hole: Hole, count: u8 },
+    /// The four seeds of `hole` went to `by`'s store.
+    Capture {
+        hole: Hole,
+        by: Side,
+        kind: CaptureKind,
+    },
+    /// The last seed fell into an empty hole: the move ended there.
+    Stop { hole: Hole },
+    /// A last-seed capture: `side` moves again.
+    ExtraMove { side: Side },
+    /// `side` has no seeds in its row and passes.
+    Pass { side: Side },
+    /// The game ended.
+    GameOver { reason: EndReason },
+}
+
+/// The events of one move and the position it led to.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Trace {
+    pub mv: Move,
+    pub mover: Side,
+    pub events: Vec<Event>,
+    pub after: Position,
+}
+
+struct Recorder(Vec<Event>);
+
+impl Observer for Recorder {
+    fn lap(&mut self, from: Hole, seeds: u8, lap: u32) {
+        self.0.push(Event::Lap {
+            lap,
+            hole: from,
+            seeds,
+        });
+    }
+    fn sow(&mut self, hole: Hole, count: u8) {
+        self.0.push(Event::Sow { hole, count });
+    }
+    fn capture(&mut self, hole: Hole, by: Side, kind: CaptureKind) {
+        self.0.push(Event::Capture { hole, by, kind });
+    }
+    fn stop(&mut self, hole: Hole) {
+        self.0.push(Event::Stop { hole });
+    }
+    fn extra_move(&mut self, side: Side) {
+        self.0.push(Event::ExtraMove { side });
+    }
+    fn pass(&mut self, side: Side) {
+        self.0.push(Event::Pass { side });
+    }
+    fn game_over(&mut self, reason: EndReason) {
+        self.0.push(Event::GameOver { reason });
+    }
+}
+
+impl Position {
+    /// Plays `mv` like [`Position::play`] and records its events. On error nothing changes.
+    pub fn play_traced(&mut self, mv: Move) -> Result<Trace, PlayError> {
+        self.check(mv)?;
+        let mover = self.to_move.unwrap_or(Side::South);
+        let before = *self;
+        let mut rec = Recorder(Vec::new());
+        match sowing::play(self, mv, &mut rec) {
+            Ok(()) => Ok(Trace {
+                mv,
+                mover,
+                events: rec.0,
+                after: *self,
+            }),
+            Err(e) => {
+                *self = before;
+                Err(e)
+            }
+        }
+    }
+
+    /// The trace of `mv` from this position, leaving this position as it is.
+    pub fn trace(&self, mv: Move) -> Result<Trace, PlayError> {
+        let mut p = *self;
+        p.play_traced(mv)
+    }
+}
+
+/// What replaying a trace found wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayError {
+    pub index: usize,
+    pub message: &'static str,
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "event {}: {}", self.index, self.message)
+    }
+}
+
+impl core::error::Error for ReplayError {}
+
+/// The board and stores as a viewer sees them while a trace is replayed.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Board {
+    pub holes: [u8; Hole::COUNT],
+    pub stores: [u8; 2],
+    pub hand: u8,
+    pub to_move: Option<Side>,
+}
+
+impl Board {
+    pub fn of(p: &Position) -> Board {
+        Board {
+            holes: p.holes,
+            stores: p.stores,
+            hand: 0,
+            to_move: p.to_move,
+        }
+    }
+}
+
+/// Replays `events` on `board` the way a viewer would, checking each against the board: an
+/// independent reading of the trace, used to test that traces tell the truth.
+pub fn replay(board: &mut Board, mover: Side, events: &[Event]) -> Result<(), ReplayError> {
+    let err = |index, message| Err(ReplayError { index, message });
+    for (i, ev) in events.iter().enumerate() {
+        match *ev {
+            Event::Lap { hole, seeds, .. } => {
+                if board.hand != 0 {
+                    return err(i, "a lap starts with seeds still in hand");
+                }
+                if board.holes[hole.index()] != seeds {
+                    return err(
+                        i,
+                        "lap takes a different number of seeds than the hole holds",
+                    );
+                }
+                board.holes[hole.index()] = 0;
+                board.hand = seeds;
+            }
+            Event::Sow { hole, count } => {
+                if board.hand == 0 {
+                    return err(i, "a seed is sown from an empty hand");
+                }
+                board.hand -= 1;
+                board.holes[hole.index()] += 1;
+                if board.holes[hole.index()] != count {
+                    return err(i, "sown hole does not hold the count the trace says");
+                }
+            }
+            Event::Capture { hole, by, kind } => {
+                if board.holes[hole.index()] != 4 {
+                    return err(i, "a capture of a hole that does not hold 4");
+                }
+                let expected = match kind {
+                    CaptureKind::MidSow => hole.owner(),
+                    CaptureKind::LastSeed => mover,
+                };
+                if by != expected {
+                    return err(i, "a capture taken by the wrong player");
+                }
+                if (kind == CaptureKind::LastSeed) != (board.hand == 0) {
+                    return err(i, "capture kind does not match the seeds in hand");
+                }
+                board.holes[hole.index()] = 0;
+                board.stores[by.index()] += 4;
+                if kind == CaptureKind::LastSeed {
+                    // The move ends; an ExtraMove event follows when the rules give one.
+                    board.to_move = Some(mover.opponent());
+                }
+            }
+            Event::Stop { hole } => {
+                if board.hand != 0 || board.holes[hole.index()] != 1 {
+                    return err(i, "the move stops but not on a last seed in an empty hole");
+                }
+                board.to_move = Some(mover.opponent());
+            }
+            Event::ExtraMove { side } => {
+                if side != mover {
+                    return err(i, "an extra move for the player who did not move");
+                }
+                board.to_move = Some(side);
+            }
+            Event::Pass { side } => {
+                if board.to_move != Some(side) {
+                    return err(i, "a pass by the player who is not to move");
+                }
+                board.to_move = Some(side.opponent());
+            }
+            Event::GameOver { reason } => {
+                match reason {
+                    EndReason::LastSeeds { to, seeds } => {
+                        let left: u8 = board.holes.iter().sum::<u8>() + board.hand;
+                        if left != seeds {
+                            return err(i, "the last seeds are not the seeds left in play");
+                        }
+                        board.stores[to.index()] += seeds;
+                    }
+                    EndReason::Quiet { south, north } => {
+                        let s: u8 = board.holes[..12].iter().sum();
+                        let n: u8 = board.holes[12..].iter().sum();
+                        if (s, n) != (south, north) {
+                            return err(i, "the quiet split is not the seeds in each row");
+                        }
+                        board.stores[0] += s;
+                        board.stores[1] += n;
+                    }
+                }
+                board.holes = [0; Hole::COUNT];
+                board.hand = 0;
+                board.to_move = None;
+            }
+        }
+    }
+    if board.hand != 0 {
+        return err(events.len(), "the trace ends with seeds in hand");
+    }
+    Ok(())
+}
