@@ -1,1 +1,261 @@
-fn main() {}
+//! `anywoli`: the command line for players, analysts and engine authors.
+
+mod bench;
+mod board;
+mod trace;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anywoli_core::{parse_position, Move, Position, Rules, VARIANTS};
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "anywoli", version, about = "Anywoli, the 2x12 mancala of the Anuak", long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Where a command starts: rules, lottery seed and position.
+#[derive(Args, Clone)]
+struct Start {
+    /// Rules variant (see `anywoli rules`).
+    #[arg(long, default_value = "anywoli", value_name = "NAME")]
+    rules: String,
+    /// The game seed of anywoli-lottery (it draws who takes the last seeds).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    seed: u64,
+    /// Start from this position string instead of the start position.
+    #[arg(long, value_name = "POS", allow_hyphen_values = true)]
+    position: Option<String>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play moves and print the position string after each, one line per move.
+    Apply {
+        #[command(flatten)]
+        start: Start,
+        /// Move letters (a..l South, A..L North); one argument may hold several, space-separated.
+        #[arg(value_name = "MOVE")]
+        moves: Vec<String>,
+    },
+    /// List the rules variants.
+    Rules,
+    /// Count move sequences of exactly DEPTH plies.
+    Perft {
+        #[command(flatten)]
+        start: Start,
+        /// Print the count for each first move too.
+        #[arg(long)]
+        divide: bool,
+        depth: u32,
+    },
+    /// Draw the board in the terminal from South's side.
+    Show {
+        #[command(flatten)]
+        start: Start,
+        #[arg(value_name = "MOVE")]
+        moves: Vec<String>,
+    },
+    /// Print every event of one move: laps, seeds sown, captures, extra moves, passes, the end.
+    Trace {
+        #[command(flatten)]
+        start: Start,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        #[arg(value_name = "MOVE")]
+        mv: String,
+    },
+    /// Measure random-playout and perft speed on one thread.
+    Bench {
+        /// Seconds for each measured run.
+        #[arg(long, default_value_t = 1.0)]
+        seconds: f64,
+        /// Runs of each measurement; the median is reported.
+        #[arg(long, default_value_t = 5)]
+        runs: u32,
+        /// Perft depth from the start position.
+        #[arg(long, default_value_t = 6)]
+        perft_depth: u32,
+    },
+}
+
+/// A user error: printed as one line on stderr, exit status 2.
+struct Failure(String);
+
+macro_rules! failure_from {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Failure {
+            fn from(e: $t) -> Failure {
+                Failure(e.to_string())
+            }
+        }
+    )*};
+}
+failure_from!(
+    anywoli_core::PositionError,
+    anywoli_core::PlayError,
+    anywoli_core::UnknownRules,
+    anywoli_core::ParseMoveError
+);
+
+impl From<serde_json::Error> for Failure {
+    fn from(e: serde_json::Error) -> Failure {
+        match e.io_error_kind() {
+            Some(kind) => std::io::Error::from(kind).into(),
+            None => Failure(format!("cannot write JSON: {e}")),
+        }
+    }
+}
+
+/// Marks a closed stdout (`anywoli perft --divide 5 | head`): the reader's choice, not an error.
+const BROKEN_PIPE: &str = "\0broken pipe";
+
+impl From<std::io::Error> for Failure {
+    fn from(e: std::io::Error) -> Failure {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            Failure(BROKEN_PIPE.to_string())
+        } else {
+            Failure(format!("cannot write the output: {e}"))
+        }
+    }
+}
+
+type CmdResult = Result<(), Failure>;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+                || matches!(
+                    e.kind(),
+                    ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+                )
+            {
+                let _ = e.print();
+                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                    ExitCode::from(2)
+                } else {
+                    ExitCode::SUCCESS
+                };
+            }
+            // One line, as the contract says; `--help` gives the rest.
+            let text = e.render().to_string();
+            let line: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("tip:"))
+                .filter(|l| !l.is_empty())
+                .collect();
+            eprintln!("{} (see anywoli --help)", line.join(" "));
+            return ExitCode::from(2);
+        }
+    };
+    let result = match cli.command {
+        Command::Apply { start, moves } => apply(&start, &moves),
+        Command::Rules => rules(),
+        Command::Perft {
+            start,
+            divide,
+            depth,
+        } => perft(&start, divide, depth),
+        Command::Show { start, moves } => show(&start, &moves),
+        Command::Trace { start, json, mv } => trace::run(&start, &mv, json),
+        Command::Bench {
+            seconds,
+            runs,
+            perft_depth,
+        } => bench::run(seconds, runs, perft_depth),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure(msg)) if msg == BROKEN_PIPE => ExitCode::SUCCESS,
+        Err(Failure(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+impl Start {
+    fn position(&self) -> Result<Position, Failure> {
+        let rules = Rules::from_name(&self.rules, self.seed)?;
+        match &self.position {
+            None => Ok(Position::start(rules)),
+            Some(text) => Ok(parse_position(text, rules)?),
+        }
+    }
+}
+
+/// Splits the move arguments into moves, naming the first bad one by its number.
+fn parse_moves(args: &[String]) -> Result<Vec<Move>, Failure> {
+    let mut out = Vec::new();
+    for tok in args.iter().flat_map(|a| a.split_whitespace()) {
+        let mv: Move = tok
+            .parse()
+            .map_err(|e| Failure(format!("move {}: {e}", out.len() + 1)))?;
+        out.push(mv);
+    }
+    Ok(out)
+}
+
+/// Plays `moves` from `pos`, returning every position after a move; the first illegal move is
+/// named by its number.
+fn play_all(mut pos: Position, moves: &[Move]) -> Result<Vec<Position>, Failure> {
+    let mut out = Vec::with_capacity(moves.len());
+    for (i, &mv) in moves.iter().enumerate() {
+        pos.play(mv)
+            .map_err(|e| Failure(format!("move {} is illegal: {e}", i + 1)))?;
+        out.push(pos);
+    }
+    Ok(out)
+}
+
+fn apply(start: &Start, moves: &[String]) -> CmdResult {
+    let pos = start.position()?;
+    let moves = parse_moves(moves)?;
+    // Every move is checked before anything is printed, so a failed call prints nothing.
+    let after = play_all(pos, &moves)?;
+    let mut out = std::io::stdout().lock();
+    for p in after {
+        writeln!(out, "{p}")?;
+    }
+    Ok(())
+}
+
+fn rules() -> CmdResult {
+    let mut out = std::io::stdout().lock();
+    for (name, what) in VARIANTS {
+        writeln!(out, "{name:<20} {what}")?;
+    }
+    Ok(())
+}
+
+fn perft(start: &Start, divide: bool, depth: u32) -> CmdResult {
+    let pos = start.position()?;
+    let mut out = std::io::stdout().lock();
+    if divide {
+        let mut total = 0;
+        for (mv, n) in anywoli_core::divide(&pos, depth) {
+            writeln!(out, "{mv} {n}")?;
+            total += n;
+        }
+        writeln!(out, "total {total}")?;
+    } else {
+        writeln!(out, "{}", anywoli_core::perft(&pos, depth))?;
+    }
+    Ok(())
+}
+
+fn show(start: &Start, moves: &[String]) -> CmdResult {
+    let pos = start.position()?;
+    let moves = parse_moves(moves)?;
+    let last = play_all(pos, &moves)?.pop().unwrap_or(pos);
+    print!("{}", board::draw(&last, moves.last().copied()));
+    Ok(())
+}

@@ -75,12 +75,12 @@ impl Hole {
     }
 
     /// The holes of one side's row, in sowing order.
-    pub fn row(side: Side) -> impl Iterator<Item = Hole> + Clone {
+    pub fn row(side: Side) -> impl DoubleEndedIterator<Item = Hole> + ExactSizeIterator + Clone {
         let start = (side.index() * Hole::ROW) as u8;
         (start..start + Hole::ROW as u8).map(Hole)
     }
 
-    pub fn all() -> impl Iterator<Item = Hole> + Clone {
+    pub fn all() -> impl DoubleEndedIterator<Item = Hole> + ExactSizeIterator + Clone {
         (0..Hole::COUNT as u8).map(Hole)
     }
 }

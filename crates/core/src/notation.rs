@@ -49,7 +49,10 @@ pub struct PositionError {
 
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bad position, {}: {}", self.field.name(), self.message)
+        match self.field {
+            Field::Whole => write!(f, "bad position: {}", self.message),
+            field => write!(f, "bad position, field {}: {}", field.name(), self.message),
+        }
     }
 }
 

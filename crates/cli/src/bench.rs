@@ -1,0 +1,101 @@
+//! `anywoli bench`: random-playout and perft speed on one thread, as medians of several runs.
+
+use std::hint::black_box;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use anywoli_core::{perft, Position, Rules};
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
+use crate::CmdResult;
+
+/// Plays random games from the start, again and again, for `time`; returns (plies, games).
+pub fn playouts(time: Duration, seed: u64) -> (u64, u64, Duration) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let start = Position::start(Rules::Anywoli);
+    let mut pos = start;
+    let (mut plies, mut games) = (0u64, 0u64);
+    let t0 = Instant::now();
+    loop {
+        // Check the clock every 4096 plies only: reading it costs more than a ply.
+        for _ in 0..4096 {
+            let moves = pos.moves();
+            let mv = moves
+                .nth(rng.random_range(0..moves.len()))
+                .unwrap_or_else(|| {
+                    unreachable!("a game in progress always has a move for the side to move")
+                });
+            if pos.play_unchecked(mv).is_ok() {
+                plies += 1;
+            }
+            if pos.is_over() {
+                games += 1;
+                pos = start;
+            }
+        }
+        let el = t0.elapsed();
+        if el >= time {
+            black_box(&pos);
+            return (plies, games, el);
+        }
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+pub fn run(seconds: f64, runs: u32, depth: u32) -> CmdResult {
+    if !(seconds.is_finite() && seconds > 0.0 && seconds <= 600.0) {
+        return Err(crate::Failure(format!(
+            "--seconds is {seconds}: give a number of seconds above 0 and at most 600"
+        )));
+    }
+    if runs == 0 || runs > 1000 {
+        return Err(crate::Failure(format!("--runs is {runs}: give 1 to 1000")));
+    }
+    if depth > 9 {
+        return Err(crate::Failure(format!(
+            "--perft-depth is {depth}: at most 9 (each ply multiplies the time by about 10)"
+        )));
+    }
+    let time = Duration::from_secs_f64(seconds);
+    let mut out = std::io::stdout().lock();
+    let mut rates = Vec::new();
+    let mut total_plies = 0;
+    let mut total_games = 0;
+    for r in 0..runs {
+        let (plies, games, el) = playouts(time, 0x5eed + r as u64);
+        rates.push(plies as f64 / el.as_secs_f64());
+        total_plies += plies;
+        total_games += games;
+    }
+    writeln!(
+        out,
+        "playouts: {:.2} M plies/s median of {runs} runs ({total_games} games, {:.0} plies per game)",
+        median(rates) / 1e6,
+        total_plies as f64 / total_games.max(1) as f64
+    )?;
+    out.flush()?;
+    let start = Position::start(Rules::Anywoli);
+    let mut rates = Vec::new();
+    let mut nodes = 0;
+    for _ in 0..runs {
+        let t0 = Instant::now();
+        nodes = perft(black_box(&start), depth);
+        rates.push(nodes as f64 / t0.elapsed().as_secs_f64());
+    }
+    writeln!(
+        out,
+        "perft {depth}: {nodes} leaves, {:.2} M leaves/s median of {runs} runs",
+        median(rates) / 1e6
+    )?;
+    Ok(())
+}

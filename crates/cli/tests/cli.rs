@@ -1,0 +1,183 @@
+//! The `anywoli` command line as other programs use it: outputs, exit codes, one-line errors.
+
+use assert_cmd::Command;
+
+const START: &str = "4,4,4,4,4,4,4,4,4,4,4,4/4,4,4,4,4,4,4,4,4,4,4,4 s 0 0 - - 0 0";
+const AFTER_E: &str = "5,5,5,5,1,5,5,5,0,5,5,5/5,0,5,5,5,5,0,5,5,5,5,0 n 0 0 - - 1 1";
+
+fn anywoli() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_anywoli"))
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(args: &[&str]) -> Run {
+    let out = anywoli().args(args).output().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+/// Exit status 2, nothing on stdout, one line on stderr containing every `needles`.
+fn assert_fails(args: &[&str], needles: &[&str]) {
+    let r = run(args);
+    assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+    assert_eq!(r.stdout, "", "{args:?} printed on stdout");
+    assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {:?}", r.stderr);
+    for n in needles {
+        assert!(r.stderr.contains(n), "{args:?}: {:?} lacks {n:?}", r.stderr);
+    }
+}
+
+#[test]
+fn apply_prints_one_position_per_move() {
+    let r = run(&["apply", "e", "F"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0], AFTER_E);
+    // The second line is what the engine gives for F from AFTER_E.
+    let r2 = run(&["apply", "--position", AFTER_E, "F"]);
+    assert_eq!(r2.stdout.trim(), lines[1]);
+}
+
+#[test]
+fn apply_takes_moves_in_one_argument_and_a_start_position() {
+    let a = run(&["apply", "e F"]);
+    let b = run(&["apply", "--position", START, "e", "F"]);
+    assert_eq!(a.code, 0);
+    assert_eq!(a.stdout, b.stdout);
+}
+
+#[test]
+fn apply_errors_name_what_is_wrong() {
+    assert_fails(&["apply", "e", "e"], &["move 2", "North's turn"]);
+    assert_fails(&["apply", "e", "Z"], &["move 2", "'Z'"]);
+    assert_fails(
+        &["apply", "--rules", "chess", "e"],
+        &["unknown rules 'chess'"],
+    );
+    assert_fails(
+        &["apply", "--position", "4,4/4 s 0 0 - - 0 0", "e"],
+        &["South's row", "2 holes"],
+    );
+    assert_fails(
+        &[
+            "apply",
+            "--position",
+            "4,4,4,4,4,4,4,4,4,4,4,4/4,4,4,4,4,4,4,4,4,4,4,4 q 0 0 - - 0 0",
+        ],
+        &["to-move", "'q'"],
+    );
+    assert_fails(&["apply", "--position"], &["--position"]);
+    let over = "0,0,0,0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0,0,0,0 x 50 46 s s 0 80";
+    assert_fails(&["apply", "--position", over, "a"], &["game is over"]);
+    let empty_hole = "0,4,4,4,4,4,4,4,4,4,4,4/4,4,4,4,4,4,4,4,4,4,4,4 s 4 0 s - 0 3";
+    assert_fails(
+        &["apply", "--position", empty_hole, "a"],
+        &["hole a is empty"],
+    );
+}
+
+#[test]
+fn rules_lists_every_variant() {
+    let r = run(&["rules"]);
+    for name in [
+        "anywoli ",
+        "anywoli-first-final",
+        "anywoli-lottery",
+        "anywoli-it",
+    ] {
+        assert!(r.stdout.contains(name), "{name}");
+    }
+}
+
+#[test]
+fn perft_from_the_start() {
+    for (d, n) in [("1", "12"), ("2", "116"), ("3", "1214")] {
+        let r = run(&["perft", d]);
+        assert_eq!(r.code, 0);
+        assert_eq!(
+            r.stdout.lines().last().unwrap().split_whitespace().last(),
+            Some(n)
+        );
+    }
+    let r = run(&["perft", "--divide", "2"]);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 13);
+    let sum: u64 = lines[..12]
+        .iter()
+        .map(|l| l.split_whitespace().last().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 116);
+    assert_eq!(lines[12], "total 116");
+    assert_fails(&["perft", "x"], &["DEPTH"]);
+}
+
+#[test]
+fn show_draws_norths_row_reversed() {
+    let r = run(&["show", "e"]);
+    assert_eq!(r.code, 0);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert!(
+        lines[0].trim_start().starts_with("L    K    J"),
+        "{}",
+        lines[0]
+    );
+    // After e, North's row L..A reads 0 5 5 5 5 0 5 5 5 5 0 5.
+    let north: Vec<&str> = lines[2]
+        .split('|')
+        .skip(1)
+        .take(12)
+        .map(str::trim)
+        .collect();
+    assert_eq!(
+        north,
+        ["0", "5", "5", "5", "5", "0", "5", "5", "5", "5", "0", "5"]
+    );
+    assert!(lines[4].contains("*"), "last move marked: {}", lines[4]);
+    assert!(r.stdout.contains("North to move"));
+}
+
+#[test]
+fn trace_text_and_json() {
+    let r = run(&["trace", "e"]);
+    assert_eq!(r.code, 0);
+    assert!(r
+        .stdout
+        .contains("lap 5 (relay): 5 seeds from L -> a5 b5 c5 d5 e1"));
+    assert!(r.stdout.contains(AFTER_E));
+    let r = run(&["trace", "--json", "e"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["move"], "e");
+    assert_eq!(v["after"], AFTER_E);
+    let events = v["events"].as_array().unwrap();
+    let sows = events.iter().filter(|e| e["type"] == "sow").count();
+    assert_eq!(sows, 24);
+    assert_eq!(events.iter().filter(|e| e["type"] == "lap").count(), 5);
+    assert_eq!(events.last().unwrap()["type"], "stop");
+    assert_fails(&["trace", "F"], &["South's turn"]);
+}
+
+#[test]
+fn bench_reports_both_figures() {
+    let r = run(&[
+        "bench",
+        "--seconds",
+        "0.05",
+        "--runs",
+        "1",
+        "--perft-depth",
+        "3",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("M plies/s"));
+    assert!(r.stdout.contains("perft 3: 1214 leaves"));
+    assert_fails(&["bench", "--seconds=0"], &["--seconds"]);
+}
