@@ -243,7 +243,7 @@ pub(crate) fn validate(p: &Position) -> Result<(), PositionError> {
             }
         }
         Some(side) => {
-            if board % 4 != 0 {
+            if !board.is_multiple_of(4) {
                 return Err(error(
                     Field::Whole,
                     format!("{board} seeds in play is not a multiple of 4"),

@@ -52,10 +52,10 @@ pub(crate) static HOLE: [[u64; COUNTS]; Hole::COUNT] = hole_keys();
 pub(crate) static DROP: [[u64; COUNTS]; Hole::COUNT] = drop_keys(&HOLE);
 
 /// Key of North to move (South to move is 0).
-pub(crate) const NORTH_TO_MOVE: u64 = splitmix64(0x6e6f_7274_68);
+pub(crate) const NORTH_TO_MOVE: u64 = splitmix64(0x006e_6f72_7468);
 /// Key of a finished game.
 pub(crate) const GAME_OVER: u64 = splitmix64(0x6f76_6572);
-pub(crate) const FIRST_FINAL: [u64; 2] = [splitmix64(0x6666_73), splitmix64(0x6666_6e)];
+pub(crate) const FIRST_FINAL: [u64; 2] = [splitmix64(0x0066_6673), splitmix64(0x0066_666e)];
 
 #[inline]
 pub(crate) fn hole(h: Hole, count: u8) -> u64 {
