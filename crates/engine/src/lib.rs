@@ -1,3 +1,11 @@
-//! Search, evaluation and endgame databases for Anywoli (issue 3 onwards).
+//! Search, evaluation and (later) endgame databases for Anywoli.
+
+pub mod arena;
+pub mod eval;
+pub mod players;
+pub mod search;
+pub mod tt;
 
 pub use anywoli_core as core;
+pub use players::{builtin, level_spec, Greedy, LevelPlayer, LevelSpec, Minimax, Player, LEVELS};
+pub use search::{Engine, Info, Limits, SearchResult};

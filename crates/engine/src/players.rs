@@ -1,0 +1,283 @@
+//! Players: the levels 1–10 for people, and the two baselines everyone understands.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use anywoli_core::{Move, Position, Side};
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
+use crate::search::{Engine, Limits};
+
+/// How a level plays: how deep it looks and how much noise blurs its judgement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelSpec {
+    pub level: u8,
+    /// Search depth in plies; `None` means a timed search at full strength.
+    pub depth: Option<u32>,
+    /// Standard deviation of the noise added to each move's score, in centiseeds: a human-like
+    /// misjudgement that makes weaker levels choose second-best moves.
+    pub noise: i32,
+}
+
+/// The ladder; `docs/strength.md` measures it.
+pub const LEVELS: [LevelSpec; 10] = [
+    LevelSpec {
+        level: 1,
+        depth: Some(1),
+        noise: 600,
+    },
+    LevelSpec {
+        level: 2,
+        depth: Some(1),
+        noise: 250,
+    },
+    LevelSpec {
+        level: 3,
+        depth: Some(2),
+        noise: 200,
+    },
+    LevelSpec {
+        level: 4,
+        depth: Some(2),
+        noise: 100,
+    },
+    LevelSpec {
+        level: 5,
+        depth: Some(3),
+        noise: 80,
+    },
+    LevelSpec {
+        level: 6,
+        depth: Some(4),
+        noise: 50,
+    },
+    LevelSpec {
+        level: 7,
+        depth: Some(5),
+        noise: 25,
+    },
+    LevelSpec {
+        level: 8,
+        depth: Some(7),
+        noise: 10,
+    },
+    LevelSpec {
+        level: 9,
+        depth: Some(9),
+        noise: 0,
+    },
+    LevelSpec {
+        level: 10,
+        depth: None,
+        noise: 0,
+    },
+];
+
+pub fn level_spec(level: u8) -> Option<LevelSpec> {
+    LEVELS.get((level as usize).wrapping_sub(1)).copied()
+}
+
+/// Something that chooses moves.
+pub trait Player: Send {
+    fn name(&self) -> String;
+    /// Called before each game.
+    fn new_game(&mut self) {}
+    /// A move for the side to move; `movetime` is the time it may think (a hint for weak
+    /// players, a hard limit for level 10). `None` only when the game is over.
+    fn choose(&mut self, pos: &Position, movetime: Duration) -> Option<Move>;
+}
+
+/// An approximately normal number with standard deviation `sigma` (sum of four uniforms).
+fn noise(rng: &mut SmallRng, sigma: i32) -> i32 {
+    if sigma == 0 {
+        return 0;
+    }
+    let u: f64 = (0..4).map(|_| rng.random::<f64>()).sum::<f64>() - 2.0;
+    (u * 3f64.sqrt() * sigma as f64) as i32
+}
+
+/// A level of the ladder, with its own engine.
+pub struct LevelPlayer {
+    spec: LevelSpec,
+    engine: Engine,
+    rng: SmallRng,
+}
+
+impl LevelPlayer {
+    pub fn new(level: u8, seed: u64, hash_mib: usize, threads: usize) -> Option<LevelPlayer> {
+        Some(LevelPlayer {
+            spec: level_spec(level)?,
+            engine: Engine::new(hash_mib, threads),
+            rng: SmallRng::seed_from_u64(seed),
+        })
+    }
+
+    pub fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+}
+
+impl Player for LevelPlayer {
+    fn name(&self) -> String {
+        format!("level {}", self.spec.level)
+    }
+
+    fn new_game(&mut self) {
+        self.engine.clear();
+    }
+
+    fn choose(&mut self, pos: &Position, movetime: Duration) -> Option<Move> {
+        match self.spec.depth {
+            None => {
+                let stop = AtomicBool::new(false);
+                self.engine
+                    .search(pos, &Limits::movetime(movetime), &stop, &mut |_| {})
+                    .best
+            }
+            Some(depth) if self.spec.noise == 0 => {
+                let stop = AtomicBool::new(false);
+                let limits = Limits {
+                    depth: Some(depth),
+                    movetime: Some(movetime),
+                    nodes: None,
+                };
+                self.engine.search(pos, &limits, &stop, &mut |_| {}).best
+            }
+            Some(depth) => {
+                let sigma = self.spec.noise;
+                let scored = self.engine.score_moves(pos, depth);
+                let rng = &mut self.rng;
+                scored
+                    .into_iter()
+                    .map(|(m, s)| (m, s + noise(rng, sigma)))
+                    .max_by_key(|&(_, s)| s)
+                    .map(|(m, _)| m)
+            }
+        }
+    }
+}
+
+/// Net seeds `side` gains by playing `mv` (negative when the move feeds the opponent).
+fn immediate_gain(pos: &Position, mv: Move, side: Side) -> Option<i32> {
+    let mut child = *pos;
+    child.play_unchecked(mv).ok()?;
+    let o = side.opponent();
+    Some(
+        (child.store(side) as i32 - pos.store(side) as i32)
+            - (child.store(o) as i32 - pos.store(o) as i32),
+    )
+}
+
+/// Plays the move that captures the most seeds at once (net of what it hands over); ties are
+/// broken at random. The first baseline.
+pub struct Greedy {
+    rng: SmallRng,
+}
+
+impl Greedy {
+    pub fn new(seed: u64) -> Greedy {
+        Greedy {
+            rng: SmallRng::seed_from_u64(seed),
+        }
+    }
+}
+
+fn pick_best(rng: &mut SmallRng, scored: impl Iterator<Item = (Move, i32)>) -> Option<Move> {
+    let scored: Vec<(Move, i32)> = scored.collect();
+    let best = scored.iter().map(|s| s.1).max()?;
+    let ties: Vec<Move> = scored.iter().filter(|s| s.1 == best).map(|s| s.0).collect();
+    Some(ties[rng.random_range(0..ties.len())])
+}
+
+impl Player for Greedy {
+    fn name(&self) -> String {
+        "greedy".to_string()
+    }
+
+    fn choose(&mut self, pos: &Position, _movetime: Duration) -> Option<Move> {
+        let side = pos.to_move()?;
+        pick_best(
+            &mut self.rng,
+            pos.moves()
+                .filter_map(|m| immediate_gain(pos, m, side).map(|g| (m, g))),
+        )
+    }
+}
+
+/// Minimax to a fixed number of plies on the store difference alone (no evaluation beyond
+/// the seeds captured); ties broken at random. The second baseline, at 3 plies.
+pub struct Minimax {
+    plies: u32,
+    rng: SmallRng,
+}
+
+impl Minimax {
+    pub fn new(plies: u32, seed: u64) -> Minimax {
+        Minimax {
+            plies: plies.max(1),
+            rng: SmallRng::seed_from_u64(seed),
+        }
+    }
+}
+
+/// Store difference for `side` after best play to `plies` more plies (plain minimax).
+fn minimax(pos: &Position, side: Side, plies: u32) -> i32 {
+    let diff = pos.store(side) as i32 - pos.store(side.opponent()) as i32;
+    let Some(to_move) = pos.to_move() else {
+        return diff;
+    };
+    if plies == 0 {
+        return diff;
+    }
+    let values = pos.moves().filter_map(|m| {
+        let mut c = *pos;
+        c.play_unchecked(m).ok()?;
+        Some(minimax(&c, side, plies - 1))
+    });
+    let v = if to_move == side {
+        values.max()
+    } else {
+        values.min()
+    };
+    v.unwrap_or(diff)
+}
+
+impl Player for Minimax {
+    fn name(&self) -> String {
+        format!("minimax{}", self.plies)
+    }
+
+    fn choose(&mut self, pos: &Position, _movetime: Duration) -> Option<Move> {
+        let side = pos.to_move()?;
+        let plies = self.plies;
+        pick_best(
+            &mut self.rng,
+            pos.moves().filter_map(|m| {
+                let mut c = *pos;
+                c.play_unchecked(m).ok()?;
+                Some((m, minimax(&c, side, plies - 1)))
+            }),
+        )
+    }
+}
+
+/// A built-in player by name: `level1`..`level10` (or `1`..`10`), `greedy`, `minimax3`
+/// (`minimaxN` for any N from 1 to 6).
+pub fn builtin(name: &str, seed: u64, hash_mib: usize, threads: usize) -> Option<Box<dyn Player>> {
+    let level = name.strip_prefix("level").unwrap_or(name);
+    if let Ok(n) = level.parse::<u8>() {
+        return LevelPlayer::new(n, seed, hash_mib, threads)
+            .map(|p| Box::new(p) as Box<dyn Player>);
+    }
+    if name == "greedy" {
+        return Some(Box::new(Greedy::new(seed)));
+    }
+    if let Some(n) = name.strip_prefix("minimax") {
+        let n: u32 = n.parse().ok()?;
+        if (1..=6).contains(&n) {
+            return Some(Box::new(Minimax::new(n, seed)));
+        }
+    }
+    None
+}

@@ -1,0 +1,524 @@
+//! Iterative-deepening principal-variation search with a shared transposition table.
+//!
+//! Scores are centiseeds of *future* net gain for the side to move: what a move captures is
+//! added as it happens, a finished game is worth nothing more, and the evaluation estimates
+//! the rest. The stores so far stay outside the search, so the table can share positions that
+//! differ only in them. A move that gives the same side the next move (an extra move, or the
+//! opponent passing) adds the child's value instead of subtracting it: no sign flip.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use anywoli_core::{Move, Position, Side};
+
+use crate::eval::{self, Weights};
+use crate::tt::{Bound, Entry, Table};
+
+/// Deepest ply a search looks at.
+pub const MAX_PLY: usize = 96;
+const INF: i32 = 30_000;
+
+/// When a search must stop. Unset limits do not limit; with none set the search goes to
+/// [`MAX_PLY`] or until stopped.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+}
+
+impl Limits {
+    pub fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+    pub fn movetime(t: Duration) -> Limits {
+        Limits {
+            movetime: Some(t),
+            ..Limits::default()
+        }
+    }
+    pub fn nodes(n: u64) -> Limits {
+        Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        }
+    }
+}
+
+/// What one finished iteration found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info {
+    pub depth: u32,
+    /// Expected final store difference for the side to move, in centiseeds (stores included).
+    pub score: i32,
+    pub nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<Move>,
+}
+
+impl Info {
+    pub fn nps(&self) -> u64 {
+        let s = self.time.as_secs_f64();
+        if s > 0.0 {
+            (self.nodes as f64 / s) as u64
+        } else {
+            0
+        }
+    }
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// `None` only when the game is over (or no move can be played).
+    pub best: Option<Move>,
+    /// As [`Info::score`].
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<Move>,
+    /// Every root move with its score at the last completed depth, best first.
+    pub root_scores: Vec<(Move, i32)>,
+}
+
+fn quiet_key(quiet: u16) -> u64 {
+    // The quiet rule makes the plies since the last capture part of a position's value.
+    (quiet as u64 + 1)
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        .rotate_left(17)
+}
+
+#[inline]
+fn key(pos: &Position) -> u64 {
+    pos.hash() ^ quiet_key(pos.quiet_plies())
+}
+
+/// Net centiseeds `me` captured between `before` and `after`.
+#[inline]
+fn gain(before: &Position, after: &Position, me: Side) -> i32 {
+    let opp = me.opponent();
+    let mine = after.store(me) as i32 - before.store(me) as i32;
+    let theirs = after.store(opp) as i32 - before.store(opp) as i32;
+    (mine - theirs) * 100
+}
+
+struct Thread<'a> {
+    tt: &'a Table,
+    stop: &'a AtomicBool,
+    shared_nodes: &'a AtomicU64,
+    nodes: u64,
+    flushed: u64,
+    deadline: Option<Instant>,
+    node_limit: Option<u64>,
+    weights: &'a Weights,
+    history: [i32; 24],
+    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    aborted: bool,
+}
+
+impl<'a> Thread<'a> {
+    fn new(
+        tt: &'a Table,
+        stop: &'a AtomicBool,
+        shared_nodes: &'a AtomicU64,
+        deadline: Option<Instant>,
+        node_limit: Option<u64>,
+        weights: &'a Weights,
+    ) -> Thread<'a> {
+        Thread {
+            tt,
+            stop,
+            shared_nodes,
+            nodes: 0,
+            flushed: 0,
+            deadline,
+            node_limit,
+            weights,
+            history: [0; 24],
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            aborted: false,
+        }
+    }
+
+    #[inline]
+    fn poll(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 255 == 0 {
+            let total = self
+                .shared_nodes
+                .fetch_add(self.nodes - self.flushed, Relaxed)
+                + (self.nodes - self.flushed);
+            self.flushed = self.nodes;
+            if self.stop.load(Relaxed)
+                || self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.node_limit.is_some_and(|n| total >= n)
+            {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.poll() {
+            return 0;
+        }
+        let Some(me) = pos.to_move() else {
+            return 0;
+        };
+        if depth == 0 || ply >= MAX_PLY {
+            return eval::evaluate_with(pos, self.weights);
+        }
+        let k = key(pos);
+        let mut tt_move = None;
+        if let Some(e) = self.tt.probe(k) {
+            tt_move = e.mv;
+            if e.depth as u32 >= depth && ply > 0 {
+                let ok = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
+                };
+                if ok {
+                    return e.score;
+                }
+            }
+        }
+
+        // Play every move once: its capture orders it, and the child is reused below.
+        let mut children: [(Move, Position, i32, i32); 12] =
+            [(Move::new(anywoli_core::Hole::new_wrapping(0)), *pos, 0, 0); 12];
+        let mut n = 0;
+        for mv in pos.moves() {
+            let mut child = *pos;
+            if child.play_unchecked(mv).is_err() {
+                continue;
+            }
+            let g = gain(pos, &child, me);
+            let order = if Some(mv) == tt_move {
+                1 << 30
+            } else {
+                g * 64 + self.history[mv.hole().index()]
+            };
+            children[n] = (mv, child, g, order);
+            n += 1;
+        }
+        if n == 0 {
+            // Every move never ends (RULES.md rule 4; none is known): nothing more to win.
+            return 0;
+        }
+        let children = &mut children[..n];
+        children.sort_unstable_by_key(|c| std::cmp::Reverse(c.3));
+
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = children[0].0;
+        for (i, (mv, child, g, _)) in children.iter().enumerate() {
+            let v = if i == 0 {
+                self.child_value(me, child, *g, depth - 1, alpha, beta, ply)
+            } else {
+                let v = self.child_value(me, child, *g, depth - 1, alpha, alpha + 1, ply);
+                if v > alpha && v < beta && !self.aborted {
+                    self.child_value(me, child, *g, depth - 1, alpha, beta, ply)
+                } else {
+                    v
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = *mv;
+                if v > alpha {
+                    alpha = v;
+                    self.pv[ply][ply] = Some(*mv);
+                    let next = self.pv_len[ply + 1];
+                    for j in ply + 1..next {
+                        self.pv[ply][j] = self.pv[ply + 1][j];
+                    }
+                    self.pv_len[ply] = next.max(ply + 1);
+                    if v >= beta {
+                        let h = &mut self.history[mv.hole().index()];
+                        *h = (*h + (depth * depth) as i32).min(1 << 20);
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            k,
+            Entry {
+                score: best,
+                depth: depth.min(255) as u8,
+                bound,
+                mv: Some(best_move),
+            },
+        );
+        best
+    }
+
+    /// The value of `child` to `me`, who just moved into it gaining `g`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn child_value(
+        &mut self,
+        me: Side,
+        child: &Position,
+        g: i32,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        match child.to_move() {
+            None => g,
+            Some(s) if s == me => g + self.negamax(child, depth, alpha - g, beta - g, ply + 1),
+            Some(_) => g - self.negamax(child, depth, g - beta, g - alpha, ply + 1),
+        }
+    }
+}
+
+/// A searcher: the table and settings that last from one search to the next.
+pub struct Engine {
+    tt: Table,
+    threads: usize,
+    pub weights: Weights,
+}
+
+impl Engine {
+    pub fn new(hash_mib: usize, threads: usize) -> Engine {
+        Engine {
+            tt: Table::new(hash_mib),
+            threads: threads.clamp(1, 64),
+            weights: eval::TUNED,
+        }
+    }
+
+    pub fn set_hash(&mut self, mib: usize) {
+        self.tt = Table::new(mib);
+    }
+
+    pub fn hash_mib(&self) -> usize {
+        self.tt.size_mib()
+    }
+
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.clamp(1, 64);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Forgets what earlier searches learnt (call between games or when the rules change).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// The exact score (as [`Info::score`]) of every playable move at `depth`, best first: what
+    /// a level that chooses among moves needs. Costs more than [`Engine::search`], which only
+    /// proves the best move best.
+    pub fn score_moves(&self, pos: &Position, depth: u32) -> Vec<(Move, i32)> {
+        let Some(me) = pos.to_move() else {
+            return Vec::new();
+        };
+        let stop = AtomicBool::new(false);
+        let shared = AtomicU64::new(0);
+        let mut t = Thread::new(&self.tt, &stop, &shared, None, None, &self.weights);
+        let stores = (pos.store(me) as i32 - pos.store(me.opponent()) as i32) * 100;
+        let depth = depth.clamp(1, MAX_PLY as u32);
+        let mut out = Vec::new();
+        for mv in pos.moves() {
+            let mut child = *pos;
+            if child.play_unchecked(mv).is_ok() {
+                let g = gain(pos, &child, me);
+                let v = t.child_value(me, &child, g, depth - 1, -INF, INF, 0);
+                out.push((mv, stores + v));
+            }
+        }
+        out.sort_by_key(|o| std::cmp::Reverse(o.1));
+        out
+    }
+
+    /// Searches `pos` within `limits` or until `stop` is set; `on_info` hears every completed
+    /// depth. Extra threads (lazy SMP) share the table and make the main thread's cutoffs come
+    /// sooner; only the main thread's answer is used.
+    pub fn search(
+        &self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let start = Instant::now();
+        let deadline = limits.movetime.map(|t| start + t);
+        let shared_nodes = AtomicU64::new(0);
+        let helpers_stop = AtomicBool::new(false);
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32)
+            .clamp(1, MAX_PLY as u32);
+        let make = |stop| {
+            Thread::new(
+                &self.tt,
+                stop,
+                &shared_nodes,
+                deadline,
+                limits.nodes,
+                &self.weights,
+            )
+        };
+        std::thread::scope(|scope| {
+            for id in 1..self.threads {
+                let mut t = make(&helpers_stop);
+                let pos = *pos;
+                scope.spawn(move || {
+                    // Helpers start one ply deeper every other thread, so they fill the table
+                    // with different depths than the main thread.
+                    iterate(
+                        &mut t,
+                        &pos,
+                        1 + (id as u32 % 2),
+                        max_depth,
+                        start,
+                        &mut |_| {},
+                    );
+                });
+            }
+            let mut main = make(stop);
+            let r = iterate(&mut main, pos, 1, max_depth, start, on_info);
+            helpers_stop.store(true, Relaxed);
+            let nodes = shared_nodes.load(Relaxed) + (main.nodes - main.flushed);
+            SearchResult { nodes, ..r }
+        })
+    }
+}
+
+fn iterate(
+    t: &mut Thread<'_>,
+    pos: &Position,
+    first_depth: u32,
+    max_depth: u32,
+    start: Instant,
+    on_info: &mut dyn FnMut(&Info),
+) -> SearchResult {
+    let mut result = SearchResult {
+        best: None,
+        score: 0,
+        depth: 0,
+        nodes: 0,
+        time: Duration::ZERO,
+        pv: Vec::new(),
+        root_scores: Vec::new(),
+    };
+    let Some(me) = pos.to_move() else {
+        return result;
+    };
+    let stores = (pos.store(me) as i32 - pos.store(me.opponent()) as i32) * 100;
+    let mut root: Vec<(Move, Position, i32, i32)> = Vec::new();
+    for mv in pos.moves() {
+        let mut child = *pos;
+        if child.play_unchecked(mv).is_ok() {
+            root.push((mv, child, gain(pos, &child, me), 0));
+        }
+    }
+    if root.is_empty() {
+        return result;
+    }
+    // Something to answer with even if stopped at once: the best immediate capture.
+    root.sort_by_key(|r| std::cmp::Reverse(r.2));
+    result.best = Some(root[0].0);
+    result.pv = vec![root[0].0];
+    result.score = stores + root[0].2;
+
+    for depth in first_depth..=max_depth {
+        let mut alpha = -INF;
+        let beta = INF;
+        let mut best_i = None;
+        #[allow(clippy::needless_range_loop)] // root[i] is both read and written in the loop.
+        for i in 0..root.len() {
+            let (_, child, g, _) = root[i];
+            let v = if i == 0 {
+                t.child_value(me, &child, g, depth - 1, alpha, beta, 0)
+            } else {
+                let v = t.child_value(me, &child, g, depth - 1, alpha, alpha + 1, 0);
+                if v > alpha && !t.aborted {
+                    t.child_value(me, &child, g, depth - 1, alpha, beta, 0)
+                } else {
+                    v
+                }
+            };
+            if t.aborted {
+                break;
+            }
+            root[i].3 = if i == 0 || v > alpha {
+                v
+            } else {
+                alpha - 1 - i as i32
+            };
+            if v > alpha {
+                alpha = v;
+                best_i = Some(i);
+                t.pv[0][0] = Some(root[i].0);
+                let next = t.pv_len[1].max(1);
+                for j in 1..next {
+                    t.pv[0][j] = t.pv[1][j];
+                }
+                t.pv_len[0] = next;
+            }
+        }
+        // A move fully searched in an unfinished iteration beat the previous best at this
+        // depth (the previous best is searched first), so it may be used.
+        if let Some(i) = best_i {
+            result.best = Some(root[i].0);
+            result.score = stores + alpha;
+            result.pv = t.pv[0][..t.pv_len[0]].iter().map_while(|m| *m).collect();
+            if result.pv.first() != Some(&root[i].0) {
+                result.pv = vec![root[i].0];
+            }
+        }
+        if t.aborted {
+            break;
+        }
+        result.depth = depth;
+        root.sort_by_key(|r| std::cmp::Reverse(r.3));
+        result.root_scores = root.iter().map(|r| (r.0, stores + r.3)).collect();
+        result.time = start.elapsed();
+        result.nodes = t.shared_nodes.load(Relaxed) + (t.nodes - t.flushed);
+        on_info(&Info {
+            depth,
+            score: result.score,
+            nodes: result.nodes,
+            time: result.time,
+            pv: result.pv.clone(),
+        });
+        // A finished game seen to the end in every line needs no deeper look.
+        if depth as usize >= MAX_PLY {
+            break;
+        }
+    }
+    result.time = start.elapsed();
+    result
+}
