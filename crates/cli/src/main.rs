@@ -13,8 +13,9 @@ use clap::{Args, Parser, Subcommand};
 #[derive(Parser)]
 #[command(name = "anywoli", version, about = "Anywoli, the 2x12 mancala of the Anuak", long_about = None)]
 struct Cli {
+    /// With no command, `anywoli` serves the web app as `anywoli serve` does with its defaults.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 /// Where a command starts: rules, lottery seed and position.
@@ -33,6 +34,18 @@ struct Start {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Serve the web app (what `anywoli` with no command does): open http://ADDR:PORT.
+    Serve {
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1")]
+        addr: String,
+        /// Port to listen on (0 picks a free one).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// SQLite file holding the games (created if missing).
+        #[arg(long, default_value = "anywoli.sqlite", value_name = "PATH")]
+        db: std::path::PathBuf,
+    },
     /// Play moves and print the position string after each, one line per move.
     Apply {
         #[command(flatten)]
@@ -156,7 +169,19 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let result = match cli.command {
+    let command = cli.command.unwrap_or_else(|| Command::Serve {
+        addr: "127.0.0.1".to_string(),
+        port: 8080,
+        db: "anywoli.sqlite".into(),
+    });
+    let result = match command {
+        Command::Serve { addr, port, db } => anywoli_server::run(anywoli_server::Config {
+            addr,
+            port,
+            db,
+            ..anywoli_server::Config::default()
+        })
+        .map_err(Failure),
         Command::Apply { start, moves } => apply(&start, &moves),
         Command::Rules => rules(),
         Command::Perft {

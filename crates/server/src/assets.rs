@@ -1,0 +1,68 @@
+//! The page: plain HTML, JavaScript modules, CSS and SVG, built into the binary so that the
+//! one `anywoli` file is the whole app (no build step, nothing to install beside it).
+
+use axum::extract::Path;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+
+/// Name, content type, bytes.
+const FILES: &[(&str, &str, &str)] = &[
+    (
+        "app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/app.js"),
+    ),
+    (
+        "board.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/board.js"),
+    ),
+    (
+        "i18n.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/i18n.js"),
+    ),
+    (
+        "api.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/api.js"),
+    ),
+    (
+        "rules.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/rules.js"),
+    ),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("../web/style.css"),
+    ),
+    ("icon.svg", "image/svg+xml", include_str!("../web/icon.svg")),
+];
+
+pub const INDEX: &str = include_str!("../web/index.html");
+
+/// Headers every page response carries: the page loads nothing from elsewhere, and is not to
+/// be framed by other sites.
+fn page_headers(content_type: &'static str) -> [(header::HeaderName, &'static str); 4] {
+    [
+        (header::CONTENT_TYPE, content_type),
+        (header::CACHE_CONTROL, "no-cache"),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'self'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'none'",
+        ),
+    ]
+}
+
+pub async fn index() -> Response {
+    (page_headers("text/html; charset=utf-8"), INDEX).into_response()
+}
+
+pub async fn asset(Path(name): Path<String>) -> Response {
+    match FILES.iter().find(|f| f.0 == name) {
+        Some(&(_, ty, body)) => (page_headers(ty), body).into_response(),
+        None => (StatusCode::NOT_FOUND, "no such file").into_response(),
+    }
+}

@@ -1,0 +1,158 @@
+//! The Anywoli web app: `anywoli serve` (and `cargo run --release`) runs [`run`].
+//!
+//! The server is the authority: it checks every move with `anywoli_core`, stores it in SQLite
+//! before acknowledging it, runs the engine on blocking threads and tells every watcher of a
+//! game what happened over a WebSocket. The API is documented in docs/api.md.
+
+mod api;
+mod assets;
+pub mod game;
+pub mod store;
+pub mod trace_json;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use axum::Router;
+
+pub use api::{ApiError, AppState, Think};
+pub use store::Store;
+
+/// Largest request body, except for imports.
+pub const BODY_LIMIT: usize = 16 * 1024;
+/// Largest import: a record of 1 MiB (what `anywoli_core::Record` reads) once escaped in JSON.
+pub const IMPORT_LIMIT: usize = 3 * 1024 * 1024;
+
+/// What `anywoli serve` takes.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub addr: String,
+    pub port: u16,
+    pub db: PathBuf,
+    pub think: Think,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            addr: "127.0.0.1".to_string(),
+            port: 8080,
+            db: PathBuf::from("anywoli.sqlite"),
+            think: Think::default(),
+        }
+    }
+}
+
+/// The whole app as a router, for a server or for tests that call it directly.
+pub fn app(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/rules", get(api::rules_list))
+        .route("/games", get(api::list_games).post(api::create_game))
+        .route("/games/{id}", get(api::get_game))
+        .route("/games/{id}/positions", get(api::positions))
+        .route("/games/{id}/moves", post(api::make_move))
+        .route("/games/{id}/moves/{n}/trace", get(api::move_trace))
+        .route("/games/{id}/join", post(api::join))
+        .route("/games/{id}/takeback", post(api::takeback))
+        .route("/games/{id}/resign", post(api::resign))
+        .route("/games/{id}/rematch", post(api::rematch))
+        .route("/games/{id}/hint", get(api::hint))
+        .route("/games/{id}/record", get(api::record))
+        .route("/games/{id}/events", get(api::events))
+        .route(
+            "/import",
+            post(api::import).layer(DefaultBodyLimit::max(IMPORT_LIMIT)),
+        )
+        .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed);
+    Router::new()
+        .route("/", get(assets::index))
+        .route("/new", get(assets::index))
+        .route("/archive", get(assets::index))
+        .route("/rules", get(assets::index))
+        .route("/g/{id}", get(assets::index))
+        .route("/assets/{name}", get(assets::asset))
+        .nest("/api", api)
+        .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(state)
+}
+
+/// A running server.
+pub struct Server {
+    pub addr: SocketAddr,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl Server {
+    /// Stops accepting, lets requests in flight finish, and waits.
+    pub async fn stop(mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        let _ = tokio::time::timeout(Duration::from_secs(10), &mut self.task).await;
+    }
+}
+
+/// Opens the database, binds and serves in the background.
+pub async fn start(config: &Config) -> Result<Server, String> {
+    let db = config.db.clone();
+    let store = tokio::task::spawn_blocking(move || Store::open(&db))
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())?;
+    let addr = format!("{}:{}", config.addr, config.port);
+    let listener = tokio::net::TcpListener::bind(&addr)
+        .await
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let router = app(AppState::new(store, config.think));
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        axum::serve(listener, router)
+            .with_graceful_shutdown(async move {
+                let _ = rx.await;
+            })
+            .await
+    });
+    Ok(Server {
+        addr,
+        shutdown: Some(tx),
+        task,
+    })
+}
+
+/// Serves until Ctrl-C, printing the address to open.
+pub async fn serve(config: Config) -> Result<(), String> {
+    let server = start(&config).await?;
+    eprintln!(
+        "anywoli: serving on http://{} (games in {})",
+        server.addr,
+        config.db.display()
+    );
+    let _ = tokio::signal::ctrl_c().await;
+    eprintln!("anywoli: stopping");
+    server.stop().await;
+    Ok(())
+}
+
+/// [`serve`] on a runtime of its own, for a synchronous `main`.
+pub fn run(config: Config) -> Result<(), String> {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .try_init();
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?
+        .block_on(serve(config))
+}
