@@ -8,17 +8,22 @@
 use anywoli_core::{Hole, Position, Side, QUIET_LIMIT};
 
 /// Number of features.
-pub const FEATURES: usize = 10;
+pub const FEATURES: usize = 14;
 
-/// Names, in the order of the weight vector.
+/// Names, in the order of the weight vector. "Mine minus theirs" throughout, from the side to
+/// move's point of view.
 pub const FEATURE_NAMES: [&str; FEATURES] = [
     "row_seeds",     // seeds in my row minus theirs
-    "threes",        // my holes at 3 minus theirs: mid-sow fours go to the owner
-    "empties",       // my empty holes minus theirs
-    "twos",          // my holes at 2 minus theirs
-    "big_holes",     // my holes with 12+ seeds minus theirs: long relays, reach
+    "empty",         // holes by count: a last seed landing in an empty hole ends the move
+    "ones",          //
+    "twos",          // one seed from being a three
+    "threes",        // a seed passing makes four: mid-sow fours go to the owner
+    "fours",         //
+    "five_to_7",     //
+    "eight_to_11",   //
+    "twelve_plus",   // long relays: these seeds spread over the whole board
     "my_threats",    // my holes whose first lap ends on a 3: a last-seed capture for me now
-    "their_threats", // the same for the opponent on their next turn
+    "their_threats", // the same for the opponent, for their next turn
     "quiet_split",   // row seeds difference scaled by how near the quiet rule's end is
     "tempo",         // 1: being the side to move
     "endgame_tempo", // 1 when 12 or fewer seeds are in play: the last fours decide the last seeds
@@ -28,10 +33,32 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
 pub type Weights = [i32; FEATURES];
 
 /// A guess made before any tuning, kept to show what tuning bought (docs/tuning.md).
-pub const UNTUNED: Weights = [10, 50, -20, 0, 50, 100, -100, 0, 0, 0];
+pub const UNTUNED: Weights = [10, -20, 0, 0, 50, 0, 0, 0, 50, 100, -100, 0, 0, 0];
 
-/// Fitted by `anywoli tune` on self-play data (docs/tuning.md).
-pub const TUNED: Weights = UNTUNED;
+/// Fitted by `anywoli-tune fit data/selfplay.csv` (docs/tuning.md).
+pub const TUNED: Weights = [
+    -72, -369, -207, -51, 119, 0, 422, 156, -71, 292, 103, 135, 41, -79,
+];
+
+/// The count class of a hole: which of the features 1..=8 it adds to.
+const CLASS: [usize; 97] = {
+    let mut t = [8usize; 97];
+    let mut c = 0;
+    while c < 97 {
+        t[c] = match c {
+            0 => 1,
+            1 => 2,
+            2 => 3,
+            3 => 4,
+            4 => 5,
+            5..=7 => 6,
+            8..=11 => 7,
+            _ => 8,
+        };
+        c += 1;
+    }
+    t
+};
 
 /// The features of `pos` from the side to move's point of view.
 #[inline]
@@ -42,33 +69,27 @@ pub fn features(pos: &Position) -> [i32; FEATURES] {
     let h = pos.holes();
     let mut f = [0i32; FEATURES];
     let mut threats = [0i32; 2];
-    for i in 0..Hole::COUNT {
-        let c = h[i] as i32;
-        let sign = if (i < 12) == (me == Side::South) {
-            1
-        } else {
-            -1
-        };
-        f[0] += sign * c;
-        f[1] += sign * (c == 3) as i32;
-        f[2] += sign * (c == 0) as i32;
-        f[3] += sign * (c == 2) as i32;
-        f[4] += sign * (c >= 12) as i32;
+    let my_first = if me == Side::South { 0 } else { 12 };
+    for (i, &c) in h.iter().enumerate() {
+        let mine = i.wrapping_sub(my_first) < 12;
+        let sign = if mine { 1 } else { -1 };
+        f[0] += sign * c as i32;
+        f[CLASS[c as usize]] += sign;
         if c > 0 && c < 24 {
             // The first lap of a move from hole i ends on hole i + c: a capture if it holds 3.
             let target = (i + c as usize) % Hole::COUNT;
             if h[target] == 3 {
-                threats[(sign < 0) as usize] += 1;
+                threats[!mine as usize] += 1;
             }
         }
     }
-    f[5] = threats[0];
-    f[6] = threats[1];
+    f[9] = threats[0];
+    f[10] = threats[1];
     let quiet = pos.quiet_plies() as i32;
     let near = (quiet - (QUIET_LIMIT as i32 - 20)).max(0);
-    f[7] = f[0] * near / 20;
-    f[8] = 1;
-    f[9] = (pos.seeds_in_play() <= 12) as i32;
+    f[11] = f[0] * near / 20;
+    f[12] = 1;
+    f[13] = (pos.seeds_in_play() <= 12) as i32;
     f
 }
 

@@ -5,6 +5,7 @@ pub mod eval;
 pub mod players;
 pub mod search;
 pub mod tt;
+pub mod tune;
 
 pub use anywoli_core as core;
 pub use players::{builtin, level_spec, Greedy, LevelPlayer, LevelSpec, Minimax, Player, LEVELS};

@@ -119,6 +119,7 @@ struct Thread<'a> {
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     aborted: bool,
+    lmr: bool,
 }
 
 impl<'a> Thread<'a> {
@@ -143,6 +144,7 @@ impl<'a> Thread<'a> {
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             aborted: false,
+            lmr: true,
         }
     }
 
@@ -199,65 +201,94 @@ impl<'a> Thread<'a> {
             }
         }
 
-        // Play every move once: its capture orders it, and the child is reused below.
-        let mut children: [(Move, Position, i32, i32); 12] =
-            [(Move::new(anywoli_core::Hole::new_wrapping(0)), *pos, 0, 0); 12];
-        let mut n = 0;
-        for mv in pos.moves() {
-            let mut child = *pos;
-            if child.play_unchecked(mv).is_err() {
-                continue;
-            }
-            let g = gain(pos, &child, me);
-            let order = if Some(mv) == tt_move {
-                1 << 30
-            } else {
-                g * 64 + self.history[mv.hole().index()]
-            };
-            children[n] = (mv, child, g, order);
-            n += 1;
-        }
-        if n == 0 {
-            // Every move never ends (RULES.md rule 4; none is known): nothing more to win.
-            return 0;
-        }
-        let children = &mut children[..n];
-        children.sort_unstable_by_key(|c| std::cmp::Reverse(c.3));
-
         let alpha0 = alpha;
         let mut best = -INF;
-        let mut best_move = children[0].0;
-        for (i, (mv, child, g, _)) in children.iter().enumerate() {
-            let v = if i == 0 {
-                self.child_value(me, child, *g, depth - 1, alpha, beta, ply)
-            } else {
-                let v = self.child_value(me, child, *g, depth - 1, alpha, alpha + 1, ply);
-                if v > alpha && v < beta && !self.aborted {
-                    self.child_value(me, child, *g, depth - 1, alpha, beta, ply)
-                } else {
-                    v
+        let mut best_move = None;
+        let mut searched = 0usize;
+
+        // The table's move first, alone: when it cuts off, the other moves are never played.
+        if let Some(mv) = tt_move.filter(|m| pos.moves().contains(*m)) {
+            let mut child = *pos;
+            if child.play_unchecked(mv).is_ok() {
+                let g = gain(pos, &child, me);
+                let v = self.child_value(me, &child, g, depth - 1, alpha, beta, ply);
+                if self.aborted {
+                    return 0;
                 }
-            };
-            if self.aborted {
-                return 0;
-            }
-            if v > best {
+                searched = 1;
                 best = v;
-                best_move = *mv;
+                best_move = Some(mv);
                 if v > alpha {
                     alpha = v;
-                    self.pv[ply][ply] = Some(*mv);
-                    let next = self.pv_len[ply + 1];
-                    for j in ply + 1..next {
-                        self.pv[ply][j] = self.pv[ply + 1][j];
+                    self.update_pv(ply, mv);
+                }
+            }
+        }
+
+        if best < beta {
+            // Play the other moves once: what each captures orders it, and the child is reused.
+            let mut children: [(Move, Position, i32, i32); 12] =
+                [(Move::new(anywoli_core::Hole::new_wrapping(0)), *pos, 0, 0); 12];
+            let mut n = 0;
+            for mv in pos.moves() {
+                if Some(mv) == best_move {
+                    continue;
+                }
+                let mut child = *pos;
+                if child.play_unchecked(mv).is_err() {
+                    continue;
+                }
+                let g = gain(pos, &child, me);
+                children[n] = (mv, child, g, g * 64 + self.history[mv.hole().index()]);
+                n += 1;
+            }
+            if n == 0 && searched == 0 {
+                // Every move never ends (RULES.md rule 4; none is known): nothing more to win.
+                return 0;
+            }
+            let children = &mut children[..n];
+            children.sort_unstable_by_key(|c| std::cmp::Reverse(c.3));
+            for (mv, child, g, _) in children.iter() {
+                let v = if searched == 0 {
+                    self.child_value(me, child, *g, depth - 1, alpha, beta, ply)
+                } else {
+                    // Late move reduction: a late move that captures nothing is first looked
+                    // at one ply shallower, and searched fully only if it then beats alpha.
+                    let reduce = self.lmr && depth >= 3 && searched >= 3 && *g == 0;
+                    let mut v = alpha + 1;
+                    if reduce {
+                        v = self.child_value(me, child, *g, depth - 2, alpha, alpha + 1, ply);
                     }
-                    self.pv_len[ply] = next.max(ply + 1);
-                    if v >= beta {
-                        let h = &mut self.history[mv.hole().index()];
-                        *h = (*h + (depth * depth) as i32).min(1 << 20);
-                        break;
+                    if v > alpha && !self.aborted {
+                        v = self.child_value(me, child, *g, depth - 1, alpha, alpha + 1, ply);
+                    }
+                    if v > alpha && v < beta && !self.aborted {
+                        self.child_value(me, child, *g, depth - 1, alpha, beta, ply)
+                    } else {
+                        v
+                    }
+                };
+                if self.aborted {
+                    return 0;
+                }
+                searched += 1;
+                if v > best {
+                    best = v;
+                    best_move = Some(*mv);
+                    if v > alpha {
+                        alpha = v;
+                        self.update_pv(ply, *mv);
+                        if v >= beta {
+                            break;
+                        }
                     }
                 }
+            }
+        }
+        if best >= beta {
+            if let Some(mv) = best_move {
+                let h = &mut self.history[mv.hole().index()];
+                *h = (*h + (depth * depth) as i32).min(1 << 20);
             }
         }
         let bound = if best >= beta {
@@ -273,10 +304,21 @@ impl<'a> Thread<'a> {
                 score: best,
                 depth: depth.min(255) as u8,
                 bound,
-                mv: Some(best_move),
+                mv: best_move,
             },
         );
         best
+    }
+
+    /// `mv` is the new best move at `ply`: the principal variation is it, then the child's.
+    #[inline]
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        self.pv[ply][ply] = Some(mv);
+        let next = self.pv_len[ply + 1].max(ply + 1);
+        for j in ply + 1..next {
+            self.pv[ply][j] = self.pv[ply + 1][j];
+        }
+        self.pv_len[ply] = next;
     }
 
     /// The value of `child` to `me`, who just moved into it gaining `g`.
@@ -305,6 +347,8 @@ pub struct Engine {
     tt: Table,
     threads: usize,
     pub weights: Weights,
+    /// Late move reductions (on by default; off to measure what they bring).
+    pub lmr: bool,
 }
 
 impl Engine {
@@ -313,6 +357,7 @@ impl Engine {
             tt: Table::new(hash_mib),
             threads: threads.clamp(1, 64),
             weights: eval::TUNED,
+            lmr: true,
         }
     }
 
@@ -347,6 +392,7 @@ impl Engine {
         let stop = AtomicBool::new(false);
         let shared = AtomicU64::new(0);
         let mut t = Thread::new(&self.tt, &stop, &shared, None, None, &self.weights);
+        t.lmr = self.lmr;
         let stores = (pos.store(me) as i32 - pos.store(me.opponent()) as i32) * 100;
         let depth = depth.clamp(1, MAX_PLY as u32);
         let mut out = Vec::new();
@@ -381,14 +427,16 @@ impl Engine {
             .unwrap_or(MAX_PLY as u32)
             .clamp(1, MAX_PLY as u32);
         let make = |stop| {
-            Thread::new(
+            let mut t = Thread::new(
                 &self.tt,
                 stop,
                 &shared_nodes,
                 deadline,
                 limits.nodes,
                 &self.weights,
-            )
+            );
+            t.lmr = self.lmr;
+            t
         };
         std::thread::scope(|scope| {
             for id in 1..self.threads {

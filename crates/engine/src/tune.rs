@@ -1,0 +1,203 @@
+//! Fitting the evaluation weights to self-play games (docs/tuning.md).
+//!
+//! Each sample is one position of a self-play game: its features and what the side to move
+//! went on to win from there (final store difference minus the current one, in centiseeds).
+//! Least squares with a small ridge term gives the weights that predict that best. The
+//! procedure is deterministic for a given seed.
+
+use std::time::Duration;
+
+use anywoli_core::{Position, Rules, Side};
+
+use crate::arena::{openings, play_game};
+use crate::eval::{features, Weights, FEATURES};
+use crate::players::{LevelPlayer, Player};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    pub features: [i32; FEATURES],
+    /// Centiseeds the side to move won from here to the end.
+    pub target: i32,
+}
+
+/// Plays `games` self-play games (level `level` against itself, openings of 4 random plies) and
+/// returns one sample per position reached, every `every`-th position.
+pub fn generate(games: usize, level: u8, seed: u64, every: usize) -> Vec<Sample> {
+    let start = Position::start(Rules::Anywoli);
+    let lines = openings(&start, games, 4, seed);
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let mut p = start;
+        for &m in line {
+            let _ = p.play(m);
+        }
+        let mut a = LevelPlayer::new(level, seed ^ (2 * i as u64), 16, 1).expect("valid level");
+        let mut b = LevelPlayer::new(level, seed ^ (2 * i as u64 + 1), 16, 1).expect("valid level");
+        let game = play_game(
+            [&mut a as &mut dyn Player, &mut b],
+            p,
+            Duration::from_secs(1),
+        );
+        if game.error.is_some() {
+            continue;
+        }
+        let end = game.end;
+        let mut pos = game.start;
+        for (k, &mv) in game.moves.iter().enumerate() {
+            if k % every.max(1) == 0 {
+                if let Some(me) = pos.to_move() {
+                    out.push(sample(&pos, &end, me));
+                }
+            }
+            if pos.play(mv).is_err() {
+                break;
+            }
+        }
+    }
+    out
+}
+
+fn sample(pos: &Position, end: &Position, me: Side) -> Sample {
+    let diff = |p: &Position| p.store(me) as i32 - p.store(me.opponent()) as i32;
+    Sample {
+        features: features(pos),
+        target: (diff(end) - diff(pos)) * 100,
+    }
+}
+
+/// Least-squares weights with ridge `lambda`, by the normal equations.
+pub fn fit(samples: &[Sample], lambda: f64) -> [f64; FEATURES] {
+    let mut a = [[0f64; FEATURES]; FEATURES];
+    let mut b = [0f64; FEATURES];
+    for s in samples {
+        for i in 0..FEATURES {
+            let fi = s.features[i] as f64;
+            b[i] += fi * s.target as f64;
+            for j in 0..FEATURES {
+                a[i][j] += fi * s.features[j] as f64;
+            }
+        }
+    }
+    for (i, row) in a.iter_mut().enumerate() {
+        row[i] += lambda * samples.len().max(1) as f64;
+    }
+    solve(a, b)
+}
+
+/// Gaussian elimination with partial pivoting; a singular column gets weight 0.
+fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> [f64; FEATURES] {
+    let n = FEATURES;
+    for col in 0..n {
+        let piv = (col..n)
+            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
+            .unwrap_or(col);
+        a.swap(col, piv);
+        b.swap(col, piv);
+        if a[col][col].abs() < 1e-12 {
+            continue;
+        }
+        for r in 0..n {
+            if r != col {
+                let f = a[r][col] / a[col][col];
+                for c in col..n {
+                    a[r][c] -= f * a[col][c];
+                }
+                b[r] -= f * b[col];
+            }
+        }
+    }
+    let mut x = [0f64; FEATURES];
+    for i in 0..n {
+        if a[i][i].abs() >= 1e-12 {
+            x[i] = b[i] / a[i][i];
+        }
+    }
+    x
+}
+
+/// Mean squared error of `w` on `samples`, in seeds².
+pub fn mse(samples: &[Sample], w: &Weights) -> f64 {
+    let n = samples.len().max(1) as f64;
+    samples
+        .iter()
+        .map(|s| {
+            let pred: i32 = s.features.iter().zip(w).map(|(f, w)| f * w).sum();
+            let e = (pred - s.target) as f64 / 100.0;
+            e * e
+        })
+        .sum::<f64>()
+        / n
+}
+
+pub fn to_csv(samples: &[Sample]) -> String {
+    let mut s = crate::eval::FEATURE_NAMES.join(",");
+    s.push_str(",target\n");
+    for x in samples {
+        for f in x.features {
+            s.push_str(&f.to_string());
+            s.push(',');
+        }
+        s.push_str(&x.target.to_string());
+        s.push('\n');
+    }
+    s
+}
+
+/// Reads [`to_csv`]'s output; errors name the line.
+pub fn from_csv(text: &str) -> Result<Vec<Sample>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate().skip(1) {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let nums: Result<Vec<i32>, _> = line.split(',').map(|t| t.trim().parse::<i32>()).collect();
+        let nums = nums.map_err(|e| format!("line {}: {e}", i + 1))?;
+        if nums.len() != FEATURES + 1 {
+            return Err(format!(
+                "line {}: {} numbers, expected {}",
+                i + 1,
+                nums.len(),
+                FEATURES + 1
+            ));
+        }
+        let mut f = [0; FEATURES];
+        f.copy_from_slice(&nums[..FEATURES]);
+        out.push(Sample {
+            features: f,
+            target: nums[FEATURES],
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_recovers_known_weights() {
+        // Targets made from known weights, with no noise, must be fitted back.
+        let w = [10, 50, -20, 5, 40, 90, -80, 3, 30, 60, 7, -9, 11, 2];
+        let mut samples = Vec::new();
+        let mut x: u64 = 7;
+        for _ in 0..500 {
+            let mut f = [0; FEATURES];
+            for v in f.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *v = (x % 21) as i32 - 10;
+            }
+            let target = f.iter().zip(&w).map(|(a, b)| a * b).sum();
+            samples.push(Sample {
+                features: f,
+                target,
+            });
+        }
+        let got = fit(&samples, 0.0);
+        for (g, w) in got.iter().zip(w) {
+            assert!((g - w as f64).abs() < 1e-6, "{got:?}");
+        }
+        assert_eq!(from_csv(&to_csv(&samples)).unwrap(), samples);
+    }
+}
