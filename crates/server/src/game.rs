@@ -108,7 +108,11 @@ impl Game {
             start,
             moves: mv_list,
             pos,
-            version: 1,
+            // Starting from the clock keeps versions rising across server restarts, so a page
+            // that reconnects to a restarted server never mistakes new states for old ones.
+            version: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_millis() as u64),
             thinking: false,
         })
     }

@@ -1,0 +1,102 @@
+// Talks to the server: JSON requests, and a WebSocket that reconnects by itself.
+
+/** Calls the API. Resolves to {ok, status, data}; a network failure is status 0. */
+export async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let resp;
+  try {
+    resp = await fetch('/api' + path, init);
+  } catch (e) {
+    return { ok: false, status: 0, data: { error: 'network', message: String(e) } };
+  }
+  const type = resp.headers.get('content-type') || '';
+  const data = type.includes('json') ? await resp.json().catch(() => ({})) : await resp.text();
+  return { ok: resp.ok, status: resp.status, data };
+}
+
+/**
+ * Follows one game's events. On every (re)connection the server first sends the whole state,
+ * so a reload or a lost network resumes where the game is. Pings find dead connections that
+ * the browser has not noticed.
+ */
+export class GameSocket {
+  constructor(id, onMessage, onStatus) {
+    this.id = id;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.closed = false;
+    this.delay = 500;
+    this.onOnline = () => this.reconnectNow();
+    window.addEventListener('online', this.onOnline);
+    this.connect();
+  }
+
+  connect() {
+    if (this.closed) return;
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(`${proto}//${location.host}/api/games/${this.id}/events`);
+    this.ws = ws;
+    this.lastHeard = Date.now();
+    ws.onopen = () => {
+      this.delay = 500;
+      this.onStatus(true);
+    };
+    ws.onmessage = (e) => {
+      this.lastHeard = Date.now();
+      let msg;
+      try { msg = JSON.parse(e.data); } catch { return; }
+      if (msg.type !== 'pong') this.onMessage(msg);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      clearInterval(this.pinger);
+      if (this.closed) return;
+      this.onStatus(false);
+      this.timer = setTimeout(() => this.connect(), this.delay);
+      this.delay = Math.min(this.delay * 2, 5000);
+    };
+    clearInterval(this.pinger);
+    this.pinger = setInterval(() => {
+      if (ws.readyState !== WebSocket.OPEN) return;
+      if (Date.now() - this.lastHeard > 35000) { ws.close(); return; }
+      ws.send('{"type":"ping"}');
+    }, 15000);
+  }
+
+  reconnectNow() {
+    if (this.closed) return;
+    clearTimeout(this.timer);
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) return;
+    this.delay = 500;
+    this.connect();
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    window.removeEventListener('online', this.onOnline);
+    if (this.ws) this.ws.close();
+  }
+}
+
+/** The seats this browser holds: {gameId: {secret, seat}} in localStorage. */
+const SEATS_KEY = 'anywoli.seats';
+
+export function seatsHeld() {
+  try { return JSON.parse(localStorage.getItem(SEATS_KEY)) || {}; } catch { return {}; }
+}
+
+export function mySeat(id) {
+  return seatsHeld()[id] || null;
+}
+
+export function rememberSeat(id, seat, secret) {
+  const all = seatsHeld();
+  all[id] = { seat, secret };
+  try { localStorage.setItem(SEATS_KEY, JSON.stringify(all)); } catch { /* private mode: the seat lasts this page only */ }
+}

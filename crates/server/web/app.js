@@ -1,0 +1,761 @@
+// The page: a small router over four views (new game, game, archive, rules).
+
+import { api, GameSocket, mySeat, rememberSeat } from './api.js';
+import { t, seeds, setLang, currentLang, applyStatic, initLang } from './i18n.js';
+import { Board, parsePosition, indexOf } from './board.js';
+import { renderRules } from './rules.js';
+
+const main = document.getElementById('main');
+const live = document.getElementById('live');
+const toastEl = document.getElementById('toast');
+let view = null;
+
+const VARIANTS = ['anywoli', 'anywoli-first-final', 'anywoli-lottery', 'anywoli-it'];
+const SPEEDS = { slow: 380, normal: 150, fast: 50, off: 0 };
+
+function esc(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+}
+
+/** Tells screen readers (and, when `show`, everyone) what happened. */
+function say(text, show = false) {
+  const p = document.createElement('p');
+  p.textContent = text;
+  live.appendChild(p);
+  while (live.childElementCount > 6) live.firstElementChild.remove();
+  if (show) toast(text);
+}
+
+let toastTimer = null;
+function toast(text) {
+  toastEl.textContent = text;
+  toastEl.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { toastEl.hidden = true; }, 2600);
+}
+
+function errorText(resp) {
+  const code = resp.data && resp.data.error;
+  const key = 'err_' + (code || 'network');
+  const text = t(key);
+  return text === key ? t('err_other', { msg: (resp.data && resp.data.message) || resp.status }) : text;
+}
+
+function setBody(attrs) {
+  for (const [k, v] of Object.entries(attrs)) document.body.dataset[k] = v;
+}
+
+// ------------------------------------------------------------------------------------------
+// Routing
+
+function navigate(path, replace = false) {
+  if (replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
+  route();
+}
+
+function route() {
+  if (view && view.destroy) view.destroy();
+  view = null;
+  toastEl.hidden = true;
+  const path = location.pathname;
+  const m = path.match(/^\/g\/([a-z0-9]{1,40})$/);
+  for (const a of document.querySelectorAll('header nav a')) {
+    const here = a.getAttribute('href') === path || (path === '/new' && a.getAttribute('href') === '/');
+    if (here) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+  if (path === '/' || path === '/new') view = new NewGameView();
+  else if (path === '/archive') view = new ArchiveView();
+  else if (path === '/rules') view = new RulesView();
+  else if (m) view = new GameView(m[1]);
+  else view = new NotFoundView();
+}
+
+document.addEventListener('click', (e) => {
+  const a = e.target.closest('a[data-link]');
+  if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+  e.preventDefault();
+  navigate(a.getAttribute('href'));
+});
+window.addEventListener('popstate', route);
+
+// ------------------------------------------------------------------------------------------
+// New game
+
+class NewGameView {
+  constructor() {
+    setBody({ view: 'new' });
+    this.render();
+  }
+
+  render() {
+    document.title = t('app_title') + ' — ' + t('new_title');
+    const levels = Array.from({ length: 10 }, (_, i) => `<option value="${i + 1}"${i === 2 ? ' selected' : ''}>${esc(t('level_n', { n: i + 1 }))}</option>`).join('');
+    const rules = VARIANTS.map((v) => `<option value="${v}">${esc(t('variant_name_' + v))}</option>`).join('');
+    main.innerHTML = `
+      <section class="panel new-game">
+        <h1>${esc(t('new_title'))}</h1>
+        <p class="tagline">${esc(t('tagline'))}</p>
+        <form id="new-form">
+          <fieldset>
+            <legend>${esc(t('opponent'))}</legend>
+            <label class="choice"><input type="radio" name="mode" value="computer" checked> ${esc(t('opp_computer'))}</label>
+            <label class="choice"><input type="radio" name="mode" value="friend"> ${esc(t('opp_friend'))}</label>
+            <label class="choice"><input type="radio" name="mode" value="local"> ${esc(t('opp_local'))}</label>
+          </fieldset>
+          <div class="field" id="level-field"><label for="level">${esc(t('level'))}</label>
+            <select id="level" name="level">${levels}</select></div>
+          <fieldset id="side-field">
+            <legend>${esc(t('your_side'))}</legend>
+            <label class="choice"><input type="radio" name="side" value="south" checked> ${esc(t('south'))}</label>
+            <label class="choice"><input type="radio" name="side" value="north"> ${esc(t('north'))}</label>
+            <p class="note">${esc(t('south_moves_first'))}</p>
+          </fieldset>
+          <div class="field"><label for="rules">${esc(t('rules_variant'))}</label>
+            <select id="rules" name="rules">${rules}</select>
+            <p class="note" id="rules-desc"></p></div>
+          <button type="submit" class="primary" id="start">${esc(t('start'))}</button>
+          <p class="error" id="new-error" role="alert"></p>
+        </form>
+      </section>`;
+    const form = main.querySelector('#new-form');
+    const sync = () => {
+      const mode = form.mode.value;
+      main.querySelector('#level-field').hidden = mode !== 'computer';
+      main.querySelector('#side-field').hidden = mode === 'local';
+      main.querySelector('#rules-desc').textContent = t('variant_' + form.rules.value);
+    };
+    form.addEventListener('change', sync);
+    sync();
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const mode = form.mode.value;
+      const body = { mode, rules: form.rules.value };
+      if (mode === 'computer') body.level = Number(form.level.value);
+      if (mode !== 'local') body.side = form.side.value;
+      const btn = main.querySelector('#start');
+      btn.disabled = true;
+      const r = await api('POST', '/games', body);
+      btn.disabled = false;
+      if (!r.ok) {
+        main.querySelector('#new-error').textContent = errorText(r);
+        return;
+      }
+      rememberSeat(r.data.game.id, r.data.seat, r.data.secret);
+      navigate('/g/' + r.data.game.id);
+    });
+  }
+
+  refresh() { this.render(); }
+}
+
+// ------------------------------------------------------------------------------------------
+// Archive
+
+function playerName(kind) {
+  if (kind === 'human') return t('player_human');
+  const m = /^level:(\d+)$/.exec(kind);
+  return m ? t('player_computer', { n: m[1] }) : kind;
+}
+
+function resultText(result) {
+  return { '1-0': t('result_south'), '0-1': t('result_north'), '1/2-1/2': t('result_draw_short'), '*': t('result_playing') }[result] || result;
+}
+
+class ArchiveView {
+  constructor() {
+    setBody({ view: 'archive' });
+    this.games = null;
+    this.render();
+    this.load();
+  }
+
+  async load() {
+    const r = await api('GET', '/games?limit=50');
+    this.games = r.ok ? r.data.games : [];
+    this.error = r.ok ? '' : errorText(r);
+    this.render();
+  }
+
+  render() {
+    document.title = t('app_title') + ' — ' + t('archive_title');
+    const dateFmt = new Intl.DateTimeFormat(currentLang(), { dateStyle: 'medium', timeStyle: 'short' });
+    let list;
+    if (this.games === null) list = `<p>${esc(t('loading'))}</p>`;
+    else if (this.games.length === 0) list = `<p>${esc(t('no_games'))}</p>`;
+    else {
+      const rows = this.games.map((g) => `
+        <tr>
+          <td>${esc(dateFmt.format(new Date(g.updated)))}</td>
+          <td>${esc(t('mode_' + g.mode))}</td>
+          <td>${esc(t('variant_name_' + g.rules))}</td>
+          <td>${esc(playerName(g.south))}</td>
+          <td>${esc(playerName(g.north))}</td>
+          <td>${esc(resultText(g.result))}</td>
+          <td class="num">${g.moves}</td>
+          <td><a href="/g/${esc(g.id)}" data-link>${esc(g.status === 'over' ? t('replay') : t('open'))}</a></td>
+        </tr>`).join('');
+      list = `<div class="table-wrap"><table class="archive">
+        <caption class="sr-only">${esc(t('recent'))}</caption>
+        <thead><tr><th scope="col">${esc(t('col_date'))}</th><th scope="col">${esc(t('col_mode'))}</th><th scope="col">${esc(t('col_rules'))}</th>
+        <th scope="col">${esc(t('south'))}</th><th scope="col">${esc(t('north'))}</th><th scope="col">${esc(t('col_result'))}</th>
+        <th scope="col">${esc(t('col_moves'))}</th><th scope="col"><span class="sr-only">${esc(t('open'))}</span></th></tr></thead>
+        <tbody>${rows}</tbody></table></div>`;
+    }
+    main.innerHTML = `
+      <section class="panel">
+        <h1>${esc(t('archive_title'))}</h1>
+        ${this.error ? `<p class="error" role="alert">${esc(this.error)}</p>` : ''}
+        ${list}
+      </section>
+      <section class="panel">
+        <h2>${esc(t('import_title'))}</h2>
+        <p class="note">${esc(t('import_help'))}</p>
+        <form id="import-form">
+          <label for="record-text" class="sr-only">${esc(t('import_title'))}</label>
+          <textarea id="record-text" rows="7" spellcheck="false" placeholder='[Rules "anywoli"]&#10;&#10;e F a C *'></textarea>
+          <div class="field"><label for="record-file">${esc(t('import_file'))}</label>
+            <input type="file" id="record-file" accept=".txt,.awr,text/plain"></div>
+          <button type="submit" class="primary" id="import-button">${esc(t('import_button'))}</button>
+          <p class="error" id="import-error" role="alert"></p>
+        </form>
+      </section>`;
+    const form = main.querySelector('#import-form');
+    main.querySelector('#record-file').addEventListener('change', async (e) => {
+      const f = e.target.files[0];
+      if (f) main.querySelector('#record-text').value = await f.text();
+    });
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const r = await api('POST', '/import', { record: main.querySelector('#record-text').value });
+      if (!r.ok) {
+        const msg = r.data && r.data.error === 'bad_record' ? t('err_bad_record', { msg: r.data.message }) : errorText(r);
+        main.querySelector('#import-error').textContent = msg;
+        return;
+      }
+      rememberSeat(r.data.game.id, r.data.seat, r.data.secret);
+      navigate('/g/' + r.data.game.id);
+    });
+  }
+
+  refresh() { this.render(); }
+}
+
+// ------------------------------------------------------------------------------------------
+// Rules
+
+class RulesView {
+  constructor() {
+    setBody({ view: 'rules' });
+    this.render();
+  }
+
+  render() {
+    document.title = t('app_title') + ' — ' + t('rules_title');
+    renderRules(main);
+  }
+
+  refresh() { this.render(); }
+}
+
+class NotFoundView {
+  constructor() {
+    setBody({ view: 'missing' });
+    this.render();
+  }
+
+  render() {
+    main.innerHTML = `<section class="panel"><h1>${esc(t('not_found'))}</h1><p><a href="/" data-link>${esc(t('nav_new'))}</a></p></section>`;
+  }
+
+  refresh() { this.render(); }
+}
+
+// ------------------------------------------------------------------------------------------
+// A game
+
+function speed() {
+  const s = localStorage.getItem('anywoli.speed');
+  if (s && s in SPEEDS) return s;
+  return matchMedia('(prefers-reduced-motion: reduce)').matches ? 'off' : 'normal';
+}
+
+class GameView {
+  constructor(id) {
+    this.id = id;
+    this.game = null;
+    this.queue = [];
+    this.busy = false;
+    this.pending = false;
+    this.viewPly = null;
+    this.positions = null;
+    this.flipped = false;
+    this.online = true;
+    this.hinted = null;
+    setBody({ view: 'game', status: 'loading', turn: 'none', busy: '0' });
+    this.build();
+    this.onKey = (e) => this.key(e);
+    document.addEventListener('keydown', this.onKey);
+    this.start();
+  }
+
+  destroy() {
+    document.removeEventListener('keydown', this.onKey);
+    if (this.socket) this.socket.close();
+    this.board.skip();
+  }
+
+  get seat() { return mySeat(this.id); }
+
+  /** The sides this browser plays. */
+  me() {
+    const s = this.seat;
+    if (!s || !this.game) return [];
+    return s.seat === 'both' ? ['south', 'north'] : [s.seat];
+  }
+
+  build() {
+    main.innerHTML = `
+      <div class="game-layout">
+        <section class="play" aria-labelledby="game-heading">
+          <h1 id="game-heading" class="sr-only"></h1>
+          <p id="status" class="status"></p>
+          <div id="invite" class="invite" hidden>
+            <label for="share">${esc(t('share_link'))}</label>
+            <div class="share-row"><input id="share" readonly value="${esc(location.origin + '/g/' + this.id)}">
+            <button type="button" id="copy">${esc(t('copy'))}</button></div>
+          </div>
+          <div id="join" class="invite" hidden><button type="button" class="primary" id="join-button"></button></div>
+          <div id="board" role="group"></div>
+          <div id="history-bar" class="history-bar" hidden><span id="history-text"></span>
+            <button type="button" id="to-live">${esc(t('back_to_game'))}</button></div>
+          <div class="controls">
+            <button type="button" id="hint">${esc(t('hint'))}</button>
+            <button type="button" id="takeback">${esc(t('takeback'))}</button>
+            <button type="button" id="resign">${esc(t('resign'))}</button>
+            <button type="button" id="rematch" class="primary" hidden>${esc(t('rematch'))}</button>
+            <a id="to-rematch" class="button primary" hidden data-link>${esc(t('go_rematch'))}</a>
+            <button type="button" id="flip">${esc(t('flip'))}</button>
+          </div>
+          <div class="controls anim">
+            <label for="speed">${esc(t('speed'))}</label>
+            <select id="speed">
+              ${Object.keys(SPEEDS).map((s) => `<option value="${s}">${esc(t('speed_' + s))}</option>`).join('')}
+            </select>
+            <button type="button" id="skip">${esc(t('skip'))}</button>
+          </div>
+          <p class="note keys">${esc(t('keyboard_help'))}</p>
+        </section>
+        <aside class="side-panel" aria-labelledby="moves-heading">
+          <h2 id="moves-heading">${esc(t('moves_title'))}</h2>
+          <div class="step" role="group" aria-label="${esc(t('moves_title'))}">
+            <button type="button" id="first" aria-label="${esc(t('first'))}" title="${esc(t('first'))}">«</button>
+            <button type="button" id="prev" aria-label="${esc(t('prev'))}" title="${esc(t('prev'))}">‹</button>
+            <button type="button" id="next" aria-label="${esc(t('next'))}" title="${esc(t('next'))}">›</button>
+            <button type="button" id="last" aria-label="${esc(t('last'))}" title="${esc(t('last'))}">»</button>
+          </div>
+          <ol id="movelist" class="movelist"></ol>
+          <p class="meta" id="meta"></p>
+          <button type="button" id="export">${esc(t('export'))}</button>
+          <a href="/" data-link class="button">${esc(t('new_game'))}</a>
+        </aside>
+      </div>`;
+    this.board = new Board(main.querySelector('#board'), (l) => this.play(l));
+    const $ = (s) => main.querySelector(s);
+    $('#copy').addEventListener('click', () => this.copyLink());
+    $('#join-button').addEventListener('click', () => this.join());
+    $('#to-live').addEventListener('click', () => this.goLive());
+    $('#hint').addEventListener('click', () => this.hint());
+    $('#takeback').addEventListener('click', () => this.takeback());
+    $('#resign').addEventListener('click', () => this.resign());
+    $('#rematch').addEventListener('click', () => this.rematch());
+    $('#flip').addEventListener('click', () => { this.flipped = !this.flipped; this.show(); });
+    $('#speed').value = speed();
+    $('#speed').addEventListener('change', (e) => localStorage.setItem('anywoli.speed', e.target.value));
+    $('#skip').addEventListener('click', () => this.board.skip());
+    $('#first').addEventListener('click', () => this.step(0));
+    $('#prev').addEventListener('click', () => this.step(this.shownPly() - 1));
+    $('#next').addEventListener('click', () => this.step(this.shownPly() + 1));
+    $('#last').addEventListener('click', () => this.goLive());
+    $('#export').addEventListener('click', () => this.exportRecord());
+    $('#movelist').addEventListener('click', (e) => {
+      const b = e.target.closest('button[data-ply]');
+      if (b) this.step(Number(b.dataset.ply));
+    });
+  }
+
+  async start() {
+    const r = await api('GET', '/games/' + this.id);
+    if (!r.ok) {
+      setBody({ status: 'missing' });
+      main.innerHTML = `<section class="panel"><h1>${esc(r.status === 404 ? t('not_found') : errorText(r))}</h1>
+        <p><a href="/" data-link>${esc(t('nav_new'))}</a></p></section>`;
+      return;
+    }
+    this.setGame(r.data);
+    this.socket = new GameSocket(this.id, (m) => this.receive(m), (on) => this.connection(on));
+  }
+
+  connection(on) {
+    if (on === this.online) return;
+    this.online = on;
+    setBody({ online: on ? '1' : '0' });
+    if (!on) say(t('connection_lost'));
+    this.show();
+  }
+
+  receive(msg) {
+    if (msg.type === 'error') return;
+    this.queue.push(msg);
+    this.pump();
+  }
+
+  /** Applies events one by one, animating moves; a backlog is shown without animation. */
+  async pump() {
+    if (this.busy) return;
+    this.busy = true;
+    setBody({ busy: '1' });
+    this.show();
+    while (this.queue.length) {
+      const m = this.queue.shift();
+      if (!m.game) continue;
+      const fresh = !this.game || m.game.version > this.game.version;
+      if (m.type === 'state') {
+        if (fresh || m.game.version !== this.game.version) this.setGame(m.game);
+        continue;
+      }
+      if (!fresh) continue;
+      if (m.type === 'move' && m.trace && this.game && m.game.ply === this.game.ply + 1) {
+        const mover = m.trace.mover;
+        say(t('played', { side: t(mover), m: m.trace.move }));
+        if (this.viewPly === null) {
+          this.game = { ...this.game, legal: [], thinking: false };
+          this.orient();
+          const delay = this.queue.length > 2 ? 0 : SPEEDS[speed()];
+          await this.board.animate(m.trace, delay, (text, important, show) => { if (important) say(text, show); });
+        }
+        if (m.game.status === 'over') say(this.statusText(m.game));
+      }
+      if (m.type === 'rematch' && m.rematch) this.rememberRematch(m.rematch);
+      if (m.type === 'resign') say(this.statusText(m.game), true);
+      if (m.type === 'takeback') say(t('taken_back'));
+      this.setGame(m.game);
+    }
+    this.busy = false;
+    setBody({ busy: this.pending ? '1' : '0' });
+    this.show();
+  }
+
+  setGame(g) {
+    const plyChanged = !this.game || g.ply !== this.game.ply || g.moves.join() !== this.game.moves.join();
+    this.game = g;
+    if (plyChanged) {
+      this.positions = null;
+      this.hinted = null;
+      if (this.viewPly !== null && this.viewPly > g.ply) this.viewPly = null;
+    }
+    if (g.rematch) this.rememberRematch(g.rematch);
+    this.show();
+  }
+
+  rememberRematch(id) {
+    const s = this.seat;
+    if (!s || mySeat(id)) return;
+    const swapped = s.seat === 'both' ? 'both' : s.seat === 'south' ? 'north' : 'south';
+    rememberSeat(id, swapped, s.secret);
+  }
+
+  orient() {
+    const me = this.me();
+    let bottom = me.length === 1 ? me[0] : 'south';
+    if (this.flipped) bottom = bottom === 'south' ? 'north' : 'south';
+    this.board.orient(bottom, me);
+  }
+
+  shownPly() {
+    return this.viewPly === null ? (this.game ? this.game.ply : 0) : this.viewPly;
+  }
+
+  statusText(g) {
+    const me = this.me();
+    const [s, n] = g.stores;
+    if (g.status === 'over') {
+      let text;
+      const winner = g.result === '1-0' ? 'south' : g.result === '0-1' ? 'north' : null;
+      if (me.length === 1 && winner) text = t(winner === me[0] ? 'result_you_win' : 'result_you_lose', { s, n });
+      else if (winner) text = t('result_win', { side: t(winner), s, n });
+      else if (g.result === '1/2-1/2') text = t('result_draw', { s, n });
+      else text = t('game_over');
+      if (g.termination === 'resignation' && winner) text += ' ' + t('by_resignation', { side: t(winner === 'south' ? 'north' : 'south') });
+      if (g.termination === 'quiet') text += ' ' + t('by_quiet');
+      return text;
+    }
+    const side = g.to_move;
+    if (g.thinking || (side && g.seats[side].kind === 'computer')) return t('turn_computer');
+    if (me.includes(side)) return me.length === 1 ? t('turn_yours') : t('turn_side', { side: t(side) });
+    const other = me.length === 1 ? (me[0] === 'south' ? 'north' : 'south') : null;
+    if (g.mode === 'friend' && other && !g.seats[other].taken) return t('waiting_friend');
+    return t('turn_side', { side: t(side) });
+  }
+
+  /** Redraws everything but the board's running animation. */
+  show() {
+    const g = this.game;
+    if (!g) return;
+    const $ = (s) => main.querySelector(s);
+    const me = this.me();
+    const held = me.length > 0;
+    this.orient();
+    const animating = this.busy && this.board.el.classList.contains('animating');
+    const live = this.viewPly === null;
+    const myTurn = g.status === 'playing' && !g.thinking && me.includes(g.to_move);
+    const canPlay = live && myTurn && !this.pending && !animating;
+    setBody({
+      status: g.status,
+      turn: g.status !== 'playing' ? 'none' : myTurn ? 'mine' : 'theirs',
+      ply: String(g.ply),
+      mode: g.mode,
+    });
+    const heading = t('game_heading', { mode: t('mode_' + g.mode), rules: t('variant_name_' + g.rules) });
+    $('#game-heading').textContent = heading;
+    document.title = `${t('app_title')} — ${this.statusText(g)}`;
+    let status = this.statusText(g);
+    if (held && me.length === 1 && g.status === 'playing') status = t('you_are', { side: t(me[0]) }) + ' ' + status;
+    if (!held) status = t('watching') + ' ' + status;
+    if (!this.online) status = t('connection_lost') + ' ' + status;
+    $('#status').textContent = status;
+    $('#status').classList.toggle('offline', !this.online);
+    $('#status').classList.toggle('your-turn', myTurn);
+    // Invitations.
+    const other = me.length === 1 ? (me[0] === 'south' ? 'north' : 'south') : null;
+    $('#invite').hidden = !(g.mode === 'friend' && other && !g.seats[other].taken);
+    const open = ['south', 'north'].find((s) => g.seats[s].kind === 'human' && !g.seats[s].taken);
+    $('#join').hidden = !(g.mode === 'friend' && !held && open && g.status === 'playing');
+    if (open) $('#join-button').textContent = t('join_seat', { side: t(open) });
+    // The board.
+    this.board.el.setAttribute('aria-label', t('board_label'));
+    if (!animating) {
+      let state = g;
+      let last = g.moves.length ? g.moves[g.moves.length - 1] : null;
+      if (!live && this.positions) {
+        state = parsePosition(this.positions[this.viewPly]);
+        last = this.viewPly > 0 ? g.moves[this.viewPly - 1] : null;
+      }
+      this.board.draw(state, { playable: canPlay ? g.legal : [], last });
+      for (const b of this.board.holes) b.classList.toggle('hinted', live && b.dataset.hole === this.hinted);
+    }
+    $('#history-bar').hidden = live;
+    if (!live) $('#history-text').textContent = t('viewing_move', { n: this.viewPly, total: g.ply });
+    // Controls.
+    const computerOrLocal = g.mode === 'computer' || g.mode === 'local';
+    $('#hint').hidden = !(held && g.status === 'playing');
+    $('#hint').disabled = !canPlay;
+    $('#takeback').hidden = !(held && computerOrLocal && g.termination !== 'resignation');
+    $('#takeback').disabled = g.ply === 0 || this.pending || animating;
+    $('#resign').hidden = !(held && g.status === 'playing');
+    $('#rematch').hidden = !(held && g.status === 'over' && !g.rematch);
+    $('#to-rematch').hidden = !(g.rematch && (held || true));
+    if (g.rematch) $('#to-rematch').setAttribute('href', '/g/' + g.rematch);
+    $('#flip').hidden = me.length === 1;
+    $('#meta').textContent = `${t('variant_name_' + g.rules)} · ${t('mode_' + g.mode)}` +
+      (g.seats.south.kind === 'computer' ? ` · ${t('player_computer', { n: g.seats.south.level })}` : '') +
+      (g.seats.north.kind === 'computer' ? ` · ${t('player_computer', { n: g.seats.north.level })}` : '');
+    // The move list.
+    const list = $('#movelist');
+    const shown = this.shownPly();
+    if (list.childElementCount !== g.moves.length || list.dataset.moves !== g.moves.join('')) {
+      list.innerHTML = g.moves.map((mv, i) => {
+        const side = mv === mv.toLowerCase() ? 'south' : 'north';
+        return `<li><button type="button" data-ply="${i + 1}" class="mv ${side}" aria-label="${esc(t('move_label', { n: i + 1, side: t(side), m: mv }))}">${esc(mv)}</button></li>`;
+      }).join('');
+      list.dataset.moves = g.moves.join('');
+    }
+    for (const b of list.querySelectorAll('button')) {
+      const here = Number(b.dataset.ply) === shown;
+      b.classList.toggle('current', here);
+      if (here) b.setAttribute('aria-current', 'step');
+      else b.removeAttribute('aria-current');
+    }
+    const cur = list.querySelector('.current');
+    if (cur && live) cur.scrollIntoView({ block: 'nearest' });
+    $('#first').disabled = shown === 0;
+    $('#prev').disabled = shown === 0;
+    $('#next').disabled = live;
+    $('#last').disabled = live;
+  }
+
+  async play(letter) {
+    const g = this.game;
+    if (!g || this.pending || this.viewPly !== null || this.busy) return;
+    if (!g.legal.includes(letter)) return;
+    this.pending = true;
+    setBody({ busy: '1' });
+    this.show();
+    const r = await api('POST', `/games/${this.id}/moves`, { move: letter, secret: this.seat.secret, ply: g.ply });
+    this.pending = false;
+    if (!r.ok) {
+      say(errorText(r), true);
+      setBody({ busy: '0' });
+      // The server may know something newer; its state is the truth.
+      const s = await api('GET', '/games/' + this.id);
+      if (s.ok) this.queue.push({ type: 'state', game: s.data });
+    } else {
+      // The same event comes over the WebSocket; whichever arrives first is shown.
+      this.queue.push({ type: 'move', game: r.data.game, trace: r.data.trace });
+    }
+    this.pump();
+  }
+
+  key(e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const tag = (e.target.tagName || '').toLowerCase();
+    if (tag === 'input' || tag === 'textarea' || tag === 'select') return;
+    const g = this.game;
+    if (!g) return;
+    if (e.key === 'Escape') { this.board.skip(); return; }
+    if (e.key === 'ArrowLeft') { e.preventDefault(); this.step(this.shownPly() - 1); return; }
+    if (e.key === 'ArrowRight') { e.preventDefault(); this.step(this.shownPly() + 1); return; }
+    if (e.key === 'Home') { e.preventDefault(); this.step(0); return; }
+    if (e.key === 'End') { e.preventDefault(); this.goLive(); return; }
+    if (e.key.length === 1 && /[a-lA-L]/.test(e.key) && g.to_move) {
+      // A player can only move from their own row, so the letter's case does not matter.
+      const letter = g.to_move === 'south' ? e.key.toLowerCase() : e.key.toUpperCase();
+      if (this.me().includes(g.to_move) && indexOf(letter) >= 0) {
+        e.preventDefault();
+        if (g.legal.includes(letter)) this.play(letter);
+        else say(t('cannot_play', { h: letter }));
+      }
+    }
+  }
+
+  async loadPositions() {
+    if (this.positions && this.positions.length === this.game.ply + 1) return true;
+    const r = await api('GET', `/games/${this.id}/positions`);
+    if (!r.ok) return false;
+    this.positions = r.data.positions;
+    return true;
+  }
+
+  /** Shows the position after `n` moves; one step forward is animated. */
+  async step(n) {
+    const g = this.game;
+    if (!g || this.busy) return;
+    n = Math.max(0, Math.min(n, g.ply));
+    const from = this.shownPly();
+    if (n === from) return;
+    if (!(await this.loadPositions())) return;
+    if (n === from + 1) {
+      const r = await api('GET', `/games/${this.id}/moves/${n}/trace`);
+      if (r.ok) {
+        this.busy = true;
+        this.viewPly = n === g.ply ? null : n;
+        say(t('played', { side: t(r.data.mover), m: r.data.move }));
+        await this.board.animate(r.data, SPEEDS[speed()], (text, important) => { if (important) say(text); });
+        this.busy = false;
+        this.show();
+        this.pump();
+        return;
+      }
+    }
+    this.viewPly = n === g.ply ? null : n;
+    if (this.viewPly !== null) say(t('viewing_move', { n, total: g.ply }));
+    this.show();
+  }
+
+  goLive() {
+    if (this.viewPly === null) return;
+    this.viewPly = null;
+    say(t('back_to_game'));
+    this.show();
+  }
+
+  async copyLink() {
+    const input = main.querySelector('#share');
+    input.select();
+    try {
+      await navigator.clipboard.writeText(input.value);
+    } catch {
+      document.execCommand('copy');
+    }
+    say(t('copied'), true);
+  }
+
+  async join() {
+    const r = await api('POST', `/games/${this.id}/join`, {});
+    if (!r.ok) { say(errorText(r), true); return; }
+    rememberSeat(this.id, r.data.seat, r.data.secret);
+    say(t('you_are', { side: t(r.data.seat) }), true);
+    this.queue.push({ type: 'state', game: r.data.game });
+    this.pump();
+  }
+
+  async hint() {
+    main.querySelector('#hint').disabled = true;
+    const r = await api('GET', `/games/${this.id}/hint`);
+    if (!r.ok) { say(errorText(r), true); this.show(); return; }
+    if (r.data.ply !== this.game.ply) { this.show(); return; }
+    this.hinted = r.data.move;
+    say(t('hint_is', { m: r.data.move }), true);
+    this.show();
+  }
+
+  async takeback() {
+    const r = await api('POST', `/games/${this.id}/takeback`, { secret: this.seat.secret });
+    if (!r.ok) { say(errorText(r), true); return; }
+    this.queue.push({ type: 'takeback', game: r.data.game });
+    this.pump();
+  }
+
+  async resign() {
+    if (!confirm(t('resign_confirm'))) return;
+    const r = await api('POST', `/games/${this.id}/resign`, { secret: this.seat.secret });
+    if (!r.ok) { say(errorText(r), true); return; }
+    this.queue.push({ type: 'resign', game: r.data.game });
+    this.pump();
+  }
+
+  async rematch() {
+    const r = await api('POST', `/games/${this.id}/rematch`, { secret: this.seat.secret });
+    if (!r.ok) { say(errorText(r), true); return; }
+    rememberSeat(r.data.game.id, r.data.seat, r.data.secret);
+    navigate('/g/' + r.data.game.id);
+  }
+
+  async exportRecord() {
+    const r = await api('GET', `/games/${this.id}/record`);
+    if (!r.ok) { say(errorText(r), true); return; }
+    const url = URL.createObjectURL(new Blob([r.data], { type: 'text/plain' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `anywoli-${this.id}.txt`;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  refresh() {
+    const state = { viewPly: this.viewPly };
+    this.build();
+    this.viewPly = state.viewPly;
+    this.show();
+  }
+}
+
+// ------------------------------------------------------------------------------------------
+
+const select = document.getElementById('lang-select');
+initLang();
+select.value = currentLang();
+applyStatic();
+select.addEventListener('change', () => {
+  setLang(select.value);
+  applyStatic();
+  if (view && view.refresh) view.refresh();
+  say(t('language_changed'));
+});
+route();
+
+// For people reading the code in the console: the page's own vocabulary.
+export { seeds };

@@ -1,0 +1,583 @@
+//! The HTTP API, called through the router itself: every error the API promises, and that an
+//! error changes nothing.
+
+use std::time::Duration;
+
+use anywoli_server::{app, AppState, Store, Think, BODY_LIMIT};
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+fn think() -> Think {
+    Think {
+        movetime: Duration::from_millis(200),
+        hash_mib: 1,
+    }
+}
+
+fn router() -> Router {
+    app(AppState::new(Store::in_memory().unwrap(), think()))
+}
+
+async fn call(app: &Router, method: &str, uri: &str, body: Option<String>) -> (StatusCode, Value) {
+    let (status, text) = call_text(app, method, uri, body).await;
+    let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+    (status, v)
+}
+
+async fn call_text(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    body: Option<String>,
+) -> (StatusCode, String) {
+    let req = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(body.map_or(Body::empty(), Body::from))
+        .unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8(bytes.to_vec()).unwrap())
+}
+
+async fn post(app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
+    call(app, "POST", uri, Some(body.to_string())).await
+}
+
+async fn get(app: &Router, uri: &str) -> (StatusCode, Value) {
+    call(app, "GET", uri, None).await
+}
+
+fn assert_error(got: (StatusCode, Value), status: StatusCode, code: &str, needle: &str) {
+    assert_eq!(got.0, status, "{}", got.1);
+    assert_eq!(got.1["error"], code, "{}", got.1);
+    let msg = got.1["message"].as_str().unwrap();
+    assert!(
+        msg.contains(needle),
+        "message {msg:?} should contain {needle:?}"
+    );
+}
+
+/// A friend game with both seats taken: (id, south secret, north secret).
+async fn friend_game(app: &Router) -> (String, String, String) {
+    let (s, v) = post(
+        app,
+        "/api/games",
+        json!({"mode": "friend", "side": "south"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v["seat"], "south");
+    let id = v["game"]["id"].as_str().unwrap().to_string();
+    let south = v["secret"].as_str().unwrap().to_string();
+    assert_eq!(v["game"]["seats"]["north"]["taken"], false);
+    let (s, j) = post(app, &format!("/api/games/{id}/join"), json!({})).await;
+    assert_eq!(s, StatusCode::OK, "{j}");
+    assert_eq!(j["seat"], "north");
+    assert_eq!(j["game"]["seats"]["north"]["taken"], true);
+    let north = j["secret"].as_str().unwrap().to_string();
+    assert_ne!(south, north);
+    (id, south, north)
+}
+
+#[tokio::test]
+async fn a_friend_game_goes_on_move_by_move() {
+    let app = router();
+    let (id, south, north) = friend_game(&app).await;
+    let (s, v) = post(
+        &app,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "e", "secret": south, "ply": 0}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    // The worked example of RULES.md.
+    assert_eq!(
+        v["game"]["position"],
+        "5,5,5,5,1,5,5,5,0,5,5,5/5,0,5,5,5,5,0,5,5,5,5,0 n 0 0 - - 1 1"
+    );
+    assert_eq!(v["trace"]["move"], "e");
+    assert_eq!(
+        v["trace"]["before"],
+        "4,4,4,4,4,4,4,4,4,4,4,4/4,4,4,4,4,4,4,4,4,4,4,4 s 0 0 - - 0 0"
+    );
+    assert_eq!(
+        v["trace"]["events"][0],
+        json!({"type": "lap", "lap": 1, "hole": "e", "seeds": 4})
+    );
+    let (s, v) = post(
+        &app,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "F", "secret": north}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, g) = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(g["moves"], json!(["e", "F"]));
+    assert_eq!(g["ply"], 2);
+    assert_eq!(g["to_move"], "south");
+    assert_eq!(
+        g["position"],
+        "8,8,8,1,1,7,1,7,2,7,0,7/1,2,7,7,7,0,1,0,1,8,2,3 s 0 0 - - 2 2"
+    );
+    assert!(g.get("secret").is_none() && !g.to_string().contains(&south));
+    let (_, p) = get(&app, &format!("/api/games/{id}/positions")).await;
+    assert_eq!(p["positions"].as_array().unwrap().len(), 3);
+    let (s, t) = get(&app, &format!("/api/games/{id}/moves/2/trace")).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(t["move"], "F");
+    assert_eq!(t["mover"], "north");
+    let (_, rec) = call_text(&app, "GET", &format!("/api/games/{id}/record"), None).await;
+    assert!(rec.contains("[Rules \"anywoli\"]"), "{rec}");
+    assert!(rec.contains("\ne F *\n"), "{rec}");
+}
+
+#[tokio::test]
+async fn every_promised_error_is_json_and_changes_nothing() {
+    let app = router();
+    let (id, south, north) = friend_game(&app).await;
+    let moves = format!("/api/games/{id}/moves");
+    let (_, before) = get(&app, &format!("/api/games/{id}")).await;
+
+    // Illegal move: North's hole on South's turn, and an empty hole later.
+    assert_error(
+        post(&app, &moves, json!({"move": "A", "secret": south})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "illegal_move",
+        "North's",
+    );
+    // Not your turn.
+    assert_error(
+        post(&app, &moves, json!({"move": "A", "secret": north})).await,
+        StatusCode::CONFLICT,
+        "not_your_turn",
+        "South's turn",
+    );
+    // Wrong seat secret.
+    assert_error(
+        post(
+            &app,
+            &moves,
+            json!({"move": "e", "secret": "0123456789abcdef0123456789abcdef"}),
+        )
+        .await,
+        StatusCode::FORBIDDEN,
+        "wrong_secret",
+        "secret",
+    );
+    // Unknown game, both a well-formed id and nonsense.
+    assert_error(
+        post(
+            &app,
+            "/api/games/abcdefghijkm/moves",
+            json!({"move": "e", "secret": south}),
+        )
+        .await,
+        StatusCode::NOT_FOUND,
+        "unknown_game",
+        "abcdefghijkm",
+    );
+    assert_error(
+        get(&app, "/api/games/..%2f..%2fetc").await,
+        StatusCode::NOT_FOUND,
+        "unknown_game",
+        "no game",
+    );
+    // Malformed: not JSON, wrong types, unknown fields, no such move letter.
+    for body in [
+        "{".to_string(),
+        "[1,2]".to_string(),
+        json!({"move": 4, "secret": south}).to_string(),
+        json!({"move": "e", "secret": south, "extra": 1}).to_string(),
+        json!({"secret": south}).to_string(),
+    ] {
+        assert_error(
+            call(&app, "POST", &moves, Some(body)).await,
+            StatusCode::BAD_REQUEST,
+            "malformed",
+            "JSON",
+        );
+    }
+    assert_error(
+        post(&app, &moves, json!({"move": "z", "secret": south})).await,
+        StatusCode::BAD_REQUEST,
+        "malformed",
+        "not a move",
+    );
+    // Oversized.
+    let big = json!({"move": "e", "secret": "x".repeat(BODY_LIMIT)}).to_string();
+    assert_error(
+        call(&app, "POST", &moves, Some(big)).await,
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "too_large",
+        "larger",
+    );
+    // A move sent for a position the client no longer sees.
+    assert_error(
+        post(
+            &app,
+            &moves,
+            json!({"move": "e", "secret": south, "ply": 3}),
+        )
+        .await,
+        StatusCode::CONFLICT,
+        "stale",
+        "move 0",
+    );
+    // Creation errors.
+    for (body, needle) in [
+        (json!({"rules": "chess"}), "unknown rules"),
+        (json!({"mode": "online"}), "mode"),
+        (json!({"level": 11}), "level 11"),
+        (json!({"side": "east"}), "east"),
+        (json!({"position": "1,2/3"}), "position"),
+        (json!({"mode": "friend", "level": 3}), "level"),
+        (json!({"seed": -1}), "seed"),
+    ] {
+        assert_error(
+            post(&app, "/api/games", body).await,
+            StatusCode::BAD_REQUEST,
+            "malformed",
+            needle,
+        );
+    }
+    // Nothing above changed the game.
+    let (_, after) = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(before, after);
+    // Routes and methods that do not exist.
+    assert_error(
+        get(&app, "/api/nothing").await,
+        StatusCode::NOT_FOUND,
+        "not_found",
+        "endpoint",
+    );
+    assert_error(
+        call(&app, "DELETE", &format!("/api/games/{id}"), None).await,
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "method",
+    );
+    // An empty hole, after some moves, is an illegal move too.
+    post(&app, &moves, json!({"move": "e", "secret": south})).await;
+    post(&app, &moves, json!({"move": "F", "secret": north})).await;
+    let (_, g) = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(g["holes"][10], 0, "k is empty after e F");
+    assert_error(
+        post(&app, &moves, json!({"move": "k", "secret": south})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "illegal_move",
+        "empty",
+    );
+    let (_, again) = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(g, again);
+    // A third person cannot join; resignation ends it and further moves are refused.
+    assert_error(
+        post(&app, &format!("/api/games/{id}/join"), json!({})).await,
+        StatusCode::CONFLICT,
+        "seat_taken",
+        "watch",
+    );
+    assert_error(
+        post(
+            &app,
+            &format!("/api/games/{id}/takeback"),
+            json!({"secret": south}),
+        )
+        .await,
+        StatusCode::CONFLICT,
+        "not_allowed",
+        "computer",
+    );
+    let (s, r) = post(
+        &app,
+        &format!("/api/games/{id}/resign"),
+        json!({"secret": north}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(r["game"]["result"], "1-0");
+    assert_eq!(r["game"]["termination"], "resignation");
+    assert_error(
+        post(&app, &moves, json!({"move": "a", "secret": south})).await,
+        StatusCode::CONFLICT,
+        "game_over",
+        "over",
+    );
+}
+
+#[tokio::test]
+async fn the_computer_answers_and_a_takeback_undoes_both_moves() {
+    let app = router();
+    let (s, v) = post(
+        &app,
+        "/api/games",
+        json!({"mode": "computer", "level": 1, "side": "south"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let id = v["game"]["id"].as_str().unwrap().to_string();
+    let secret = v["secret"].as_str().unwrap().to_string();
+    assert_eq!(
+        v["game"]["seats"]["north"],
+        json!({"kind": "computer", "level": 1, "taken": false})
+    );
+    let (s, _) = post(
+        &app,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "a", "secret": secret}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    // The engine moves on a blocking thread; wait (bounded) until South is to move again.
+    let mut g = Value::Null;
+    for _ in 0..200 {
+        g = get(&app, &format!("/api/games/{id}")).await.1;
+        if g["to_move"] == "south" && !g["thinking"].as_bool().unwrap() || g["status"] == "over" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(g["to_move"], "south", "{g}");
+    assert!(g["ply"].as_u64().unwrap() >= 2);
+    // Not your turn is impossible to provoke by waiting; a wrong secret is.
+    let (s, t) = post(
+        &app,
+        &format!("/api/games/{id}/takeback"),
+        json!({"secret": secret}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{t}");
+    assert_eq!(t["game"]["ply"], 0);
+    assert_eq!(t["game"]["moves"], json!([]));
+    assert_error(
+        post(
+            &app,
+            &format!("/api/games/{id}/takeback"),
+            json!({"secret": secret}),
+        )
+        .await,
+        StatusCode::CONFLICT,
+        "not_allowed",
+        "no move",
+    );
+    let (s, h) = get(&app, &format!("/api/games/{id}/hint")).await;
+    assert_eq!(s, StatusCode::OK);
+    let hint = h["move"].as_str().unwrap();
+    assert!(("a".."m").contains(&hint), "{hint}");
+}
+
+#[tokio::test]
+async fn the_computer_moves_first_when_the_player_takes_north() {
+    let app = router();
+    let (_, v) = post(
+        &app,
+        "/api/games",
+        json!({"mode": "computer", "level": 2, "side": "north"}),
+    )
+    .await;
+    let id = v["game"]["id"].as_str().unwrap().to_string();
+    let secret = v["secret"].as_str().unwrap().to_string();
+    assert_error(
+        post(
+            &app,
+            &format!("/api/games/{id}/moves"),
+            json!({"move": "a", "secret": secret}),
+        )
+        .await,
+        StatusCode::CONFLICT,
+        "not_your_turn",
+        "South's turn",
+    );
+    let mut g = Value::Null;
+    for _ in 0..200 {
+        g = get(&app, &format!("/api/games/{id}")).await.1;
+        if g["to_move"] == "north" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(g["to_move"], "north", "{g}");
+    let first = g["moves"][0].as_str().unwrap();
+    assert!(first.chars().all(|c| c.is_ascii_lowercase()));
+}
+
+#[tokio::test]
+async fn local_games_resign_rematch_and_archive() {
+    let app = router();
+    let (_, v) = post(
+        &app,
+        "/api/games",
+        json!({"mode": "local", "rules": "anywoli-lottery", "seed": "18446744073709551615"}),
+    )
+    .await;
+    assert_eq!(v["seat"], "both");
+    assert_eq!(v["game"]["seed"], "18446744073709551615");
+    let id = v["game"]["id"].as_str().unwrap().to_string();
+    let secret = v["secret"].as_str().unwrap().to_string();
+    for mv in ["e", "F"] {
+        let (s, r) = post(
+            &app,
+            &format!("/api/games/{id}/moves"),
+            json!({"move": mv, "secret": secret}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{r}");
+    }
+    // On one screen a take-back undoes one move.
+    let (_, t) = post(
+        &app,
+        &format!("/api/games/{id}/takeback"),
+        json!({"secret": secret}),
+    )
+    .await;
+    assert_eq!(t["game"]["moves"], json!(["e"]));
+    assert_error(
+        post(
+            &app,
+            &format!("/api/games/{id}/rematch"),
+            json!({"secret": secret}),
+        )
+        .await,
+        StatusCode::CONFLICT,
+        "not_allowed",
+        "still going on",
+    );
+    // North is to move, so North resigns.
+    let (_, r) = post(
+        &app,
+        &format!("/api/games/{id}/resign"),
+        json!({"secret": secret}),
+    )
+    .await;
+    assert_eq!(r["game"]["result"], "1-0");
+    let (s, m) = post(
+        &app,
+        &format!("/api/games/{id}/rematch"),
+        json!({"secret": secret}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{m}");
+    let next = m["game"]["id"].as_str().unwrap().to_string();
+    assert_ne!(next, id);
+    assert_eq!(m["game"]["rules"], "anywoli-lottery");
+    // Asking again gives the same rematch.
+    let (_, m2) = post(
+        &app,
+        &format!("/api/games/{id}/rematch"),
+        json!({"secret": secret}),
+    )
+    .await;
+    assert_eq!(m2["game"]["id"], next.as_str());
+    let (_, old) = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(old["rematch"], next.as_str());
+    let (s, list) = get(&app, "/api/games?limit=10").await;
+    assert_eq!(s, StatusCode::OK);
+    let ids: Vec<&str> = list["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        ids.contains(&id.as_str()) && ids.contains(&next.as_str()),
+        "{list}"
+    );
+    assert_error(
+        get(&app, "/api/games?limit=0").await,
+        StatusCode::BAD_REQUEST,
+        "malformed",
+        "limit",
+    );
+    assert_error(
+        get(&app, "/api/games?sort=x").await,
+        StatusCode::BAD_REQUEST,
+        "malformed",
+        "sort",
+    );
+}
+
+#[tokio::test]
+async fn records_export_and_import() {
+    let app = router();
+    let text =
+        "[Event \"Club\"]\n[South \"Ojulu\"]\n[Rules \"anywoli\"]\n[Result \"*\"]\n\ne F a\n";
+    let (s, v) = post(&app, "/api/import", json!({"record": text})).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v["game"]["moves"], json!(["e", "F", "a"]));
+    assert_eq!(v["game"]["status"], "playing");
+    assert_eq!(v["game"]["mode"], "local");
+    let id = v["game"]["id"].as_str().unwrap();
+    let (_, out) = call_text(&app, "GET", &format!("/api/games/{id}/record"), None).await;
+    assert!(
+        out.contains("[Event \"Club\"]") && out.contains("[South \"Ojulu\"]"),
+        "{out}"
+    );
+    let back = anywoli_core::Record::parse(&out).unwrap();
+    assert_eq!(back.moves.len(), 3);
+    // A record with an illegal move, or none at all, is refused.
+    assert_error(
+        post(&app, "/api/import", json!({"record": "e e"})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "bad_record",
+        "move 2 is illegal",
+    );
+    assert_error(
+        post(&app, "/api/import", json!({"record": ""})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "bad_record",
+        "no game",
+    );
+    // A resigned game comes back resigned.
+    let (_, v) = post(
+        &app,
+        "/api/import",
+        json!({"record": "[Result \"0-1\"]\n[Termination \"resignation\"]\ne 0-1"}),
+    )
+    .await;
+    assert_eq!(v["game"]["status"], "over");
+    assert_eq!(v["game"]["result"], "0-1");
+    assert_eq!(v["game"]["termination"], "resignation");
+    // The import limit is larger than the others, but a limit all the same.
+    let huge = json!({"record": "e ".repeat(2 * 1024 * 1024)}).to_string();
+    assert_error(
+        call(&app, "POST", "/api/import", Some(huge)).await,
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "too_large",
+        "larger",
+    );
+}
+
+#[tokio::test]
+async fn the_page_and_its_files_are_served() {
+    let app = router();
+    for path in ["/", "/g/abcdefghijkm", "/archive", "/rules", "/new"] {
+        let (s, body) = call_text(&app, "GET", path, None).await;
+        assert_eq!(s, StatusCode::OK);
+        assert!(body.contains("<script type=\"module\""), "{path}");
+    }
+    for f in [
+        "app.js",
+        "board.js",
+        "i18n.js",
+        "api.js",
+        "rules.js",
+        "style.css",
+        "icon.svg",
+    ] {
+        let (s, body) = call_text(&app, "GET", &format!("/assets/{f}"), None).await;
+        assert_eq!(s, StatusCode::OK, "{f}");
+        assert!(!body.is_empty(), "{f}");
+    }
+    let (s, _) = call_text(&app, "GET", "/assets/../Cargo.toml", None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    let (s, v) = get(&app, "/api/rules").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["rules"].as_array().unwrap().len(), 4);
+}
