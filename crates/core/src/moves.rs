@@ -148,7 +148,10 @@ impl Iterator for MoveSet {
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.len(), Some(self.len()))
+        // `MoveSet::len`, not `ExactSizeIterator::len` (which calls `size_hint`): on `&self`
+        // method resolution would pick the trait's and recurse forever.
+        let n = MoveSet::len(*self);
+        (n, Some(n))
     }
 }
 

@@ -177,7 +177,8 @@ fn end_with_last_seeds<O: Observer>(p: &mut Position, capturer: Side, obs: &mut 
     let seeds = p.seeds_in_play();
     p.stores[to.index()] += seeds;
     p.holes = [0; Hole::COUNT];
-    p.ply += 1;
+    // Saturating: a position string may say any ply count up to u32::MAX.
+    p.ply = p.ply.saturating_add(1);
     p.quiet = 0;
     p.to_move = None;
     p.hash = p.compute_hash();
@@ -193,7 +194,8 @@ fn finish_ply<O: Observer>(
     extra: bool,
     obs: &mut O,
 ) {
-    p.ply += 1;
+    // Saturating: a position string may say any ply count up to u32::MAX.
+    p.ply = p.ply.saturating_add(1);
     if captured {
         p.quiet = 0;
     } else {
