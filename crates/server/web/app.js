@@ -516,6 +516,7 @@ class GameView {
       turn: g.status !== 'playing' ? 'none' : myTurn ? 'mine' : 'theirs',
       ply: String(g.ply),
       mode: g.mode,
+      seat: me.length ? me.join(' ') : 'none',
     });
     const heading = t('game_heading', { mode: t('mode_' + g.mode), rules: t('variant_name_' + g.rules) });
     $('#game-heading').textContent = heading;
@@ -567,7 +568,7 @@ class GameView {
     if (list.childElementCount !== g.moves.length || list.dataset.moves !== g.moves.join('')) {
       list.innerHTML = g.moves.map((mv, i) => {
         const side = mv === mv.toLowerCase() ? 'south' : 'north';
-        return `<li><button type="button" data-ply="${i + 1}" class="mv ${side}" aria-label="${esc(t('move_label', { n: i + 1, side: t(side), m: mv }))}">${esc(mv)}</button></li>`;
+        return `<li><span class="n" aria-hidden="true">${i + 1}.</span><button type="button" data-ply="${i + 1}" class="mv ${side}" aria-label="${esc(t('move_label', { n: i + 1, side: t(side), m: mv }))}">${esc(mv)}</button></li>`;
       }).join('');
       list.dataset.moves = g.moves.join('');
     }

@@ -1,0 +1,606 @@
+//! The real page in headless Chromium, driven through chromedriver: a game against the
+//! computer played to its end (with a reload in the middle and a move by keyboard), a game
+//! between two browsers, and the language switch.
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them). Without
+//! chromedriver the test says so loudly and passes, unless `CI` is set: CI must run it.
+//! `ANYWOLI_SCREENSHOTS=DIR` also saves the screenshots of docs/ into DIR.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anywoli_server::{start, Config, Server, Think};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+
+/// Long enough for a slow CI machine, short enough that a hang fails instead of blocking.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+fn find_in_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// chromedriver, ended when dropped.
+struct Driver {
+    child: Child,
+    url: String,
+}
+
+impl Driver {
+    fn start(exe: &Path) -> Driver {
+        use std::os::unix::process::CommandExt;
+        let port = free_port();
+        // A process group of its own, so that dropping the driver also ends every browser it
+        // started, even when a failed assertion skipped closing the sessions.
+        let child = Command::new(exe)
+            .arg(format!("--port={port}"))
+            .process_group(0)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let deadline = Instant::now() + PATIENCE;
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "chromedriver did not listen on {port}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Driver {
+            child,
+            url: format!("http://127.0.0.1:{port}"),
+        }
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let group = format!("-{}", self.child.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("browser-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+async fn browser(driver: &Driver, name: &str, extra: &[&str]) -> Client {
+    browser_with(driver, name, extra, None).await
+}
+
+/// A session that shows pages the way a phone of `width` x `height` CSS pixels does.
+async fn phone(driver: &Driver, name: &str, width: u32, height: u32) -> Client {
+    let metrics = json!({"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1.0}});
+    browser_with(driver, name, &[], Some(metrics)).await
+}
+
+async fn browser_with(
+    driver: &Driver,
+    name: &str,
+    extra: &[&str],
+    mobile: Option<Value>,
+) -> Client {
+    let profile = scratch(&format!("profile-{name}"));
+    let mut args = vec![
+        "--headless".to_string(),
+        "--no-sandbox".to_string(),
+        "--disable-gpu".to_string(),
+        "--disable-quic".to_string(),
+        "--no-first-run".to_string(),
+        "--disable-background-networking".to_string(),
+        "--disable-component-update".to_string(),
+        "--disable-sync".to_string(),
+        "--disable-dev-shm-usage".to_string(),
+        "--hide-scrollbars".to_string(),
+        "--window-size=1280,800".to_string(),
+        format!("--user-data-dir={}", profile.display()),
+    ];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let mut options = json!({ "args": args });
+    if let Some(bin) = find_in_path("chromium") {
+        options["binary"] = json!(bin);
+    }
+    if let Some(m) = mobile {
+        options["mobileEmulation"] = m;
+    }
+    let mut caps = serde_json::Map::new();
+    caps.insert("goog:chromeOptions".to_string(), options);
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(&driver.url)
+        .await
+        .expect("a browser session")
+}
+
+async fn js(c: &Client, script: &str) -> Value {
+    c.execute(script, vec![]).await.expect("script runs")
+}
+
+async fn body_data(c: &Client, key: &str) -> String {
+    js(c, &format!("return document.body.dataset['{key}'] || ''"))
+        .await
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
+/// Polls the page until `cond` (a JavaScript expression) is true.
+async fn wait_for(c: &Client, cond: &str, what: &str) {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        if js(c, &format!("return !!({cond})")).await == json!(true) {
+            return;
+        }
+        if Instant::now() > deadline {
+            let status = js(c, "return document.querySelector('#status') && document.querySelector('#status').textContent").await;
+            let data = js(c, "return JSON.stringify(document.body.dataset)").await;
+            panic!("waited too long for {what} ({cond}); status {status}, body {data}");
+        }
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+}
+
+async fn click(c: &Client, css: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("click {css}: {e}"));
+}
+
+/// Waits until the viewer may move (or the game is over); true while the game goes on.
+async fn await_my_turn(c: &Client) -> bool {
+    wait_for(
+        c,
+        "(document.body.dataset.turn === 'mine' && document.body.dataset.busy === '0') || document.body.dataset.status === 'over'",
+        "my turn",
+    )
+    .await;
+    body_data(c, "status").await != "over"
+}
+
+async fn new_game(c: &Client, base: &str, mode: &str, side: &str, level: Option<u8>) {
+    c.goto(&format!("{base}/")).await.unwrap();
+    wait_for(
+        c,
+        "document.querySelector('#new-form')",
+        "the new game form",
+    )
+    .await;
+    click(c, &format!("input[name=mode][value={mode}]")).await;
+    if let Some(l) = level {
+        c.find(Locator::Css("#level"))
+            .await
+            .unwrap()
+            .select_by_value(&l.to_string())
+            .await
+            .unwrap();
+    }
+    if mode != "local" {
+        click(c, &format!("input[name=side][value={side}]")).await;
+    }
+    click(c, "#start").await;
+    wait_for(
+        c,
+        "document.body.dataset.view === 'game' && document.body.dataset.status === 'playing'",
+        "the game page",
+    )
+    .await;
+}
+
+async fn moves_listed(c: &Client) -> usize {
+    js(c, "return document.querySelectorAll('#movelist li').length")
+        .await
+        .as_u64()
+        .unwrap() as usize
+}
+
+/// Sizes the viewport (not the window, which may have a frame) to `w` x `h`.
+async fn viewport(c: &Client, w: u32, h: u32) {
+    c.set_window_size(w, h).await.unwrap();
+    let frame = js(
+        c,
+        "return [window.outerWidth - window.innerWidth, window.outerHeight - window.innerHeight]",
+    )
+    .await;
+    let fw = frame[0].as_u64().unwrap_or(0) as u32;
+    let fh = frame[1].as_u64().unwrap_or(0) as u32;
+    if fw > 0 || fh > 0 {
+        c.set_window_size(w + fw, h + fh).await.unwrap();
+    }
+}
+
+async fn save_screenshot(c: &Client, dir: &Option<PathBuf>, name: &str) {
+    js(
+        c,
+        "document.getElementById('toast').hidden = true; return 1",
+    )
+    .await;
+    let png = c.screenshot().await.expect("a screenshot");
+    assert!(png.starts_with(b"\x89PNG"), "screenshots are PNG");
+    if let Some(dir) = dir {
+        std::fs::write(dir.join(name), png).unwrap();
+    }
+}
+
+async fn computer_game_to_the_end(
+    driver: &Driver,
+    c: &Client,
+    base: &str,
+    server: &Server,
+    shots: &Option<PathBuf>,
+) {
+    // No animation: the game is about the rules and the flow here, not the timing.
+    c.goto(&format!("{base}/")).await.unwrap();
+    js(c, "localStorage.setItem('anywoli.speed', 'off'); return 1").await;
+    new_game(c, base, "computer", "south", Some(1)).await;
+    let id = c
+        .current_url()
+        .await
+        .unwrap()
+        .path()
+        .trim_start_matches("/g/")
+        .to_string();
+    let labels = js(c, "return [...document.querySelectorAll('.row-bottom .hole')].map(b => b.getAttribute('aria-label'))").await;
+    assert_eq!(labels[2], "your hole c, 4 seeds", "{labels}");
+    let top = js(
+        c,
+        "return document.querySelector('.row-top .hole').dataset.hole",
+    )
+    .await;
+    assert_eq!(top, "L", "South sees North's row from L to A");
+
+    let mut mine = 0;
+    let mut reloaded = false;
+    while await_my_turn(c).await {
+        if mine == 0 {
+            // The first move by keyboard: the letter of a playable hole.
+            let letter = js(
+                c,
+                "return document.querySelector('.hole.playable').dataset.hole",
+            )
+            .await;
+            let letter = letter.as_str().unwrap().to_string();
+            let ply = body_data(c, "ply").await;
+            c.find(Locator::Css("body"))
+                .await
+                .unwrap()
+                .send_keys(&letter)
+                .await
+                .unwrap();
+            wait_for(
+                c,
+                &format!("document.body.dataset.ply !== '{ply}'"),
+                "the keyboard move",
+            )
+            .await;
+        } else {
+            let holes = c.find_all(Locator::Css(".hole.playable")).await.unwrap();
+            assert!(
+                !holes.is_empty(),
+                "it is my turn, so some hole can be played"
+            );
+            // Varying the choice keeps games from repeating.
+            holes[mine % holes.len()].click().await.unwrap();
+        }
+        mine += 1;
+        if mine == 6 && !reloaded {
+            let ply = body_data(c, "ply").await;
+            assert!(await_my_turn(c).await || body_data(c, "status").await == "over");
+            let ply_now = body_data(c, "ply").await;
+            let listed = moves_listed(c).await;
+            viewport(c, 1280, 800).await;
+            save_screenshot(c, shots, "screenshot-desktop.png").await;
+            // The same game on a phone, in the player's seat (the seat secret copied over).
+            let seats = js(c, "return localStorage.getItem('anywoli.seats')").await;
+            let p = phone(driver, "phone", 390, 844).await;
+            p.goto(&format!("{base}/rules")).await.unwrap();
+            p.execute(
+                "localStorage.setItem('anywoli.seats', arguments[0]); localStorage.setItem('anywoli.speed', 'off'); return 1",
+                vec![seats],
+            )
+            .await
+            .unwrap();
+            p.goto(&format!("{base}/g/{id}")).await.unwrap();
+            wait_for(&p, &format!("document.body.dataset.ply === '{ply_now}' && document.body.dataset.seat === 'south'"), "the game on the phone").await;
+            let width = js(&p, "return window.innerWidth").await;
+            assert_eq!(width, 390);
+            let overflow = js(
+                &p,
+                "return document.documentElement.scrollWidth > window.innerWidth",
+            )
+            .await;
+            assert_eq!(
+                overflow,
+                json!(false),
+                "nothing sticks out sideways on a phone"
+            );
+            save_screenshot(&p, shots, "screenshot-phone.png").await;
+            let _ = p.close().await;
+            c.refresh().await.unwrap();
+            wait_for(
+                c,
+                &format!("document.body.dataset.view === 'game' && document.body.dataset.ply === '{ply_now}'"),
+                "the reloaded game",
+            )
+            .await;
+            assert_eq!(
+                moves_listed(c).await,
+                listed,
+                "the reload shows the same moves"
+            );
+            assert_ne!(ply, "");
+            reloaded = true;
+        }
+        assert!(mine < 3000, "a game that never ends");
+    }
+    let status = js(c, "return document.querySelector('#status').textContent").await;
+    let status = status.as_str().unwrap();
+    assert!(
+        status.contains("You win") || status.contains("You lose") || status.contains("draw"),
+        "{status}"
+    );
+    assert!(reloaded, "the game lasted long enough to reload");
+    // The server agrees, and the page lists every move.
+    let g = http_get(server, &format!("/api/games/{id}")).await;
+    assert_eq!(g["status"], "over");
+    assert_eq!(moves_listed(c).await, g["moves"].as_array().unwrap().len());
+    assert_eq!(body_data(c, "ply").await, g["ply"].to_string());
+}
+
+async fn friend_game(driver: &Driver, base: &str) {
+    let a = browser(driver, "friend-a", &[]).await;
+    let b = browser(driver, "friend-b", &[]).await;
+    a.goto(&format!("{base}/")).await.unwrap();
+    js(
+        &a,
+        "localStorage.setItem('anywoli.speed', 'fast'); return 1",
+    )
+    .await;
+    new_game(&a, base, "friend", "south", None).await;
+    wait_for(
+        &a,
+        "!document.querySelector('#invite').hidden",
+        "the invitation",
+    )
+    .await;
+    let link = js(&a, "return document.querySelector('#share').value").await;
+    let link = link.as_str().unwrap().to_string();
+
+    b.goto(&link).await.unwrap();
+    js(
+        &b,
+        "localStorage.setItem('anywoli.speed', 'fast'); return 1",
+    )
+    .await;
+    wait_for(
+        &b,
+        "document.querySelector('#join') && !document.querySelector('#join').hidden",
+        "the seat offer",
+    )
+    .await;
+    click(&b, "#join-button").await;
+    wait_for(
+        &b,
+        "document.body.dataset.seat === 'north' && document.body.dataset.turn === 'theirs'",
+        "B seated as North",
+    )
+    .await;
+    let bottom = js(
+        &b,
+        "return document.querySelector('.row-bottom .hole').dataset.hole",
+    )
+    .await;
+    assert_eq!(bottom, "A", "North sees its own row nearest");
+    // A's invitation goes away once the friend is seated (over the WebSocket).
+    wait_for(
+        &a,
+        "document.querySelector('#invite').hidden",
+        "the friend seated",
+    )
+    .await;
+
+    for ply in 0..6 {
+        let (mover, other) = if ply % 2 == 0 { (&a, &b) } else { (&b, &a) };
+        // Extra moves make the same side move twice; follow whoever is to move.
+        let (mover, other) = if body_data(mover, "turn").await == "mine" {
+            (mover, other)
+        } else {
+            (other, mover)
+        };
+        assert!(await_my_turn(mover).await, "the game goes on");
+        let before = body_data(mover, "ply").await.parse::<usize>().unwrap();
+        click(mover, ".hole.playable").await;
+        let next = before + 1;
+        wait_for(
+            other,
+            &format!(
+                "Number(document.body.dataset.ply) >= {next} && document.body.dataset.busy === '0'"
+            ),
+            "the other browser seeing the move",
+        )
+        .await;
+        wait_for(
+            mover,
+            &format!("Number(document.body.dataset.ply) >= {next}"),
+            "the mover seeing its move",
+        )
+        .await;
+    }
+    let la = js(&a, "return [...document.querySelectorAll('#movelist button')].map(b => b.textContent).join(' ')").await;
+    let lb = js(&b, "return [...document.querySelectorAll('#movelist button')].map(b => b.textContent).join(' ')").await;
+    assert_eq!(la, lb, "both browsers list the same moves");
+
+    // Someone else with the link only watches.
+    let c = browser(driver, "friend-c", &[]).await;
+    c.goto(&link).await.unwrap();
+    wait_for(
+        &c,
+        "document.body.dataset.view === 'game' && document.body.dataset.status === 'playing'",
+        "the watcher's page",
+    )
+    .await;
+    let status = js(&c, "return document.querySelector('#status').textContent").await;
+    assert!(
+        status.as_str().unwrap().starts_with("You are watching"),
+        "{status}"
+    );
+    assert_eq!(
+        js(&c, "return document.querySelector('#join').hidden").await,
+        json!(true)
+    );
+    assert_eq!(
+        js(
+            &c,
+            "return document.querySelectorAll('.hole.playable').length"
+        )
+        .await,
+        json!(0)
+    );
+    for s in [a, b, c] {
+        let _ = s.close().await;
+    }
+}
+
+async fn languages(driver: &Driver, base: &str) {
+    // The browser's language picks the page's.
+    let c = browser(driver, "lang", &["--lang=it", "--accept-lang=it"]).await;
+    c.goto(&format!("{base}/rules")).await.unwrap();
+    wait_for(
+        &c,
+        "document.body.dataset.view === 'rules'",
+        "the rules page",
+    )
+    .await;
+    assert_eq!(js(&c, "return document.documentElement.lang").await, "it");
+    assert_eq!(
+        js(&c, "return document.querySelector('h1').textContent").await,
+        "Come si gioca ad Anywoli"
+    );
+    assert!(
+        js(&c, "return document.querySelectorAll('figure svg').length")
+            .await
+            .as_u64()
+            .unwrap()
+            >= 4
+    );
+    // The switch changes every text at once, and the choice stays after a reload.
+    for (lang, nav) in [
+        ("cs", "Nová hra"),
+        ("nl", "Nieuw spel"),
+        ("hi", "नया खेल"),
+        ("tl", "Bagong laro"),
+        ("en", "New game"),
+    ] {
+        c.find(Locator::Css("#lang-select"))
+            .await
+            .unwrap()
+            .select_by_value(lang)
+            .await
+            .unwrap();
+        wait_for(
+            &c,
+            &format!("document.documentElement.lang === '{lang}'"),
+            "the language switch",
+        )
+        .await;
+        assert_eq!(
+            js(
+                &c,
+                "return document.querySelector('header nav a').textContent"
+            )
+            .await,
+            nav
+        );
+    }
+    c.find(Locator::Css("#lang-select"))
+        .await
+        .unwrap()
+        .select_by_value("cs")
+        .await
+        .unwrap();
+    c.refresh().await.unwrap();
+    wait_for(
+        &c,
+        "document.body.dataset.view === 'rules'",
+        "the reloaded rules page",
+    )
+    .await;
+    assert_eq!(
+        js(&c, "return document.querySelector('h1').textContent").await,
+        "Jak se hraje Anywoli"
+    );
+    // Every language has every text.
+    let missing = js(
+        &c,
+        "return import('/assets/i18n.js').then(m => m.missingKeys())",
+    )
+    .await;
+    assert_eq!(missing, json!([]), "texts missing a translation");
+    let _ = c.close().await;
+}
+
+async fn http_get(server: &Server, path: &str) -> Value {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let req = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut buf = String::new();
+    s.read_to_string(&mut buf).await.unwrap();
+    let body = buf.split_once("\r\n\r\n").unwrap().1;
+    serde_json::from_str(body).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_in_a_real_browser() {
+    let Some(exe) = find_in_path("chromedriver") else {
+        if std::env::var_os("CI").is_some() {
+            panic!("chromedriver is not installed, and CI must run the browser tests (.ci/run installs chromium-driver)");
+        }
+        eprintln!("\n\n!!!! SKIPPED: the browser tests need chromedriver (apt-get install chromium chromium-driver) !!!!\n\n");
+        return;
+    };
+    let db = scratch("server").join("games.sqlite");
+    let server = start(&Config {
+        addr: "127.0.0.1".to_string(),
+        port: 0,
+        db,
+        think: Think {
+            movetime: Duration::from_millis(200),
+            hash_mib: 1,
+        },
+    })
+    .await
+    .unwrap();
+    let base = format!("http://{}", server.addr);
+    let shots = std::env::var_os("ANYWOLI_SCREENSHOTS").map(PathBuf::from);
+    let driver = Driver::start(&exe);
+
+    languages(&driver, &base).await;
+    friend_game(&driver, &base).await;
+    let c = browser(&driver, "computer", &["--lang=en"]).await;
+    computer_game_to_the_end(&driver, &c, &base, &server, &shots).await;
+    let _ = c.close().await;
+    server.stop().await;
+}
