@@ -226,6 +226,12 @@ pub(crate) fn validate(p: &Position) -> Result<(), PositionError> {
             ),
         ));
     }
+    if p.quiet > QUIET_LIMIT {
+        return Err(error(
+            Field::QuietPlies,
+            format!("is {}, above the quiet rule's {QUIET_LIMIT}", p.quiet),
+        ));
+    }
     if p.quiet as u32 > p.ply {
         return Err(error(
             Field::QuietPlies,

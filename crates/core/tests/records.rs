@@ -444,3 +444,14 @@ fn record_written_for_a_lottery_game_from_a_position() {
         Some(Outcome::Win(Side::North))
     );
 }
+
+/// The example in docs/record-format.md is a legal record.
+#[test]
+fn the_documented_example_parses() {
+    let doc = include_str!("../../../docs/record-format.md");
+    let start = doc.find("```\n[Event").expect("example block") + 4;
+    let end = start + doc[start..].find("```").expect("end of block");
+    let rec = anywoli_core::Record::parse(&doc[start..end]).expect("documented record");
+    assert_eq!(rec.moves.len(), 5);
+    assert_eq!(rec.tag("South"), Some("Ojulu"));
+}

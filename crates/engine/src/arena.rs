@@ -99,6 +99,54 @@ pub fn openings(start: &Position, n: usize, plies: usize, seed: u64) -> Vec<Vec<
     out
 }
 
+/// Like [`openings`], but only lines that leave the game about as balanced as it was: a
+/// depth-`depth` search must score the position after the line within `max_skew` centiseeds of
+/// `start` (both for South). A random move is often a gross blunder in Anywoli (a random
+/// North reply loses many seeds at once), and a match from such lines measures the opening
+/// lottery, not the players.
+pub fn balanced_openings(
+    start: &Position,
+    n: usize,
+    plies: usize,
+    seed: u64,
+    depth: u32,
+    max_skew: i32,
+) -> Vec<Vec<Move>> {
+    use std::sync::atomic::AtomicBool;
+    let engine = crate::Engine::new(16, 1);
+    let stop = AtomicBool::new(false);
+    let south_score = |p: &Position| -> Option<i32> {
+        let side = p.to_move()?;
+        let r = engine.search(p, &crate::Limits::depth(depth), &stop, &mut |_| {});
+        Some(if side == Side::South {
+            r.score
+        } else {
+            -r.score
+        })
+    };
+    let Some(base) = south_score(start) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut round = 0u64;
+    while out.len() < n && round < 20 {
+        for line in openings(start, n * 4, plies, seed ^ round.wrapping_mul(0x9e37_79b9)) {
+            if out.len() >= n || out.contains(&line) {
+                continue;
+            }
+            let mut p = *start;
+            for &m in &line {
+                let _ = p.play(m);
+            }
+            if south_score(&p).is_some_and(|s| (s - base).abs() <= max_skew) {
+                out.push(line);
+            }
+        }
+        round += 1;
+    }
+    out
+}
+
 /// A match score turned into an Elo difference with its 95% error margin.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EloEstimate {

@@ -8,36 +8,42 @@
 use anywoli_core::{Hole, Position, Side, QUIET_LIMIT};
 
 /// Number of features.
-pub const FEATURES: usize = 14;
+pub const FEATURES: usize = 17;
 
 /// Names, in the order of the weight vector. "Mine minus theirs" throughout, from the side to
 /// move's point of view.
 pub const FEATURE_NAMES: [&str; FEATURES] = [
-    "row_seeds",     // seeds in my row minus theirs
-    "empty",         // holes by count: a last seed landing in an empty hole ends the move
-    "ones",          //
-    "twos",          // one seed from being a three
-    "threes",        // a seed passing makes four: mid-sow fours go to the owner
-    "fours",         //
-    "five_to_7",     //
-    "eight_to_11",   //
-    "twelve_plus",   // long relays: these seeds spread over the whole board
-    "my_threats",    // my holes whose first lap ends on a 3: a last-seed capture for me now
-    "their_threats", // the same for the opponent, for their next turn
-    "quiet_split",   // row seeds difference scaled by how near the quiet rule's end is
-    "tempo",         // 1: being the side to move
+    "row_seeds",         // seeds in my row minus theirs
+    "empty",             // holes by count: a last seed landing in an empty hole ends the move
+    "ones",              //
+    "twos",              // one seed from being a three
+    "threes",            // a seed passing makes four: mid-sow fours go to the owner
+    "fours",             //
+    "five_to_7",         //
+    "eight_to_11",       //
+    "twelve_plus",       // long relays: these seeds spread over the whole board
+    "my_threats",        // my holes whose first lap ends on a 3: a last-seed capture for me now
+    "their_threats",     // the same for the opponent, for their next turn
+    "quiet_split",       // row seeds difference scaled by how near the quiet rule's end is
+    "tempo",             // 1: being the side to move
     "endgame_tempo", // 1 when 12 or fewer seeds are in play: the last fours decide the last seeds
+    "my_best_midsow", // my move whose first lap passes most of my 3s (net of theirs): fours I force
+    "their_best_midsow", // the same for the opponent on their next turn
+    "overflow",      // seeds my first laps would drop in their row, minus theirs in mine
 ];
 
 /// Weights in centiseeds per unit of each feature.
 pub type Weights = [i32; FEATURES];
 
 /// A guess made before any tuning, kept to show what tuning bought (docs/tuning.md).
-pub const UNTUNED: Weights = [10, -20, 0, 0, 50, 0, 0, 0, 50, 100, -100, 0, 0, 0];
+pub const UNTUNED: Weights = [10, -20, 0, 0, 50, 0, 0, 0, 50, 100, -100, 0, 0, 0, 0, 0, 0];
 
-/// Fitted by `anywoli-tune fit data/selfplay.csv` (docs/tuning.md).
 pub const TUNED: Weights = [
-    -72, -369, -207, -51, 119, 0, 422, 156, -71, 292, 103, 135, 41, -79,
+    20, -155, -54, -2, 96, 0, 156, -10, -31, 71, -92, 6, 29, -45, 390, 262, -74,
+];
+/// Fitted by `anywoli-tune fit data/selfplay.csv` (docs/tuning.md).
+pub const TUNED_OLD: Weights = [
+    -72, -369, -207, -51, 119, 0, 422, 156, -71, 292, 103, 135, 41, -79, 0, 0, 0,
 ];
 
 /// The count class of a hole: which of the features 1..=8 it adds to.
@@ -70,6 +76,18 @@ pub fn features(pos: &Position) -> [i32; FEATURES] {
     let mut f = [0i32; FEATURES];
     let mut threats = [0i32; 2];
     let my_first = if me == Side::South { 0 } else { 12 };
+    // threes[k][j]: 3-holes of side k (0 = me) among holes 0..j of the board doubled, so any
+    // first lap's path is a difference of two entries.
+    let mut threes = [[0i32; 2 * Hole::COUNT + 1]; 2];
+    for j in 0..2 * Hole::COUNT {
+        let hole = j % Hole::COUNT;
+        let mine = hole.wrapping_sub(my_first) < 12;
+        for (k, t) in threes.iter_mut().enumerate() {
+            t[j + 1] = t[j] + (h[hole] == 3 && mine == (k == 0)) as i32;
+        }
+    }
+    let mut best_midsow = [i32::MIN; 2];
+    let mut overflow = [0i32; 2];
     for (i, &c) in h.iter().enumerate() {
         let mine = i.wrapping_sub(my_first) < 12;
         let sign = if mine { 1 } else { -1 };
@@ -78,9 +96,25 @@ pub fn features(pos: &Position) -> [i32; FEATURES] {
         if c > 0 && c < 24 {
             // The first lap of a move from hole i ends on hole i + c: a capture if it holds 3.
             let target = (i + c as usize) % Hole::COUNT;
+            let who = !mine as usize;
             if h[target] == 3 {
-                threats[!mine as usize] += 1;
+                threats[who] += 1;
             }
+            // Holes i+1 .. i+c-1 get a seed that is not the lap's last: a 3 there is a mid-sow
+            // four for its owner.
+            let (a, b) = (i + 1, i + c as usize);
+            let own = threes[who][b] - threes[who][a];
+            let other = threes[1 - who][b] - threes[1 - who][a];
+            best_midsow[who] = best_midsow[who].max(own - other);
+            // Seeds of this first lap that land in the other row.
+            let opp_start = if mine { (12 + my_first) % 24 } else { my_first };
+            let mut n = 0;
+            for k in [opp_start, opp_start + 24] {
+                let lo = a.max(k);
+                let hi = (b + 1).min(k + 12);
+                n += hi.saturating_sub(lo) as i32;
+            }
+            overflow[who] += n;
         }
     }
     f[9] = threats[0];
@@ -90,6 +124,9 @@ pub fn features(pos: &Position) -> [i32; FEATURES] {
     f[11] = f[0] * near / 20;
     f[12] = 1;
     f[13] = (pos.seeds_in_play() <= 12) as i32;
+    f[14] = best_midsow[0].max(0);
+    f[15] = best_midsow[1].max(0);
+    f[16] = overflow[0] - overflow[1];
     f
 }
 

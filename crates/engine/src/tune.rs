@@ -177,7 +177,9 @@ mod tests {
     #[test]
     fn fit_recovers_known_weights() {
         // Targets made from known weights, with no noise, must be fitted back.
-        let w = [10, 50, -20, 5, 40, 90, -80, 3, 30, 60, 7, -9, 11, 2];
+        let w = [
+            10, 50, -20, 5, 40, 90, -80, 3, 30, 60, 7, -9, 11, 2, 4, -6, 8,
+        ];
         let mut samples = Vec::new();
         let mut x: u64 = 7;
         for _ in 0..500 {

@@ -4,7 +4,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use anywoli_core::{Position, Rules};
-use anywoli_engine::arena::{elo, openings, play_game};
+use anywoli_engine::arena::{elo, play_game};
 use anywoli_engine::eval::{Weights, FEATURE_NAMES, TUNED, UNTUNED};
 use anywoli_engine::players::{LevelPlayer, Player};
 use anywoli_engine::tune;
@@ -99,8 +99,15 @@ fn main() {
         Some("compare") => {
             let games: usize = arg(&args, 2);
             let depth: u32 = arg(&args, 3);
+            let baseline: Weights = match args.get(4).map(String::as_str) {
+                None | Some("untuned") => UNTUNED,
+                Some("zero") => [0; anywoli_engine::eval::FEATURES],
+                Some("old") => anywoli_engine::eval::TUNED_OLD,
+                Some(_) => usage(),
+            };
             let start = Position::start(Rules::Anywoli);
-            let lines = openings(&start, games.div_ceil(2), 4, 99);
+            let lines =
+                anywoli_engine::arena::balanced_openings(&start, games.div_ceil(2), 4, 99, 8, 300);
             let results: Vec<f64> = std::thread::scope(|s| {
                 let chunks: Vec<Vec<(usize, Vec<anywoli_core::Move>)>> = (0..2)
                     .map(|k| {
@@ -124,7 +131,7 @@ fn main() {
                                 }
                                 for tuned_south in [true, false] {
                                     let mut t = weighted(TUNED, depth);
-                                    let mut u = weighted(UNTUNED, depth);
+                                    let mut u = weighted(baseline, depth);
                                     let g = if tuned_south {
                                         play_game([&mut t, &mut u], p, Duration::from_secs(1))
                                     } else {
