@@ -180,6 +180,21 @@ async fn await_my_turn(c: &Client) -> bool {
     body_data(c, "status").await != "over"
 }
 
+/// The one of two browsers whose turn it is, once it may move.
+async fn whose_turn<'a>(a: &'a Client, b: &'a Client) -> &'a Client {
+    let ready = "document.body.dataset.turn === 'mine' && document.body.dataset.busy === '0'";
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        for c in [a, b] {
+            if js(c, &format!("return {ready}")).await == json!(true) {
+                return c;
+            }
+        }
+        assert!(Instant::now() < deadline, "neither browser got the turn");
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+}
+
 async fn new_game(c: &Client, base: &str, mode: &str, side: &str, level: Option<u8>) {
     c.goto(&format!("{base}/")).await.unwrap();
     wait_for(
@@ -305,6 +320,21 @@ async fn computer_game_to_the_end(
             holes[mine % holes.len()].click().await.unwrap();
         }
         mine += 1;
+        if mine == 3 && await_my_turn(c).await {
+            // Take back: my last move and the computer's answers go, and it is my turn again.
+            let before: usize = body_data(c, "ply").await.parse().unwrap();
+            click(c, "#takeback").await;
+            wait_for(
+                c,
+                &format!("Number(document.body.dataset.ply) < {before} && document.body.dataset.turn === 'mine'"),
+                "the take-back",
+            )
+            .await;
+            assert_eq!(
+                moves_listed(c).await,
+                body_data(c, "ply").await.parse::<usize>().unwrap()
+            );
+        }
         if mine == 6 && !reloaded {
             let ply = body_data(c, "ply").await;
             assert!(await_my_turn(c).await || body_data(c, "status").await == "over");
@@ -421,15 +451,10 @@ async fn friend_game(driver: &Driver, base: &str) {
     )
     .await;
 
-    for ply in 0..6 {
-        let (mover, other) = if ply % 2 == 0 { (&a, &b) } else { (&b, &a) };
-        // Extra moves make the same side move twice; follow whoever is to move.
-        let (mover, other) = if body_data(mover, "turn").await == "mine" {
-            (mover, other)
-        } else {
-            (other, mover)
-        };
-        assert!(await_my_turn(mover).await, "the game goes on");
+    for _ in 0..6 {
+        // Extra moves make one side move twice in a row: whoever may move now, moves.
+        let mover = whose_turn(&a, &b).await;
+        let other = if std::ptr::eq(mover, &a) { &b } else { &a };
         let before = body_data(mover, "ply").await.parse::<usize>().unwrap();
         click(mover, ".hole.playable").await;
         let next = before + 1;
@@ -443,7 +468,9 @@ async fn friend_game(driver: &Driver, base: &str) {
         .await;
         wait_for(
             mover,
-            &format!("Number(document.body.dataset.ply) >= {next}"),
+            &format!(
+                "Number(document.body.dataset.ply) >= {next} && document.body.dataset.busy === '0'"
+            ),
             "the mover seeing its move",
         )
         .await;
@@ -561,6 +588,84 @@ async fn languages(driver: &Driver, base: &str) {
     let _ = c.close().await;
 }
 
+async fn records_and_replay(driver: &Driver, base: &str) {
+    let c = browser(driver, "records", &["--lang=en"]).await;
+    c.goto(&format!("{base}/archive")).await.unwrap();
+    js(&c, "localStorage.setItem('anywoli.speed', 'off'); return 1").await;
+    wait_for(
+        &c,
+        "document.querySelector('#record-text')",
+        "the import form",
+    )
+    .await;
+    let record = "[Event \"Club\"]\n[Rules \"anywoli\"]\n\ne F a *\n";
+    c.find(Locator::Css("#record-text"))
+        .await
+        .unwrap()
+        .send_keys(record)
+        .await
+        .unwrap();
+    click(&c, "#import-button").await;
+    wait_for(
+        &c,
+        "document.body.dataset.view === 'game' && document.body.dataset.ply === '3'",
+        "the imported game",
+    )
+    .await;
+    let listed = js(&c, "return [...document.querySelectorAll('#movelist button')].map(b => b.textContent).join(' ')").await;
+    assert_eq!(listed, "e F a");
+    // Stepping back shows an earlier position, and End comes back to the game.
+    let live = js(
+        &c,
+        "return document.querySelector('.hole[data-hole=e]').getAttribute('aria-label')",
+    )
+    .await;
+    c.find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .send_keys("\u{E012}")
+        .await
+        .unwrap();
+    wait_for(
+        &c,
+        "!document.querySelector('#history-bar').hidden",
+        "the history view",
+    )
+    .await;
+    let text = js(
+        &c,
+        "return document.querySelector('#history-text').textContent",
+    )
+    .await;
+    assert_eq!(text, "Showing the position after move 2 of 3.");
+    click(&c, "#first").await;
+    wait_for(&c, "document.querySelector('.hole[data-hole=e]').getAttribute('aria-label').includes('4 seeds')", "the start position").await;
+    click(&c, "#to-live").await;
+    wait_for(
+        &c,
+        "document.querySelector('#history-bar').hidden",
+        "back to the game",
+    )
+    .await;
+    assert_eq!(
+        js(
+            &c,
+            "return document.querySelector('.hole[data-hole=e]').getAttribute('aria-label')"
+        )
+        .await,
+        live
+    );
+    // The archive lists the game.
+    c.goto(&format!("{base}/archive")).await.unwrap();
+    wait_for(
+        &c,
+        "document.querySelectorAll('table.archive tbody tr').length > 0",
+        "the archive",
+    )
+    .await;
+    let _ = c.close().await;
+}
+
 async fn http_get(server: &Server, path: &str) -> Value {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut s = tokio::net::TcpStream::connect(server.addr).await.unwrap();
@@ -599,6 +704,7 @@ async fn the_page_in_a_real_browser() {
 
     languages(&driver, &base).await;
     friend_game(&driver, &base).await;
+    records_and_replay(&driver, &base).await;
     let c = browser(&driver, "computer", &["--lang=en"]).await;
     computer_game_to_the_end(&driver, &c, &base, &server, &shots).await;
     let _ = c.close().await;
