@@ -556,7 +556,7 @@ class GameView {
     $('#takeback').disabled = g.ply === 0 || this.pending || animating;
     $('#resign').hidden = !(held && g.status === 'playing');
     $('#rematch').hidden = !(held && g.status === 'over' && !g.rematch);
-    $('#to-rematch').hidden = !(g.rematch && (held || true));
+    $('#to-rematch').hidden = !g.rematch;
     if (g.rematch) $('#to-rematch').setAttribute('href', '/g/' + g.rematch);
     $('#flip').hidden = me.length === 1;
     $('#meta').textContent = `${t('variant_name_' + g.rules)} · ${t('mode_' + g.mode)}` +
