@@ -451,12 +451,21 @@ async fn friend_game(driver: &Driver, base: &str) {
     )
     .await;
 
-    for _ in 0..6 {
+    for i in 0..6 {
         // Extra moves make one side move twice in a row: whoever may move now, moves.
         let mover = whose_turn(&a, &b).await;
         let other = if std::ptr::eq(mover, &a) { &b } else { &a };
         let before = body_data(mover, "ply").await.parse::<usize>().unwrap();
         click(mover, ".hole.playable").await;
+        if i == 0 {
+            // The other player sees the move sown seed by seed, with the seeds in hand shown.
+            wait_for(
+                other,
+                "document.querySelector('.board.animating') && document.querySelector('.hand.shown')",
+                "the move being sown",
+            )
+            .await;
+        }
         let next = before + 1;
         wait_for(
             other,
