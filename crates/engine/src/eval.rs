@@ -38,11 +38,13 @@ pub type Weights = [i32; FEATURES];
 /// A guess made before any tuning, kept to show what tuning bought (docs/tuning.md).
 pub const UNTUNED: Weights = [10, -20, 0, 0, 50, 0, 0, 0, 50, 100, -100, 0, 0, 0, 0, 0, 0];
 
+/// Fitted by `anywoli-tune fit data/selfplay.csv` (round 2, docs/tuning.md).
 pub const TUNED: Weights = [
     20, -155, -54, -2, 96, 0, 156, -10, -31, 71, -92, 6, 29, -45, 390, 262, -74,
 ];
-/// Fitted by `anywoli-tune fit data/selfplay.csv` (docs/tuning.md).
-pub const TUNED_OLD: Weights = [
+/// The first round's fit, on 14 features (the last three were added in round 2): the
+/// weights that played the round-2 self-play games (docs/tuning.md).
+pub const ROUND1: Weights = [
     -72, -369, -207, -51, 119, 0, 422, 156, -71, 292, 103, 135, 41, -79, 0, 0, 0,
 ];
 

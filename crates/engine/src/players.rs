@@ -30,41 +30,41 @@ pub const LEVELS: [LevelSpec; 10] = [
     LevelSpec {
         level: 2,
         depth: Some(1),
-        noise: 250,
+        noise: 200,
     },
     LevelSpec {
         level: 3,
         depth: Some(2),
-        noise: 200,
+        noise: 120,
     },
     LevelSpec {
         level: 4,
-        depth: Some(2),
-        noise: 100,
+        depth: Some(3),
+        noise: 60,
     },
     LevelSpec {
         level: 5,
-        depth: Some(3),
-        noise: 80,
+        depth: Some(4),
+        noise: 30,
     },
     LevelSpec {
         level: 6,
-        depth: Some(4),
-        noise: 50,
+        depth: Some(5),
+        noise: 0,
     },
     LevelSpec {
         level: 7,
-        depth: Some(5),
-        noise: 25,
+        depth: Some(6),
+        noise: 0,
     },
     LevelSpec {
         level: 8,
-        depth: Some(7),
-        noise: 10,
+        depth: Some(8),
+        noise: 0,
     },
     LevelSpec {
         level: 9,
-        depth: Some(9),
+        depth: Some(10),
         noise: 0,
     },
     LevelSpec {
@@ -106,11 +106,21 @@ pub struct LevelPlayer {
 
 impl LevelPlayer {
     pub fn new(level: u8, seed: u64, hash_mib: usize, threads: usize) -> Option<LevelPlayer> {
-        Some(LevelPlayer {
-            spec: level_spec(level)?,
+        Some(LevelPlayer::with_spec(
+            level_spec(level)?,
+            seed,
+            hash_mib,
+            threads,
+        ))
+    }
+
+    /// A player that is not on the ladder (self-play for tuning, experiments).
+    pub fn with_spec(spec: LevelSpec, seed: u64, hash_mib: usize, threads: usize) -> LevelPlayer {
+        LevelPlayer {
+            spec,
             engine: Engine::new(hash_mib, threads),
             rng: SmallRng::seed_from_u64(seed),
-        })
+        }
     }
 
     pub fn engine_mut(&mut self) -> &mut Engine {

@@ -11,7 +11,7 @@ use anywoli_core::{Position, Rules, Side};
 
 use crate::arena::{openings, play_game};
 use crate::eval::{features, Weights, FEATURES};
-use crate::players::{LevelPlayer, Player};
+use crate::players::{LevelPlayer, LevelSpec, Player};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
@@ -20,9 +20,17 @@ pub struct Sample {
     pub target: i32,
 }
 
-/// Plays `games` self-play games (level `level` against itself, openings of 4 random plies) and
-/// returns one sample per position reached, every `every`-th position.
-pub fn generate(games: usize, level: u8, seed: u64, every: usize) -> Vec<Sample> {
+/// Plays `games` self-play games (a depth-`depth` search with `noise` centiseeds of noise
+/// against itself, with evaluation `weights`, from openings of 4 random plies) and returns one
+/// sample per position reached, every `every`-th position.
+pub fn generate(
+    games: usize,
+    depth: u32,
+    noise: i32,
+    weights: &Weights,
+    seed: u64,
+    every: usize,
+) -> Vec<Sample> {
     let start = Position::start(Rules::Anywoli);
     let lines = openings(&start, games, 4, seed);
     let mut out = Vec::new();
@@ -31,8 +39,15 @@ pub fn generate(games: usize, level: u8, seed: u64, every: usize) -> Vec<Sample>
         for &m in line {
             let _ = p.play(m);
         }
-        let mut a = LevelPlayer::new(level, seed ^ (2 * i as u64), 16, 1).expect("valid level");
-        let mut b = LevelPlayer::new(level, seed ^ (2 * i as u64 + 1), 16, 1).expect("valid level");
+        let spec = LevelSpec {
+            level: 0,
+            depth: Some(depth),
+            noise,
+        };
+        let mut a = LevelPlayer::with_spec(spec, seed ^ (2 * i as u64), 16, 1);
+        let mut b = LevelPlayer::with_spec(spec, seed ^ (2 * i as u64 + 1), 16, 1);
+        a.engine_mut().weights = *weights;
+        b.engine_mut().weights = *weights;
         let game = play_game(
             [&mut a as &mut dyn Player, &mut b],
             p,
@@ -70,11 +85,11 @@ pub fn fit(samples: &[Sample], lambda: f64) -> [f64; FEATURES] {
     let mut a = [[0f64; FEATURES]; FEATURES];
     let mut b = [0f64; FEATURES];
     for s in samples {
-        for i in 0..FEATURES {
-            let fi = s.features[i] as f64;
-            b[i] += fi * s.target as f64;
-            for j in 0..FEATURES {
-                a[i][j] += fi * s.features[j] as f64;
+        for ((row, bi), &fi) in a.iter_mut().zip(b.iter_mut()).zip(&s.features) {
+            let fi = fi as f64;
+            *bi += fi * s.target as f64;
+            for (aij, &fj) in row.iter_mut().zip(&s.features) {
+                *aij += fi * fj as f64;
             }
         }
     }
@@ -96,11 +111,12 @@ fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> [f64; FE
         if a[col][col].abs() < 1e-12 {
             continue;
         }
+        let pivot_row = a[col];
         for r in 0..n {
             if r != col {
-                let f = a[r][col] / a[col][col];
-                for c in col..n {
-                    a[r][c] -= f * a[col][c];
+                let f = a[r][col] / pivot_row[col];
+                for (x, p) in a[r][col..].iter_mut().zip(&pivot_row[col..]) {
+                    *x -= f * p;
                 }
                 b[r] -= f * b[col];
             }

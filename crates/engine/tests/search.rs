@@ -42,7 +42,7 @@ fn random_positions(n: usize, seed: u64) -> Vec<Position> {
         x ^= x << 17;
         let m = ms.nth((x % ms.len() as u64) as usize).unwrap();
         p.play_unchecked(m).unwrap();
-        if !p.is_over() && x % 3 == 0 {
+        if !p.is_over() && x.is_multiple_of(3) {
             out.push(p);
         }
     }

@@ -11,7 +11,8 @@ use anywoli_engine::tune;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: anywoli-tune generate GAMES LEVEL SEED OUT.csv | fit DATA.csv | compare GAMES DEPTH"
+        "usage: anywoli-tune generate GAMES DEPTH NOISE SEED OUT.csv [WEIGHTS] | fit DATA.csv | compare GAMES DEPTH [BASELINE]\n\
+         WEIGHTS and BASELINE: untuned, zero, round1 or tuned (generate's default: tuned; compare's: untuned)"
     );
     std::process::exit(2)
 }
@@ -55,18 +56,34 @@ fn weighted(w: Weights, depth: u32) -> Weighted {
     Weighted { player, depth }
 }
 
+fn named_weights(name: &str) -> Weights {
+    match name {
+        "untuned" => UNTUNED,
+        "zero" => [0; anywoli_engine::eval::FEATURES],
+        "round1" => anywoli_engine::eval::ROUND1,
+        "tuned" => TUNED,
+        _ => usage(),
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     match args.get(1).map(String::as_str) {
         Some("generate") => {
             let games: usize = arg(&args, 2);
-            let level: u8 = arg(&args, 3);
-            let seed: u64 = arg(&args, 4);
-            let out: String = arg(&args, 5);
+            let depth: u32 = arg(&args, 3);
+            let noise: i32 = arg(&args, 4);
+            let seed: u64 = arg(&args, 5);
+            let out: String = arg(&args, 6);
+            let weights = named_weights(args.get(7).map(String::as_str).unwrap_or("tuned"));
             // Two threads, each half the games with its own seed, so the data is reproducible.
             let halves: Vec<Vec<tune::Sample>> = std::thread::scope(|s| {
                 let hs: Vec<_> = (0..2u64)
-                    .map(|k| s.spawn(move || tune::generate(games / 2, level, seed * 2 + k, 3)))
+                    .map(|k| {
+                        s.spawn(move || {
+                            tune::generate(games / 2, depth, noise, &weights, seed * 2 + k, 3)
+                        })
+                    })
                     .collect();
                 hs.into_iter()
                     .map(|h| h.join().expect("generator thread"))
@@ -99,12 +116,7 @@ fn main() {
         Some("compare") => {
             let games: usize = arg(&args, 2);
             let depth: u32 = arg(&args, 3);
-            let baseline: Weights = match args.get(4).map(String::as_str) {
-                None | Some("untuned") => UNTUNED,
-                Some("zero") => [0; anywoli_engine::eval::FEATURES],
-                Some("old") => anywoli_engine::eval::TUNED_OLD,
-                Some(_) => usage(),
-            };
+            let baseline = named_weights(args.get(4).map(String::as_str).unwrap_or("untuned"));
             let start = Position::start(Rules::Anywoli);
             let lines =
                 anywoli_engine::arena::balanced_openings(&start, games.div_ceil(2), 4, 99, 8, 300);
@@ -151,7 +163,8 @@ fn main() {
             });
             let e = elo(&results);
             println!(
-                "tuned vs untuned at depth {depth}: {} / {} = {:.1}%, Elo {:+.0} ± {:.0}",
+                "tuned vs {} at depth {depth}: {} / {} = {:.1}%, Elo {:+.0} ± {:.0}",
+                args.get(4).map_or("untuned", String::as_str),
                 e.score,
                 e.games,
                 100.0 * e.score / e.games as f64,
