@@ -1,10 +1,14 @@
-//! `anywoli bench`: random-playout and perft speed on one thread, as medians of several runs.
+//! `anywoli bench`: random-playout, perft and search speed on one thread, as medians of several
+//! runs.
 
 use std::hint::black_box;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
+use std::sync::atomic::AtomicBool;
+
 use anywoli_core::{perft, Position, Rules};
+use anywoli_engine::{Engine, Limits};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
@@ -52,7 +56,7 @@ fn median(mut v: Vec<f64>) -> f64 {
     }
 }
 
-pub fn run(seconds: f64, runs: u32, depth: u32) -> CmdResult {
+pub fn run(seconds: f64, runs: u32, depth: u32, search_depth: u32) -> CmdResult {
     if !(seconds.is_finite() && seconds > 0.0 && seconds <= 600.0) {
         return Err(crate::Failure(format!(
             "--seconds is {seconds}: give a number of seconds above 0 and at most 600"
@@ -60,6 +64,11 @@ pub fn run(seconds: f64, runs: u32, depth: u32) -> CmdResult {
     }
     if runs == 0 || runs > 1000 {
         return Err(crate::Failure(format!("--runs is {runs}: give 1 to 1000")));
+    }
+    if !(1..=30).contains(&search_depth) {
+        return Err(crate::Failure(format!(
+            "--search-depth is {search_depth}: give 1 to 30"
+        )));
     }
     if depth > 9 {
         return Err(crate::Failure(format!(
@@ -96,6 +105,27 @@ pub fn run(seconds: f64, runs: u32, depth: u32) -> CmdResult {
         out,
         "perft {depth}: {nodes} leaves, {:.2} M leaves/s median of {runs} runs",
         median(rates) / 1e6
+    )?;
+    out.flush()?;
+
+    // The search: nodes per second on one thread, and the time to reach a fixed depth from the
+    // start with a fresh table.
+    let stop = AtomicBool::new(false);
+    let mut nps = Vec::new();
+    let mut to_depth = Vec::new();
+    for _ in 0..runs {
+        let engine = Engine::new(64, 1);
+        let r = engine.search(&start, &Limits::movetime(time), &stop, &mut |_| {});
+        nps.push(r.nodes as f64 / r.time.as_secs_f64());
+        let engine = Engine::new(64, 1);
+        let r = engine.search(&start, &Limits::depth(search_depth), &stop, &mut |_| {});
+        to_depth.push(r.time.as_secs_f64() * 1000.0);
+    }
+    writeln!(
+        out,
+        "search: {:.2} M nodes/s, depth {search_depth} from the start in {:.0} ms, medians of {runs} runs (one thread)",
+        median(nps) / 1e6,
+        median(to_depth)
     )?;
     Ok(())
 }

@@ -93,6 +93,9 @@ enum Command {
         /// Perft depth from the start position.
         #[arg(long, default_value_t = 6)]
         perft_depth: u32,
+        /// Search depth timed from the start position.
+        #[arg(long, default_value_t = 11)]
+        search_depth: u32,
     },
 }
 
@@ -195,7 +198,8 @@ fn main() -> ExitCode {
             seconds,
             runs,
             perft_depth,
-        } => bench::run(seconds, runs, perft_depth),
+            search_depth,
+        } => bench::run(seconds, runs, perft_depth, search_depth),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

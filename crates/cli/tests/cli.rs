@@ -175,9 +175,12 @@ fn bench_reports_both_figures() {
         "1",
         "--perft-depth",
         "3",
+        "--search-depth",
+        "4",
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("M plies/s"));
     assert!(r.stdout.contains("perft 3: 1214 leaves"));
+    assert!(r.stdout.contains("M nodes/s, depth 4 from the start"));
     assert_fails(&["bench", "--seconds=0"], &["--seconds"]);
 }
