@@ -4,6 +4,8 @@ pub mod arena;
 pub mod eval;
 pub mod players;
 pub mod search;
+pub mod solve;
+pub mod tablebase;
 pub mod tt;
 pub mod tune;
 

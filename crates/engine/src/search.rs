@@ -7,11 +7,13 @@
 //! opponent passing) adds the child's value instead of subtracting it: no sign flip.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anywoli_core::{Move, Position, Side};
 
 use crate::eval::{self, Weights};
+use crate::tablebase::Tablebase;
 use crate::tt::{Bound, Entry, Table};
 
 /// Deepest ply a search looks at.
@@ -120,6 +122,8 @@ struct Thread<'a> {
     pv_len: [usize; MAX_PLY + 1],
     aborted: bool,
     lmr: bool,
+    /// Endgame databases, probed below the root (see [`Thread::probe`]).
+    tb: Option<&'a Tablebase>,
 }
 
 impl<'a> Thread<'a> {
@@ -145,6 +149,27 @@ impl<'a> Thread<'a> {
             pv_len: [0; MAX_PLY + 1],
             aborted: false,
             lmr: true,
+            tb: None,
+        }
+    }
+
+    /// The endgame databases' word on `pos`: its exact value in centiseeds when they prove
+    /// it under the quiet counter, or a bound that already cuts this node off. `None` when
+    /// they do not cover it, or their bound does not decide here: the search goes on.
+    #[inline]
+    fn probe(&self, pos: &Position, alpha: i32, beta: i32) -> Option<i32> {
+        let tb = self.tb?;
+        if pos.seeds_in_play() > tb.max_seeds() {
+            return None;
+        }
+        let p = tb.probe(pos)?;
+        if let Some(v) = p.value {
+            return Some(v * 100);
+        }
+        match (p.lower, p.upper) {
+            (Some(lo), _) if lo * 100 >= beta => Some(lo * 100),
+            (_, Some(hi)) if hi * 100 <= alpha => Some(hi * 100),
+            _ => None,
         }
     }
 
@@ -182,6 +207,11 @@ impl<'a> Thread<'a> {
         let Some(me) = pos.to_move() else {
             return 0;
         };
+        if ply > 0 {
+            if let Some(v) = self.probe(pos, alpha, beta) {
+                return v;
+            }
+        }
         if depth == 0 || ply >= MAX_PLY {
             return eval::evaluate_with(pos, self.weights);
         }
@@ -349,6 +379,9 @@ pub struct Engine {
     pub weights: Weights,
     /// Late move reductions (on by default; off to measure what they bring).
     pub lmr: bool,
+    /// Endgame databases (none by default): probed in the search, and a root they prove is
+    /// played from them directly.
+    tablebase: Option<Arc<Tablebase>>,
 }
 
 impl Engine {
@@ -358,7 +391,18 @@ impl Engine {
             threads: threads.clamp(1, 64),
             weights: eval::TUNED,
             lmr: true,
+            tablebase: None,
         }
+    }
+
+    /// Uses these endgame databases from now on (`None`: none). Call [`Engine::clear`] too
+    /// when changing them, as the table holds values found without them.
+    pub fn set_tablebase(&mut self, tb: Option<Arc<Tablebase>>) {
+        self.tablebase = tb;
+    }
+
+    pub fn tablebase(&self) -> Option<&Arc<Tablebase>> {
+        self.tablebase.as_ref()
     }
 
     pub fn set_hash(&mut self, mib: usize) {
@@ -393,6 +437,7 @@ impl Engine {
         let shared = AtomicU64::new(0);
         let mut t = Thread::new(&self.tt, &stop, &shared, None, None, &self.weights);
         t.lmr = self.lmr;
+        t.tb = self.tablebase.as_deref();
         let stores = (pos.store(me) as i32 - pos.store(me.opponent()) as i32) * 100;
         let depth = depth.clamp(1, MAX_PLY as u32);
         let mut out = Vec::new();
@@ -419,6 +464,9 @@ impl Engine {
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
         let start = Instant::now();
+        if let Some(r) = self.tablebase_root(pos, start, on_info) {
+            return r;
+        }
         let deadline = limits.movetime.map(|t| start + t);
         let shared_nodes = AtomicU64::new(0);
         let helpers_stop = AtomicBool::new(false);
@@ -436,6 +484,7 @@ impl Engine {
                 &self.weights,
             );
             t.lmr = self.lmr;
+            t.tb = self.tablebase.as_deref();
             t
         };
         std::thread::scope(|scope| {
@@ -460,6 +509,43 @@ impl Engine {
             helpers_stop.store(true, Relaxed);
             let nodes = shared_nodes.load(Relaxed) + (main.nodes - main.flushed);
             SearchResult { nodes, ..r }
+        })
+    }
+}
+
+impl Engine {
+    /// A root the databases prove needs no search: the move that keeps the proven value, the
+    /// fastest win or the slowest loss, so a won ending is always brought home (each ply of
+    /// the winner's line shortens the distance to the capture by one, and the quiet plies
+    /// left shrink by one: the capture stays in time).
+    fn tablebase_root(
+        &self,
+        pos: &Position,
+        start: Instant,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Option<SearchResult> {
+        let tb = self.tablebase.as_deref()?;
+        let me = pos.to_move()?;
+        let best = tb.best_moves(pos)?;
+        let &(mv, value, _) = best.first()?;
+        let stores = (pos.store(me) as i32 - pos.store(me.opponent()) as i32) * 100;
+        let score = stores + value * 100;
+        let info = Info {
+            depth: 1,
+            score,
+            nodes: 1,
+            time: start.elapsed(),
+            pv: vec![mv],
+        };
+        on_info(&info);
+        Some(SearchResult {
+            best: Some(mv),
+            score,
+            depth: 1,
+            nodes: 1,
+            time: info.time,
+            pv: vec![mv],
+            root_scores: best.iter().map(|b| (b.0, stores + b.1 * 100)).collect(),
         })
     }
 }

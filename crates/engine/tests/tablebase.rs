@@ -1,0 +1,316 @@
+//! The 8-seed database, built once for this file (about 10 s with the test profile's
+//! optimisation), checked against the rules: its figures, its own verifier, the quiet counter
+//! near its end, the engine's use of it, and the exact solver against plain exhaustive search.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, OnceLock};
+
+use anywoli_core::{Position, Rules, Side, QUIET_LIMIT};
+use anywoli_engine::solve::Solver;
+use anywoli_engine::tablebase::{
+    self, positions, rank, turned, unrank, Table, Tablebase, Verdict, INVALID, LOSS_BIT,
+};
+use anywoli_engine::{Engine, Limits};
+
+fn table() -> &'static Arc<Tablebase> {
+    static TB: OnceLock<Arc<Tablebase>> = OnceLock::new();
+    TB.get_or_init(|| {
+        let t = tablebase::build(8, 2, &|_, _, _| {}).expect("the 8-seed database builds");
+        Arc::new(Tablebase::from_tables(vec![t]))
+    })
+}
+
+fn eight() -> &'static Table {
+    table().table(8).unwrap()
+}
+
+/// A position with these holes, `side` to move, 44 seeds in each store.
+fn pos(holes: [u8; 24], side: Side, quiet: u16, rules: Rules, ff: Option<Side>) -> Position {
+    Position::from_parts(
+        holes,
+        [44, 44],
+        Some(side),
+        None,
+        ff,
+        quiet,
+        quiet as u32,
+        rules,
+    )
+    .unwrap()
+}
+
+/// Best final store difference for `me` by plain minimax to the end of the game.
+fn exhaustive(p: &Position, me: Side) -> i32 {
+    let Some(to_move) = p.to_move() else {
+        return p.store(me) as i32 - p.store(me.opponent()) as i32;
+    };
+    let vals = p.moves().filter_map(|m| {
+        let mut c = *p;
+        c.play_unchecked(m).ok()?;
+        Some(exhaustive(&c, me))
+    });
+    if to_move == me {
+        vals.max().unwrap()
+    } else {
+        vals.min().unwrap()
+    }
+}
+
+/// The first index (South to move) whose entry is `e`.
+fn find(e: u16) -> [u8; 24] {
+    let t = eight();
+    let i = (0..positions(8)).find(|&i| t.entry_at(i) == e).unwrap();
+    unrank(i, 8)
+}
+
+#[test]
+fn figures_of_the_8_seed_database() {
+    let s = eight().stats();
+    assert_eq!(s.positions, 7_888_725);
+    // South to move with an empty row is not a position: C(19, 7) distributions.
+    assert_eq!(s.invalid, 75_582);
+    assert_eq!(s.wins, 3_899_061);
+    assert_eq!(s.losses, 3_914_082);
+    // Every 8-seed position has a forced capture.
+    assert_eq!(s.unforced, 0);
+    assert_eq!(s.stuck, 0);
+    assert_eq!(s.longest, 104);
+    assert_eq!(s.longer_than(100), 178);
+    assert_eq!(s.by_dtc[1], [231_225, 1_301]);
+}
+
+#[test]
+fn the_verifier_accepts_the_database_and_finds_a_wrong_entry() {
+    let t = eight();
+    let stats = tablebase::verify(t, 2, &|_, _, _| {}).unwrap();
+    assert_eq!(stats, t.stats());
+
+    // Save, damage one entry on disk, and both the loader and the verifier object.
+    let dir = std::env::temp_dir().join(format!("anywoli-tb-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(Table::file_name(8));
+    t.save(&path).unwrap();
+    let back = Table::load(&path).unwrap();
+    assert_eq!(back.stats(), t.stats());
+    let mut bytes = std::fs::read(&path).unwrap();
+    let i = 32 + 2 * 1_000_000;
+    bytes[i] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let err = Table::load(&path).err().unwrap();
+    assert!(err.contains("checksum"), "{err}");
+    bytes.truncate(1000);
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(Table::load(&path).err().unwrap().contains("shorter"));
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // A table whose entry was changed (but with a right checksum) fails the verifier.
+    let mut data: Vec<u16> = (0..positions(8)).map(|i| t.entry_at(i)).collect();
+    let k = data.iter().position(|&e| e == 7).unwrap();
+    data[k] = 9;
+    let bad = Table::from_entries(8, data).unwrap();
+    let err = tablebase::verify(&bad, 2, &|_, _, _| {}).unwrap_err();
+    assert!(err.0.contains("disagrees"), "{err}");
+}
+
+#[test]
+fn entries_agree_with_the_rules_on_sampled_positions() {
+    // A win in 1 has a capture for the mover; a loss in 1 has every move give one away.
+    let t = eight();
+    let mut x = 0x1234_5678_9abc_def0u64;
+    let mut checked = 0;
+    while checked < 2000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let i = x % positions(8);
+        let e = t.entry_at(i);
+        if e == INVALID {
+            continue;
+        }
+        let p = pos(unrank(i, 8), Side::South, 0, Rules::Anywoli, None);
+        // The same position with North to move, turned round, has the same entry.
+        let north = pos(turned(&unrank(i, 8)), Side::North, 0, Rules::Anywoli, None);
+        assert_eq!(t.entry(&north), Some(e));
+        let captures: Vec<Side> = p
+            .moves()
+            .filter_map(|m| {
+                let mut c = p;
+                c.play(m).ok()?;
+                c.is_over().then(|| c.last_capturer().unwrap())
+            })
+            .collect();
+        if e == 1 {
+            assert!(captures.contains(&Side::South), "{p}");
+        } else {
+            assert!(!captures.contains(&Side::South), "{p}");
+        }
+        if e == LOSS_BIT | 1 {
+            assert_eq!(captures.len(), p.moves().len(), "{p}");
+        }
+        checked += 1;
+    }
+}
+
+#[test]
+fn the_quiet_counter_decides_whether_a_forced_capture_counts() {
+    let tb = table();
+    // South wins in 5 plies: proven with 5 quiet plies left (quiet 95), not with 4.
+    let h = find(5);
+    let p95 = pos(h, Side::South, 95, Rules::Anywoli, None);
+    let probe = tb.probe(&p95).unwrap();
+    assert_eq!(
+        (probe.verdict, probe.dtc, probe.in_time),
+        (Verdict::Win, 5, true)
+    );
+    assert_eq!(probe.value, Some(8));
+    let p96 = pos(h, Side::South, 96, Rules::Anywoli, None);
+    let probe = tb.probe(&p96).unwrap();
+    assert_eq!(
+        (probe.verdict, probe.in_time, probe.value),
+        (Verdict::Win, false, None)
+    );
+    for p in [p95, p96] {
+        let mut solver = Solver::new(Some(tb), 10_000_000);
+        let s = solver.solve(&p).unwrap();
+        assert_eq!(s.margin, exhaustive(&p, Side::South), "{p}");
+    }
+    assert_eq!(Solver::new(Some(tb), 1 << 30).value(&p95).unwrap(), 8);
+
+    // At quiet 99 only a capture on this very ply counts: a win in 1 is still a win ...
+    let p = pos(find(1), Side::South, 99, Rules::Anywoli, None);
+    assert_eq!(tb.probe(&p).unwrap().value, Some(8));
+    // ... a win in 2 is not (the quiet rule ends the game first), and a loss in 2 is not lost.
+    for e in [2, LOSS_BIT | 2] {
+        let p = pos(find(e), Side::South, 99, Rules::Anywoli, None);
+        let probe = tb.probe(&p).unwrap();
+        assert!(!probe.in_time && probe.value.is_none(), "{p}");
+        let mut solver = Solver::new(Some(tb), 1_000_000);
+        let s = solver.solve(&p).unwrap();
+        let want = exhaustive(&p, Side::South);
+        assert_eq!(s.margin, want, "{p}");
+        // The engine searches such a position instead of trusting the database.
+        let mut engine = Engine::new(4, 1);
+        engine.set_tablebase(Some(tb.clone()));
+        let stop = AtomicBool::new(false);
+        let r = engine.search(&p, &Limits::depth(3), &stop, &mut |_| {});
+        assert_eq!(r.score, want * 100, "{p}");
+    }
+}
+
+#[test]
+fn first_final_and_lottery_give_the_last_four_by_their_rules() {
+    let tb = table();
+    let h = find(3);
+    // The mover forces the next capture; it also gets the last 4 unless they are promised to
+    // the other side (first-final capturer North, or a lottery drawn for North).
+    let p = pos(h, Side::South, 0, Rules::FirstFinal, None);
+    assert_eq!(tb.probe(&p).unwrap().value, Some(8));
+    let p = pos(h, Side::South, 0, Rules::FirstFinal, Some(Side::South));
+    assert_eq!(tb.probe(&p).unwrap().value, Some(8));
+    let p = pos(h, Side::South, 0, Rules::FirstFinal, Some(Side::North));
+    let probe = tb.probe(&p).unwrap();
+    assert_eq!((probe.value, probe.lower), (None, Some(0)));
+    let north_seed = (0..)
+        .find(|&s| anywoli_core::lottery_draw(s) == Side::North)
+        .unwrap();
+    let p = pos(h, Side::South, 0, Rules::Lottery { seed: north_seed }, None);
+    assert_eq!(tb.probe(&p).unwrap().lower, Some(0));
+    // anywoli-it ends at 8 in play: the database has nothing to say.
+    assert!(Rules::It.end_threshold() == 8);
+}
+
+/// `solve` against plain exhaustive search on 1,000 random 8-seed positions whose quiet
+/// counter leaves at most 7 plies (so exhaustive search is small), in the three rules the
+/// database serves.
+#[test]
+fn solve_agrees_with_exhaustive_search_on_1000_small_positions() {
+    let tb = table();
+    let solver_rules: Vec<(Rules, Option<Side>)> = vec![
+        (Rules::Anywoli, None),
+        (Rules::FirstFinal, None),
+        (Rules::FirstFinal, Some(Side::South)),
+        (Rules::FirstFinal, Some(Side::North)),
+        (Rules::Lottery { seed: 1 }, None),
+        (Rules::Lottery { seed: 2 }, None),
+    ];
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut done = 0;
+    let mut proven_by_tb = 0;
+    while done < 1000 {
+        let holes = unrank(next() % positions(8), 8);
+        let side = if next() % 2 == 0 {
+            Side::South
+        } else {
+            Side::North
+        };
+        let row = &holes[side.index() * 12..side.index() * 12 + 12];
+        if row.iter().all(|&c| c == 0) {
+            continue;
+        }
+        let (rules, ff) = solver_rules[done % solver_rules.len()];
+        let quiet = QUIET_LIMIT - 1 - (next() % 7) as u16;
+        let p = pos(holes, side, quiet, rules, ff);
+        if tb.probe(&p).is_some_and(|pr| pr.value.is_some()) {
+            proven_by_tb += 1;
+        }
+        let mut solver = Solver::new(Some(tb), 10_000_000);
+        let s = solver.solve(&p).unwrap();
+        assert_eq!(s.margin, exhaustive(&p, side), "{p} ({rules})");
+        // Each move's value too, and the line plays out to that result.
+        for (m, v) in &s.moves {
+            let mut c = p;
+            c.play(*m).unwrap();
+            let stores = p.store(side) as i32 - p.store(side.opponent()) as i32;
+            assert_eq!(stores + v, exhaustive(&c, side), "{p} move {m}");
+        }
+        let mut end = p;
+        for m in &s.line {
+            end.play(*m).unwrap();
+        }
+        assert!(end.is_over(), "{p}: the line does not end the game");
+        assert_eq!(
+            end.store(side) as i32 - end.store(side.opponent()) as i32,
+            s.margin,
+            "{p}: the line does not reach the proven result"
+        );
+        done += 1;
+    }
+    // Both kinds were exercised: settled by the database, and searched under the quiet rule.
+    assert!(proven_by_tb > 20 && proven_by_tb < 980, "{proven_by_tb}");
+}
+
+#[test]
+fn the_engine_plays_proven_endings_perfectly() {
+    let tb = table();
+    let mut engine = Engine::new(4, 1);
+    engine.set_tablebase(Some(tb.clone()));
+    let stop = AtomicBool::new(false);
+    // A long win for South from quiet 0: the engine (both sides) plays it out, and the capture
+    // comes exactly when the database says.
+    let t = eight();
+    let i = (0..positions(8)).find(|&i| t.entry_at(i) == 60).unwrap();
+    let start = pos(unrank(i, 8), Side::South, 0, Rules::Anywoli, None);
+    let r = engine.search(&start, &Limits::depth(4), &stop, &mut |_| {});
+    assert_eq!(r.score, 800);
+    let mut p = start;
+    let mut plies = 0;
+    while !p.is_over() {
+        let r = engine.search(&p, &Limits::depth(2), &stop, &mut |_| {});
+        p.play(r.best.unwrap()).unwrap();
+        plies += 1;
+    }
+    assert_eq!(plies, 60);
+    assert_eq!((p.store(Side::South), p.store(Side::North)), (52, 44));
+
+    // Without the database, a depth-4 search does not see the capture 60 plies away.
+    let plain = Engine::new(4, 1);
+    let r = plain.search(&start, &Limits::depth(4), &stop, &mut |_| {});
+    assert_ne!(r.score, 800);
+    assert_eq!(rank(start.holes(), 8), i);
+}
