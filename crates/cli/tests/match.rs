@@ -1,0 +1,384 @@
+//! `anywoli match` and `anywoli play`, run as a user runs them: the real binary.
+//!
+//! Nothing here asserts speed; movetimes are tiny so the games are quick.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use anywoli_core::record::parse_all;
+use anywoli_core::{Position, Record, Rules, Side};
+
+const BIN: &str = env!("CARGO_BIN_EXE_anywoli");
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(args: &[&str]) -> Run {
+    let out = Command::new(BIN).args(args).output().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("anywoli-test-{}-{name}", std::process::id()))
+}
+
+/// The score line: `score: A X - Y B (N games: A +W =D -L)`; returns (X, Y, W, D, L).
+fn score_line(out: &str, a: &str, b: &str) -> (f64, f64, usize, usize, usize) {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("score: "))
+        .unwrap_or_else(|| panic!("no score line in {out}"));
+    let rest = line.strip_prefix(&format!("score: {a} ")).unwrap();
+    let (x, rest) = rest.split_once(" - ").unwrap();
+    let (y, rest) = rest.split_once(' ').unwrap();
+    let rest = rest.strip_prefix(&format!("{b} (")).unwrap();
+    let (n, rest) = rest.split_once(" games: ").unwrap();
+    let rest = rest.strip_prefix(&format!("{a} +")).unwrap();
+    let rest = rest.strip_suffix(')').unwrap();
+    let wdl: Vec<usize> = rest
+        .split([' ', '=', '-'])
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect();
+    let (x, y): (f64, f64) = (x.parse().unwrap(), y.parse().unwrap());
+    assert_eq!(x + y, n.parse::<f64>().unwrap(), "{line}");
+    assert_eq!(wdl.len(), 3, "{line}");
+    (x, y, wdl[0], wdl[1], wdl[2])
+}
+
+/// Points of the player named `who` in a record.
+fn points(r: &Record, who: &str) -> f64 {
+    let south = r.tag("South") == Some(who);
+    match (r.result.as_str(), south) {
+        ("1-0", true) | ("0-1", false) => 1.0,
+        ("0-1", true) | ("1-0", false) => 0.0,
+        ("1/2-1/2", _) => 0.5,
+        (res, _) => panic!("result {res}"),
+    }
+}
+
+#[test]
+fn a_match_of_builtins_scores_and_saves_records() {
+    let out = temp("builtins.txt");
+    let r = run(&[
+        "match",
+        "--games",
+        "4",
+        "--movetime",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+        "greedy",
+        "level1",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(&out).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    let games = parse_all(&text).unwrap();
+    assert_eq!(games.len(), 4);
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!(g.tag("Round"), Some((i + 1).to_string().as_str()));
+        // Sides alternate, each opening twice.
+        let (south, north) = if i % 2 == 0 {
+            ("greedy", "level1")
+        } else {
+            ("level1", "greedy")
+        };
+        assert_eq!((g.tag("South"), g.tag("North")), (Some(south), Some(north)));
+        assert_eq!(g.rules, Rules::Anywoli);
+        assert_eq!(g.start, Position::start(Rules::Anywoli));
+        let date = g.tag("Date").unwrap();
+        assert_eq!(date.len(), 10, "{date}");
+        assert_eq!(date.matches('.').count(), 2, "{date}");
+        // Games are played to the end and the result is the final position's.
+        let end = g.end().unwrap();
+        assert!(end.is_over());
+        assert_eq!(g.result, end.outcome().unwrap().as_str());
+        let t = g.tag("Termination").unwrap();
+        assert!(t == "normal" || t == "quiet rule", "{t}");
+        let opening = g.tag("Opening").unwrap();
+        let first: Vec<String> = g.moves.iter().take(4).map(|m| m.to_string()).collect();
+        assert_eq!(first.join(" "), opening);
+    }
+    assert_eq!(games[0].tag("Opening"), games[1].tag("Opening"));
+    assert_eq!(games[2].tag("Opening"), games[3].tag("Opening"));
+    assert_ne!(games[0].tag("Opening"), games[2].tag("Opening"));
+
+    // The score line agrees with the records.
+    let (x, y, w, d, l) = score_line(&r.stdout, "greedy", "level1");
+    let greedy: f64 = games.iter().map(|g| points(g, "greedy")).sum();
+    assert_eq!((x, y), (greedy, 4.0 - greedy), "{}", r.stdout);
+    assert_eq!(w as f64 + d as f64 / 2.0, greedy);
+    assert_eq!(w + d + l, 4);
+    assert_eq!(
+        r.stdout.lines().filter(|l| l.starts_with("game ")).count(),
+        4
+    );
+    let elo = r.stdout.lines().find(|l| l.starts_with("elo: ")).unwrap();
+    assert!(elo.starts_with("elo: greedy - level1 = "), "{elo}");
+    assert!(elo.ends_with(" (95%)"), "{elo}");
+}
+
+#[test]
+fn an_external_engine_plays_through_the_protocol() {
+    let cmd = format!("cmd:{BIN} engine");
+    let out = temp("external.txt");
+    let r = run(&[
+        "match",
+        "--games",
+        "2",
+        "--movetime",
+        "5",
+        "--rules",
+        "anywoli-lottery",
+        "--seed",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+        &cmd,
+        "greedy",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let games = parse_all(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        // The lottery seed of the opening, shared by both games of the pair.
+        assert_eq!(g.rules, Rules::Lottery { seed: 3 });
+        let t = g.tag("Termination").unwrap();
+        assert!(t == "normal" || t == "quiet rule", "{t}");
+        assert!(g.end().unwrap().is_over());
+    }
+    assert_eq!(games[0].tag("South"), Some(cmd.as_str()));
+    assert_eq!(games[1].tag("North"), Some(cmd.as_str()));
+    score_line(&r.stdout, &cmd, "greedy");
+}
+
+/// An engine that fails in `how` loses every game, with the reason in `Termination`.
+/// `at_its_turn`: it fails on a move (not when starting), so the record stops at its turn.
+fn failing_engine(name: &str, cmd: &str, reason: &str, at_its_turn: bool) {
+    let out = temp(name);
+    let r = run(&[
+        "match",
+        "--games",
+        "2",
+        "--movetime",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+        "greedy",
+        cmd,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let games = parse_all(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    assert_eq!(games.len(), 2, "the match goes on after a failure");
+    for (i, g) in games.iter().enumerate() {
+        let side = if i == 0 { Side::North } else { Side::South };
+        let t = g.tag("Termination").unwrap();
+        assert!(
+            t.starts_with(&format!("{side} ({cmd}) ")) && t.contains(reason),
+            "{t}"
+        );
+        assert_eq!(g.result, if i == 0 { "1-0" } else { "0-1" });
+        // The record holds the legal moves up to the failure.
+        let end = g.end().unwrap();
+        assert!(!end.is_over());
+        if at_its_turn {
+            assert_eq!(end.to_move(), Some(side), "{g}");
+        }
+    }
+    assert_eq!(score_line(&r.stdout, "greedy", cmd), (2.0, 0.0, 2, 0, 0));
+}
+
+#[test]
+fn an_engine_that_crashes_loses_and_the_match_goes_on() {
+    // `anywoli rules` prints the rules and exits: it never says aeiok.
+    failing_engine(
+        "crash.txt",
+        &format!("cmd:{BIN} rules"),
+        "crashed: the engine exited",
+        false,
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn an_engine_that_sends_an_illegal_move_loses() {
+    let script = r#"cmd:sh -c 'while read l; do case "$l" in aei) echo aeiok;; isready) echo readyok;; go*) echo bestmove a;; esac; done'"#;
+    let out = temp("illegal.txt");
+    let r = run(&[
+        "match",
+        "--games",
+        "2",
+        "--movetime",
+        "5",
+        "--opening-plies",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+        "greedy",
+        script,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let games = parse_all(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    // As North, its first move `a` is South's hole.
+    assert_eq!(
+        games[0].tag("Termination"),
+        Some(
+            format!("North ({script}) sent the illegal move a: move a: hole a is South's, but it is North's turn (moves A..L)")
+                .as_str()
+        )
+    );
+    assert_eq!(games[0].moves.len(), 1);
+    assert_eq!(games[0].result, "1-0");
+    let t = games[1].tag("Termination").unwrap();
+    assert!(
+        t.starts_with(&format!("South ({script}) sent the illegal move a")),
+        "{t}"
+    );
+    assert_eq!(games[1].result, "0-1");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_engine_that_never_answers_go_times_out_and_loses() {
+    let script = r#"cmd:sh -c 'while read l; do case "$l" in aei) echo aeiok;; isready) echo readyok;; esac; done'"#;
+    failing_engine(
+        "timeout.txt",
+        script,
+        "timed out: no bestmove within 1025 ms",
+        true,
+    );
+}
+
+#[test]
+fn match_errors_are_one_line_with_status_2() {
+    for (args, needle) in [
+        (
+            &["match", "greedy", "level11"][..],
+            "unknown player 'level11'",
+        ),
+        (&["match", "greedy", "cmd:"][..], "no command after cmd:"),
+        (&["match", "greedy", "cmd:'x"][..], "never closed"),
+        (
+            &["match", "--games", "0", "greedy", "level1"][..],
+            "--games",
+        ),
+        (
+            &["match", "--rules", "chess", "greedy", "level1"][..],
+            "unknown rules 'chess'",
+        ),
+        (&["match", "greedy"][..], "PLAYER_B"),
+    ] {
+        let r = run(args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert_eq!(r.stdout, "", "{args:?}");
+        assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(needle), "{args:?}: {}", r.stderr);
+    }
+}
+
+fn play(args: &[&str], input: &str) -> Run {
+    let mut child = Command::new(BIN)
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+const START_ROW: &str = "|  4 |  4 |  4 |  4 |  4 |  4 |  4 |  4 |  4 |  4 |  4 |  4 |";
+
+#[test]
+fn play_through_a_pipe() {
+    let r = play(
+        &["--level", "1", "--movetime", "20"],
+        "Z\nA\nundo\nhint\ne\nundo\nquit\n",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stderr, "");
+    let o = &r.stdout;
+    assert!(
+        o.starts_with("You play South (a..l) against the engine at level 1."),
+        "{o}"
+    );
+    // The prompt, then the echoed input and the answer.
+    assert!(
+        o.contains("South to move (a..l), or undo, hint, quit: Z\nerror: 'Z' is not a move"),
+        "{o}"
+    );
+    assert!(o.contains(
+        "A\nerror: illegal move: move A: hole A is North's, but it is South's turn (moves a..l)"
+    ));
+    assert!(o.contains("undo\nerror: nothing to undo, you have not moved yet"));
+    let hint = o.lines().find(|l| l.starts_with("hint: ")).unwrap();
+    let mv: anywoli_core::Move = hint[6..7].parse().unwrap();
+    assert_eq!(mv.side(), Side::South, "{hint}");
+    assert!(hint.contains(" seeds for you"), "{hint}");
+    // After e the board shows e's sowing, and the engine answers with one of North's moves.
+    assert!(o.contains("|  5 |  5 |  5 |  5 |* 1 |  5 |  5 |  5 |  0 |  5 |  5 |  5 | South"));
+    let reply = o
+        .lines()
+        .find_map(|l| l.strip_prefix("level 1 (North) plays "))
+        .unwrap();
+    let reply: anywoli_core::Move = reply.parse().unwrap();
+    assert_eq!(reply.side(), Side::North);
+    // undo takes back the engine's reply and e: the start board again.
+    let after_undo = o.split("took back 2 moves\n").nth(1).unwrap();
+    assert_eq!(after_undo.matches(START_ROW).count(), 2, "{after_undo}");
+    assert!(after_undo.contains("South to move · ply 0"));
+}
+
+#[test]
+fn play_as_north_the_engine_moves_first_and_end_of_input_ends_it() {
+    let r = play(&["--side", "north", "--level", "2"], "");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let o = &r.stdout;
+    assert!(o.starts_with("You play North (A..L)"), "{o}");
+    let first = o
+        .lines()
+        .find_map(|l| l.strip_prefix("level 2 (South) plays "))
+        .unwrap();
+    let first: anywoli_core::Move = first.parse().unwrap();
+    assert_eq!(first.side(), Side::South);
+    assert!(o.contains("North to move (A..L), or undo, hint, quit: "));
+}
+
+#[test]
+fn play_a_finished_game_says_who_won() {
+    // South's only move l sows into A, which makes 4 mid-sow: North takes them, 4 seeds are
+    // left in play, the game ends and they go to North too.
+    let pos = "0,0,0,0,0,0,0,0,0,0,0,3/3,2,0,0,0,0,0,0,0,0,0,0 s 44 44 n - 0 90";
+    let r = play(&["--position", pos, "--level", "1"], "l\n");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let o = &r.stdout;
+    assert!(o.contains("game over: North wins, 44-52"), "{o}");
+    assert!(o.ends_with("You lose.\nmoves: l\n"), "{o}");
+    let r = play(&["--level", "11"], "");
+    assert_eq!(r.code, 2);
+    assert_eq!(r.stderr.lines().count(), 1);
+}
