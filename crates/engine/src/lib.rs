@@ -3,6 +3,7 @@
 pub mod arena;
 pub mod eval;
 pub mod players;
+pub mod puzzles;
 pub mod protocol;
 pub mod search;
 pub mod solve;

@@ -6,7 +6,14 @@
 //! endgame databases end a line as soon as they prove its value under the quiet counter, and
 //! bound it otherwise. The game is finite (seeds only leave play, and the quiet counter only
 //! rises between captures), so the search always ends; the node limit decides whether it ends
-//! soon enough, and when it does not the answer says so.
+//! soon enough, and when it does not the answer says so, with the bounds it did prove.
+//!
+//! A plain depth-first search would follow its first line for up to 100 quiet plies before
+//! looking at a second move, so the search deepens step by step instead: at depth `d` a line
+//! not finished within `d` plies counts as the worst for the side to move at the root (giving
+//! a proven lower bound on the root's value), and again as the best (a proven upper bound).
+//! When the two bounds meet, the value is proven; a short forced capture is found at a small
+//! depth, as a mate is in chess.
 
 use std::collections::HashMap;
 
@@ -39,19 +46,37 @@ impl Key {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Unproven {
     pub nodes: u64,
+    /// What it did prove about the value in question (seeds still to be won by the side to
+    /// move): at least `lower`, at most `upper`.
+    pub lower: i32,
+    pub upper: i32,
 }
 
 impl std::fmt::Display for Unproven {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "cannot prove the result within the limit of {} nodes",
-            self.nodes
+            "cannot prove the result within the limit of {} nodes (proven so far: the side to move wins between {:+} and {:+} more seeds net)",
+            self.nodes, self.lower, self.upper
         )
     }
 }
 
 impl std::error::Error for Unproven {}
+
+/// How the search treats lines it has not finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Horizon {
+    /// No horizon: every line is followed to the end (the exact search).
+    None,
+    /// Lines cut at the depth count as the worst outcome for this side.
+    Pessimistic(Side),
+}
+
+/// The depth key of the exact search's bounds.
+const EXACT: u16 = u16::MAX;
+/// The deepest deepening step; past it the exact search takes over.
+const MAX_DEEPENING: u16 = 400;
 
 /// A proven result.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,6 +87,8 @@ pub struct Solution {
     pub margin: i32,
     /// Every playable move with its proven value (as `value`, after playing it), best first.
     pub moves: Vec<(Move, i32)>,
+    /// Moves whose value the node limit left unproven, with the bounds proven for them.
+    pub unproven_moves: Vec<(Move, i32, i32)>,
     /// A line of perfect play to the end of the game (a proven win is played the fastest
     /// way the databases know).
     pub line: Vec<Move>,
@@ -99,9 +126,12 @@ fn gain(before: &Position, after: &Position, me: Side) -> i32 {
 /// table of proven bounds carries over.
 pub struct Solver<'a> {
     tb: Option<&'a Tablebase>,
-    table: HashMap<Key, (i8, i8)>,
+    /// Proven bounds: `(key, depth left or EXACT, side the horizon is pessimistic for)`.
+    table: HashMap<(Key, u16, Option<Side>), (i8, i8)>,
     nodes: u64,
     limit: u64,
+    /// Depth left is counted only below this (the exact search has none).
+    horizon: Horizon,
     /// Bounds kept at most; the table is emptied when full (it only saves work).
     capacity: usize,
 }
@@ -115,17 +145,58 @@ impl<'a> Solver<'a> {
             nodes: 0,
             limit,
             capacity: 4 << 20,
+            horizon: Horizon::None,
         }
     }
 
     /// The value of `pos` alone (seeds still to be won by the side to move, net).
     pub fn value(&mut self, pos: &Position) -> Result<i32, Unproven> {
         self.nodes = 0;
-        let bound = pos.seeds_in_play() as i32;
-        self.search(pos, -bound - 1, bound + 1)
+        self.deepening(pos)
     }
 
-    /// Proves the value of `pos` and of each of its moves, and a line of perfect play.
+    /// Proves the value of `pos` by deepening bounds (see the module documentation), and
+    /// finally by exact search if the bounds have not met by the deepest step.
+    fn deepening(&mut self, pos: &Position) -> Result<i32, Unproven> {
+        let Some(me) = pos.to_move() else {
+            return Ok(0);
+        };
+        let b = pos.seeds_in_play() as i32;
+        let (mut lower, mut upper) = (-b, b);
+        let mut depth = 2u16;
+        loop {
+            if depth > MAX_DEEPENING {
+                self.horizon = Horizon::None;
+                return self.search(pos, -b - 1, b + 1, 0).map_err(|e| Unproven {
+                    lower,
+                    upper,
+                    ..e
+                });
+            }
+            for (worst_for, is_lower) in [(me, true), (me.opponent(), false)] {
+                if lower == upper {
+                    break;
+                }
+                self.horizon = Horizon::Pessimistic(worst_for);
+                // The step's bound, searched with a window that only asks for improvement.
+                let r = self.search(pos, lower - 1, upper + 1, depth);
+                let v = r.map_err(|e| Unproven { lower, upper, ..e })?;
+                if is_lower {
+                    lower = lower.max(v);
+                } else {
+                    upper = upper.min(v);
+                }
+            }
+            if lower >= upper {
+                self.horizon = Horizon::None;
+                return Ok(lower);
+            }
+            depth += 2;
+        }
+    }
+
+    /// Proves the value of `pos`, then of each of its moves (those the node limit leaves
+    /// unproven are listed with their proven bounds), and a line of perfect play.
     pub fn solve(&mut self, pos: &Position) -> Result<Solution, Unproven> {
         self.nodes = 0;
         let Some(me) = pos.to_move() else {
@@ -133,51 +204,63 @@ impl<'a> Solver<'a> {
                 value: 0,
                 margin: 0,
                 moves: Vec::new(),
+                unproven_moves: Vec::new(),
                 line: Vec::new(),
                 nodes: 0,
             });
         };
+        let value = self.deepening(pos)?;
         let mut moves = Vec::new();
+        let mut unproven_moves = Vec::new();
         for mv in pos.moves() {
             let mut child = *pos;
             if child.play_unchecked(mv).is_err() {
                 continue;
             }
-            let v = self.child_exact(pos, &child, me)?;
-            moves.push((mv, v));
+            match self.child_exact(pos, &child, me) {
+                Ok(v) => moves.push((mv, v)),
+                Err(e) => unproven_moves.push((mv, e.lower, e.upper)),
+            }
         }
         moves.sort_by_key(|m| std::cmp::Reverse(m.1));
-        let value = moves.first().map_or(0, |m| m.1);
-        let line = self.line(pos)?;
+        let line = self.line(pos);
         Ok(Solution {
             value,
             margin: stores_diff(pos) + value,
             moves,
+            unproven_moves,
             line,
             nodes: self.nodes,
         })
     }
 
-    /// The exact value to `me` of moving into `child`.
+    /// The exact value to `me` of moving into `child`; when unproven, the bounds are turned
+    /// to `me`'s point of view too.
     fn child_exact(&mut self, pos: &Position, child: &Position, me: Side) -> Result<i32, Unproven> {
         let g = gain(pos, child, me);
-        Ok(match child.to_move() {
-            None => g,
-            Some(s) => {
-                let b = child.seeds_in_play() as i32;
-                let v = self.search(child, -b - 1, b + 1)?;
-                if s == me {
-                    g + v
-                } else {
-                    g - v
-                }
-            }
-        })
+        match child.to_move() {
+            None => Ok(g),
+            Some(s) => match self.deepening(child) {
+                Ok(v) if s == me => Ok(g + v),
+                Ok(v) => Ok(g - v),
+                Err(e) if s == me => Err(Unproven {
+                    lower: g + e.lower,
+                    upper: g + e.upper,
+                    ..e
+                }),
+                Err(e) => Err(Unproven {
+                    lower: g - e.upper,
+                    upper: g - e.lower,
+                    ..e
+                }),
+            },
+        }
     }
 
     /// A line of perfect play from `pos`: the databases' fastest proven line where they prove
-    /// the position, else any move that keeps the proven value.
-    fn line(&mut self, pos: &Position) -> Result<Vec<Move>, Unproven> {
+    /// the position, else any move that keeps the proven value; it stops early if the node
+    /// limit runs out.
+    fn line(&mut self, pos: &Position) -> Vec<Move> {
         let mut line = Vec::new();
         let mut p = *pos;
         while let Some(me) = p.to_move() {
@@ -191,12 +274,13 @@ impl<'a> Solver<'a> {
             let mv = match from_tb {
                 Some(m) => m,
                 None => {
-                    let b = p.seeds_in_play() as i32;
-                    let v = self.search(&p, -b - 1, b + 1)?;
+                    let Ok(v) = self.deepening(&p) else { break };
                     let mut found = None;
                     for mv in p.moves() {
                         let mut c = p;
-                        if c.play_unchecked(mv).is_ok() && self.child_exact(&p, &c, me)? == v {
+                        if c.play_unchecked(mv).is_ok()
+                            && self.child_exact(&p, &c, me).is_ok_and(|cv| cv == v)
+                        {
                             found = Some(mv);
                             break;
                         }
@@ -212,18 +296,29 @@ impl<'a> Solver<'a> {
             }
             line.push(mv);
         }
-        Ok(line)
+        line
     }
 
-    /// Fail-soft alpha-beta: the exact value when it lies inside `(alpha, beta)`, else a bound
-    /// on the same side of the window.
-    fn search(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> Result<i32, Unproven> {
+    /// Fail-soft alpha-beta: the value (under the current horizon) when it lies inside
+    /// `(alpha, beta)`, else a bound on the same side of the window. `depth` is the plies left
+    /// before the horizon; under [`Horizon::None`] it is not used.
+    fn search(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: u16,
+    ) -> Result<i32, Unproven> {
         let Some(me) = pos.to_move() else {
             return Ok(0);
         };
         self.nodes += 1;
         if self.nodes > self.limit {
-            return Err(Unproven { nodes: self.limit });
+            return Err(Unproven {
+                nodes: self.limit,
+                lower: -(pos.seeds_in_play() as i32),
+                upper: pos.seeds_in_play() as i32,
+            });
         }
         let bound = pos.seeds_in_play() as i32;
         let (mut lo, mut hi) = (-bound, bound);
@@ -234,7 +329,17 @@ impl<'a> Solver<'a> {
             lo = lo.max(p.lower.unwrap_or(lo));
             hi = hi.min(p.upper.unwrap_or(hi));
         }
-        let key = Key::of(pos);
+        let (depth_key, worst_for) = match self.horizon {
+            Horizon::None => (EXACT, None),
+            Horizon::Pessimistic(side) => {
+                if depth == 0 {
+                    // The horizon: an unfinished line counts as the worst for `side`.
+                    return Ok(if side == me { lo } else { hi });
+                }
+                (depth, Some(side))
+            }
+        };
+        let key = (Key::of(pos), depth_key, worst_for);
         if let Some(&(l, h)) = self.table.get(&key) {
             lo = lo.max(l as i32);
             hi = hi.min(h as i32);
@@ -262,11 +367,12 @@ impl<'a> Solver<'a> {
         }
         children.sort_by_key(|c| std::cmp::Reverse(c.0));
         let mut best = i32::MIN;
+        let d = depth.saturating_sub(1);
         for (g, child) in &children {
             let v = match child.to_move() {
                 None => *g,
-                Some(s) if s == me => *g + self.search(child, alpha - g, beta - g)?,
-                Some(_) => *g - self.search(child, g - beta, g - alpha)?,
+                Some(s) if s == me => *g + self.search(child, alpha - g, beta - g, d)?,
+                Some(_) => *g - self.search(child, g - beta, g - alpha, d)?,
             };
             if v > best {
                 best = v;

@@ -314,3 +314,96 @@ fn the_engine_plays_proven_endings_perfectly() {
     assert_ne!(r.score, 800);
     assert_eq!(rank(start.holes(), 8), i);
 }
+
+/// Without databases the solver proves the same results by deepening search alone.
+#[test]
+fn solve_without_databases_agrees_with_exhaustive_search() {
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut done = 0;
+    while done < 200 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let holes = unrank(x % positions(8), 8);
+        if holes[..12].iter().all(|&c| c == 0) {
+            continue;
+        }
+        let quiet = QUIET_LIMIT - 1 - (x >> 40) as u16 % 6;
+        let p = pos(holes, Side::South, quiet, Rules::Anywoli, None);
+        let s = Solver::new(None, 10_000_000).solve(&p).unwrap();
+        assert_eq!(s.margin, exhaustive(&p, Side::South), "{p}");
+        assert!(s.unproven_moves.is_empty());
+        done += 1;
+    }
+}
+
+#[test]
+fn a_solver_out_of_nodes_says_so_with_what_it_proved() {
+    // A 12-seed position far from its end: 1,000 nodes prove nothing exact.
+    let p = Position::from_parts(
+        [
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 7,
+        ],
+        [40, 44],
+        Some(Side::South),
+        None,
+        None,
+        0,
+        90,
+        Rules::Anywoli,
+    )
+    .unwrap();
+    let e = Solver::new(Some(table()), 1000).solve(&p).unwrap_err();
+    assert_eq!(e.nodes, 1000);
+    assert!(-12 <= e.lower && e.lower <= e.upper && e.upper <= 12, "{e}");
+    assert!(e.to_string().contains("cannot prove"));
+}
+
+#[test]
+fn the_committed_puzzles_are_what_the_database_says() {
+    use anywoli_engine::puzzles::{self, Judgement};
+    let tb = table();
+    let all = puzzles::all();
+    assert!(all.len() >= 100);
+    for pz in all {
+        let again = puzzles::puzzle_of(tb, &pz.position).expect("still a puzzle");
+        assert_eq!(
+            (again.line.clone(), again.grade),
+            (pz.line.clone(), pz.grade),
+            "{}",
+            pz.id
+        );
+        // Playing the line wins 52-44 with South's capture at its end.
+        let mut p = pz.position;
+        for m in &pz.line {
+            p.play(*m).unwrap();
+        }
+        assert_eq!((p.store(Side::South), p.store(Side::North)), (52, 44));
+        assert_eq!(p.last_capturer(), Some(Side::South));
+    }
+    // Judging an attempt: the first move right, a wrong one, an illegal one.
+    let pz = all.iter().find(|p| p.plies >= 5).unwrap();
+    let first = pz.line[0];
+    match pz.judge(&[first]) {
+        Judgement::Right { replies } => assert_eq!(replies[..], pz.line[1..1 + replies.len()]),
+        j => panic!("{j:?}"),
+    }
+    let wrong = pz.position.moves().find(|&m| m != first);
+    if let Some(w) = wrong {
+        assert_eq!(pz.judge(&[w]), Judgement::Wrong { expected: first });
+    }
+    assert!(matches!(pz.judge(&pz.line[..]), Judgement::Solved { .. }));
+    let north_move: anywoli_core::Move = "A".parse().unwrap();
+    assert!(matches!(pz.judge(&[north_move]), Judgement::Illegal(_)));
+    assert!(matches!(pz.judge(&[]), Judgement::Invalid(_)));
+    // The daily puzzle goes round the collection.
+    let d = puzzles::day_of("2026-11-30").unwrap();
+    assert_eq!(d, 20_787);
+    assert_ne!(puzzles::daily(d).id, puzzles::daily(d + 1).id);
+    assert_eq!(
+        puzzles::daily(d).id,
+        puzzles::daily(d + all.len() as i64).id
+    );
+    assert_eq!(puzzles::day_of("1970-01-01"), Some(0));
+    assert_eq!(puzzles::day_of("2026-13-01"), None);
+}

@@ -1,0 +1,219 @@
+//! `anywoli tablebase`, `solve` and `puzzle` as a person or a script uses them: a database
+//! built and verified in a temporary folder (about 10 s), solving with and without it, a
+//! puzzle solved through a pipe, and one-line errors.
+
+use assert_cmd::Command;
+
+fn anywoli() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_anywoli"))
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run_in(args: &[&str], input: &str) -> Run {
+    let out = anywoli()
+        .args(args)
+        .env_remove("ANYWOLI_TABLEBASES")
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+fn run(args: &[&str]) -> Run {
+    run_in(args, "")
+}
+
+fn assert_fails(args: &[&str], needle: &str) {
+    let r = run(args);
+    assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+    assert_eq!(r.stdout, "", "{args:?}");
+    assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {:?}", r.stderr);
+    assert!(r.stderr.contains(needle), "{args:?}: {:?}", r.stderr);
+}
+
+/// South forces the capture in 5 plies with e (its only winning move); h loses.
+const WIN_IN_5: &str = "0,0,0,0,1,0,0,3,0,0,0,0/0,0,1,0,0,1,0,0,2,0,0,0 s 44 44 - - 0 0";
+
+#[test]
+fn build_verify_and_solve_with_the_database() {
+    let dir = std::env::temp_dir().join(format!("anywoli-cli-tb-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let r = run(&["tablebase", "build", "--seeds", "8", "--dir", d]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("7888725 positions, 15.8 MB"),
+        "{}",
+        r.stdout
+    );
+    assert!(r
+        .stdout
+        .contains("unforced (neither side can force a capture): 0"));
+    assert!(r.stdout.contains("longest forced capture: 104 plies"));
+    assert!(r
+        .stdout
+        .contains("longer than the quiet rule's 100 plies: 178"));
+
+    let r = run(&["tablebase", "verify", "--dir", d]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("every entry agrees"), "{}", r.stdout);
+
+    let r = run(&["solve", "--tablebases", d, "--position", WIN_IN_5]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("database: South forces the next capture in 5 plies, within the 100 plies"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("result: South wins 52-44"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("winning moves: e\n"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("every move (seeds won from here, net): e +8, h -8"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("line: e C f D g"), "{}", r.stdout);
+
+    // With 4 quiet plies left the forced capture comes too late: the database says so and
+    // the exact search decides (h then keeps the row split).
+    let late = WIN_IN_5.replace(" 0 0", " 96 96");
+    let r = run(&["solve", "--tablebases", d, "--position", &late]);
+    assert!(
+        r.stdout.contains("the capture does not count"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("result: "), "{}", r.stdout);
+
+    // The engine finds the databases through ANYWOLI_TABLEBASES as well.
+    let out = anywoli()
+        .args(["solve", "--position", WIN_IN_5])
+        .env("ANYWOLI_TABLEBASES", d)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("database: South forces"));
+
+    // A damaged file is refused with one line.
+    let path = dir.join("anywoli-8.awtb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[40] ^= 0xff;
+    std::fs::write(&path, &bytes).unwrap();
+    assert_fails(&["tablebase", "verify", "--dir", d], "checksum");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn solve_without_databases_proves_small_endings_or_says_it_cannot() {
+    let r = run(&[
+        "solve",
+        "--tablebases",
+        "/nonexistent-anywoli",
+        "--position",
+        WIN_IN_5,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("databases: none found"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("result: South wins 52-44"),
+        "{}",
+        r.stdout
+    );
+
+    let r = run(&[
+        "solve",
+        "--tablebases",
+        "/nonexistent-anywoli",
+        "--nodes",
+        "1000",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("result: not proven"), "{}", r.stdout);
+    assert!(r
+        .stdout
+        .contains("cannot prove the result within the limit of 1000 nodes"));
+}
+
+#[test]
+fn errors_are_one_line() {
+    assert_fails(
+        &["tablebase", "build", "--seeds", "12"],
+        "12-seed database is not built",
+    );
+    assert_fails(
+        &["tablebase", "build", "--seeds", "7"],
+        "no database of 7 seeds",
+    );
+    assert_fails(
+        &["tablebase", "verify", "--dir", "/nonexistent-anywoli"],
+        "anywoli tablebase build",
+    );
+    assert_fails(
+        &["tablebase", "stats", "--dir", "/nonexistent-anywoli"],
+        "no database at",
+    );
+    assert_fails(&["solve", "--position", "1,2,3"], "position");
+    assert_fails(&["solve", "--nodes", "0"], "--nodes");
+    assert_fails(&["puzzle", "--id", "100000"], "no puzzle 100000");
+    assert_fails(&["puzzle", "--date", "2026-02-40"], "bad date");
+}
+
+#[test]
+fn a_puzzle_solved_through_a_pipe() {
+    // Puzzle 1's solution is in the collection; play South's moves of it.
+    let text = include_str!("../../engine/puzzles.txt");
+    let first = text.lines().find(|l| l.starts_with("1|")).unwrap();
+    let line: Vec<&str> = first.rsplit('|').next().unwrap().split(' ').collect();
+    let south: Vec<&str> = line
+        .iter()
+        .copied()
+        .filter(|m| m.chars().all(|c| c.is_ascii_lowercase()))
+        .collect();
+    let input = format!("x\n{}\n", south.join("\n"));
+    let r = run_in(&["puzzle", "--id", "1"], &input);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r
+        .stdout
+        .contains("Puzzle 1 (grade 1 of 5): South to play and force the win"));
+    assert!(
+        r.stdout.contains("error: "),
+        "a bad move gets an error and the question again"
+    );
+    assert!(
+        r.stdout
+            .contains("Solved: South takes the last seeds and wins 52-44"),
+        "{}",
+        r.stdout
+    );
+
+    // A wrong first move: the answer names the only winning move.
+    let wrong = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"]
+        .into_iter()
+        .find(|m| *m != south[0] && first.split('|').nth(4).is_some());
+    let r = run_in(&["puzzle", "--id", "1"], &format!("{}\n", wrong.unwrap()));
+    assert!(
+        r.stdout
+            .contains(&format!("The only winning move was {}", south[0]))
+            || r.stdout.contains("error: "),
+        "{}",
+        r.stdout
+    );
+
+    let r = run(&["puzzle", "--list"]);
+    assert_eq!(r.stdout.lines().count(), 120);
+    let r = run_in(&["puzzle", "--date", "2026-11-30"], "solution\n");
+    assert!(r.stdout.contains("solution: "), "{}", r.stdout);
+}
