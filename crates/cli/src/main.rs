@@ -1,7 +1,11 @@
 //! `anywoli`: the command line for players, analysts and engine authors.
 
+mod analyse;
 mod bench;
 mod board;
+mod engine;
+mod matches;
+mod play;
 mod tablebase;
 mod trace;
 
@@ -107,6 +111,87 @@ enum Command {
         #[arg(long, default_value_t = 11)]
         search_depth: u32,
     },
+    /// Speak the engine protocol (docs/protocol.md) on stdin and stdout, for GUIs and programs.
+    Engine,
+    /// Search a position: per-depth lines, then the best move, its score in seeds and the line.
+    #[command(alias = "analyze")]
+    Analyse {
+        #[command(flatten)]
+        start: Start,
+        /// Think this long, in milliseconds (1000 when neither --movetime nor --depth is given).
+        #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+        movetime: Option<u64>,
+        /// Search this many plies deep (1 to 96).
+        #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=96))]
+        depth: Option<u32>,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 16, value_name = "MIB", value_parser = usize_in(1, 4096))]
+        hash: usize,
+        /// Search threads.
+        #[arg(long, default_value_t = 1, value_name = "N", value_parser = usize_in(1, 64))]
+        threads: usize,
+        /// Moves to play before searching.
+        #[arg(value_name = "MOVE")]
+        moves: Vec<String>,
+    },
+    /// Play games between two players and print the score and the Elo difference.
+    ///
+    /// A PLAYER is a built-in one (level1..level10, greedy, minimax1..minimax6) or cmd:COMMAND,
+    /// a program speaking the engine protocol, e.g. "cmd:target/release/anywoli engine".
+    Match {
+        /// Games to play; each opening is played twice, sides swapped.
+        #[arg(long, default_value_t = 10, value_name = "N", value_parser = usize_in(1, 1_000_000))]
+        games: usize,
+        /// Games played at once.
+        #[arg(long, default_value_t = 2, value_name = "J", value_parser = usize_in(1, 256))]
+        jobs: usize,
+        /// Thinking time per move, in milliseconds.
+        #[arg(long, default_value_t = 100, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+        movetime: u64,
+        /// Random plies of each opening.
+        #[arg(long, default_value_t = 4, value_name = "K", value_parser = usize_in(0, 40))]
+        opening_plies: usize,
+        /// Save the games to FILE as records.
+        #[arg(long, value_name = "FILE")]
+        out: Option<std::path::PathBuf>,
+        /// Rules variant (see `anywoli rules`).
+        #[arg(long, default_value = "anywoli", value_name = "NAME")]
+        rules: String,
+        /// Seed of the openings (and of the lottery draws of anywoli-lottery).
+        #[arg(long, default_value_t = 0, value_name = "N")]
+        seed: u64,
+        /// Transposition table of each built-in level player, in MiB.
+        #[arg(long, default_value_t = 16, value_name = "MIB", value_parser = usize_in(1, 4096))]
+        hash: usize,
+        /// Search threads of each built-in level player.
+        #[arg(long, default_value_t = 1, value_name = "N", value_parser = usize_in(1, 64))]
+        threads: usize,
+        /// The first player.
+        #[arg(value_name = "PLAYER_A")]
+        player_a: String,
+        /// The second player.
+        #[arg(value_name = "PLAYER_B")]
+        player_b: String,
+    },
+    /// Play the engine in the terminal: type move letters, undo, hint or quit.
+    Play {
+        #[command(flatten)]
+        start: Start,
+        /// The engine's level, 1 (weakest) to 10 (timed full-strength search).
+        #[arg(long, default_value_t = 5, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=10))]
+        level: u8,
+        /// The side you play (South moves first).
+        #[arg(long, value_enum, default_value = "south", value_name = "SIDE")]
+        side: play::SideArg,
+        /// Thinking time in milliseconds: level 10's, the most levels 6 to 9 take, and hints'.
+        #[arg(long, default_value_t = 1000, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+        movetime: u64,
+    },
+}
+
+/// A clap parser for a whole number from `min` to `max`.
+fn usize_in(min: u64, max: u64) -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(min..=max)
 }
 
 /// A user error: printed as one line on stderr, exit status 2.
@@ -213,6 +298,61 @@ fn main() -> ExitCode {
             perft_depth,
             search_depth,
         } => bench::run(seconds, runs, perft_depth, search_depth),
+        Command::Engine => engine::run(),
+        Command::Analyse {
+            start,
+            movetime,
+            depth,
+            hash,
+            threads,
+            moves,
+        } => analyse::run(
+            &start,
+            &moves,
+            &analyse::Options {
+                movetime,
+                depth,
+                hash,
+                threads,
+            },
+        ),
+        Command::Match {
+            games,
+            jobs,
+            movetime,
+            opening_plies,
+            out,
+            rules,
+            seed,
+            hash,
+            threads,
+            player_a,
+            player_b,
+        } => matches::run(&matches::Options {
+            games,
+            jobs,
+            movetime,
+            opening_plies,
+            out,
+            rules,
+            seed,
+            hash,
+            threads,
+            players: [player_a, player_b],
+        }),
+        Command::Play {
+            start,
+            level,
+            side,
+            movetime,
+        } => play::run(
+            &start,
+            &play::Options {
+                level,
+                human: side.into(),
+                movetime,
+            },
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,8 +3,8 @@
 pub mod arena;
 pub mod eval;
 pub mod players;
-pub mod puzzles;
 pub mod protocol;
+pub mod puzzles;
 pub mod search;
 pub mod solve;
 pub mod tablebase;
