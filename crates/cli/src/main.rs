@@ -151,6 +151,13 @@ enum Command {
         /// Random plies of each opening.
         #[arg(long, default_value_t = 4, value_name = "K", value_parser = usize_in(0, 40))]
         opening_plies: usize,
+        /// Keep only openings that a depth-8 search scores within this many seeds of the start
+        /// position (a random move is often a gross blunder in Anywoli).
+        #[arg(long, default_value_t = 3, value_name = "SEEDS", value_parser = clap::value_parser!(u32).range(0..=96))]
+        balance: u32,
+        /// Use the random openings as they come, without the balance filter.
+        #[arg(long)]
+        unbalanced: bool,
         /// Save the games to FILE as records.
         #[arg(long, value_name = "FILE")]
         out: Option<std::path::PathBuf>,
@@ -321,6 +328,8 @@ fn main() -> ExitCode {
             jobs,
             movetime,
             opening_plies,
+            balance,
+            unbalanced,
             out,
             rules,
             seed,
@@ -333,6 +342,7 @@ fn main() -> ExitCode {
             jobs,
             movetime,
             opening_plies,
+            balance: (!unbalanced).then_some(balance),
             out,
             rules,
             seed,

@@ -21,6 +21,8 @@ pub struct Options {
     pub jobs: usize,
     pub movetime: u64,
     pub opening_plies: usize,
+    /// Largest skew of an opening from the start, in seeds; `None` keeps every random opening.
+    pub balance: Option<u32>,
     pub out: Option<PathBuf>,
     pub rules: String,
     pub seed: u64,
@@ -591,7 +593,17 @@ pub fn run(opts: &Options) -> CmdResult {
     let movetime = Duration::from_millis(opts.movetime);
     let pairs = opts.games.div_ceil(2);
     let base = Position::start(Rules::from_name(&opts.rules, opts.seed)?);
-    let mut openings = arena::openings(&base, pairs, opts.opening_plies, opts.seed);
+    let mut openings = match opts.balance {
+        Some(seeds) => arena::balanced_openings(
+            &base,
+            pairs,
+            opts.opening_plies,
+            opts.seed,
+            8,
+            seeds as i32 * 100,
+        ),
+        None => arena::openings(&base, pairs, opts.opening_plies, opts.seed),
+    };
     if openings.is_empty() {
         openings.push(Vec::new());
     }
@@ -613,13 +625,17 @@ pub fn run(opts: &Options) -> CmdResult {
     let mut out = std::io::stdout();
     writeln!(
         out,
-        "match: {} vs {}, {} games, {} opening{} of {} plies each played with both sides, movetime {} ms, rules {}, {} jobs",
+        "match: {} vs {}, {} games, {} opening{} of {} plies{} each played with both sides, movetime {} ms, rules {}, {} jobs",
         labels[0],
         labels[1],
         opts.games,
         openings.len().min(pairs),
         if openings.len().min(pairs) == 1 { "" } else { "s" },
         opts.opening_plies,
+        match opts.balance {
+            Some(b) => format!(" (within {b} seeds of the start)"),
+            None => String::new(),
+        },
         opts.movetime,
         opts.rules,
         opts.jobs.min(opts.games)

@@ -29,7 +29,13 @@ impl Table {
     /// A table of about `mib` MiB (rounded down to a power of two of 16-byte slots; at least 1).
     pub fn new(mib: usize) -> Table {
         let bytes = mib.clamp(1, 1 << 16) << 20;
-        let n = (bytes / 16).next_power_of_two() / 2;
+        let slots = bytes / 16;
+        // The largest power of two that fits: the index is a mask of the key.
+        let n = if slots.is_power_of_two() {
+            slots
+        } else {
+            slots.next_power_of_two() / 2
+        };
         let n = n.max(1024);
         let slots = (0..n)
             .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
