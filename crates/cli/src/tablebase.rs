@@ -65,7 +65,8 @@ pub enum TablebaseCommand {
         /// Thinking time per move, in milliseconds.
         #[arg(long, default_value_t = 100, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=60_000))]
         movetime: u64,
-        /// Seeds in play at the start of each game (8 or 12).
+        /// Seeds in play at the start of each game: 12, or 8 (then only positions whose
+        /// forced capture is 30 to 100 plies away).
         #[arg(long, default_value = "12", value_name = "N", value_parser = ["8", "12"])]
         start_seeds: String,
         /// Seed of the start positions.
@@ -311,8 +312,11 @@ pub fn open(dir: Option<&Path>) -> Result<Tablebase, Failure> {
     Tablebase::open(dir).map_err(Failure)
 }
 
-/// Random positions with `seeds` in play, stores level, quiet counter 0, South to move.
-fn endgame_starts(seeds: u8, n: usize, seed: u64) -> Vec<Position> {
+/// Random positions with `seeds` in play, stores level, quiet counter 0, South to move. With 8
+/// seeds, only those where South forces the capture in 30 to 100 plies: long enough that a
+/// search without the database cannot see it (a random 8-seed position is mostly decided in
+/// a few plies, and both players find those).
+fn endgame_starts(tb: &Tablebase, seeds: u8, n: usize, seed: u64) -> Vec<Position> {
     let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
     let mut out = Vec::new();
     let rest = 96 - seeds;
@@ -338,6 +342,13 @@ fn endgame_starts(seeds: u8, n: usize, seed: u64) -> Vec<Position> {
             0,
             Rules::Anywoli,
         ) {
+            if seeds == 8
+                && !tb
+                    .probe(&p)
+                    .is_some_and(|pr| pr.verdict == Verdict::Win && (30..=100).contains(&pr.dtc))
+            {
+                continue;
+            }
             out.push(p);
         }
     }
@@ -350,7 +361,7 @@ fn match_db(dir: Option<&Path>, games: usize, movetime: u64, seeds: u8, seed: u6
         let path = Tablebase::dir(dir).join(Table::file_name(8));
         return Err(Failure(missing(&path, String::new())));
     }
-    let starts = endgame_starts(seeds, games.div_ceil(2), seed);
+    let starts = endgame_starts(&tb, seeds, games.div_ceil(2), seed);
     let mut with = LevelPlayer::new(10, seed, 16, 1).expect("level 10 exists");
     with.engine_mut().set_tablebase(Some(tb));
     let mut without = LevelPlayer::new(10, seed + 1, 16, 1).expect("level 10 exists");

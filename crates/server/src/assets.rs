@@ -28,6 +28,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../web/api.js"),
     ),
     (
+        "puzzle.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/puzzle.js"),
+    ),
+    (
         "rules.js",
         "text/javascript; charset=utf-8",
         include_str!("../web/rules.js"),

@@ -7,6 +7,7 @@
 mod api;
 mod assets;
 pub mod game;
+mod puzzles;
 pub mod store;
 pub mod trace_json;
 
@@ -62,6 +63,11 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/hint", get(api::hint))
         .route("/games/{id}/record", get(api::record))
         .route("/games/{id}/events", get(api::events))
+        .route("/puzzles", get(puzzles::list))
+        .route("/puzzles/daily", get(puzzles::daily))
+        .route("/puzzles/{id}", get(puzzles::get))
+        .route("/puzzles/{id}/moves", post(puzzles::moves))
+        .route("/puzzles/{id}/solution", get(puzzles::solution))
         .route(
             "/import",
             post(api::import).layer(DefaultBodyLimit::max(IMPORT_LIMIT)),
@@ -73,6 +79,8 @@ pub fn app(state: AppState) -> Router {
         .route("/new", get(assets::index))
         .route("/archive", get(assets::index))
         .route("/rules", get(assets::index))
+        .route("/puzzles", get(assets::index))
+        .route("/puzzles/{id}", get(assets::index))
         .route("/g/{id}", get(assets::index))
         .route("/assets/{name}", get(assets::asset))
         .nest("/api", api)

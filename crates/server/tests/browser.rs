@@ -675,6 +675,137 @@ async fn records_and_replay(driver: &Driver, base: &str) {
     let _ = c.close().await;
 }
 
+/// Puzzle mode: a puzzle solved by clicking South's moves while North answers on the board,
+/// the streak kept across a reload, a wrong move ending it, and the puzzle of the day.
+async fn puzzle_mode(driver: &Driver, base: &str, server: &Server) {
+    let c = browser(driver, "puzzle", &["--lang=en"]).await;
+    c.goto(&format!("{base}/puzzles/60")).await.unwrap();
+    wait_for(
+        &c,
+        "document.body.dataset.puzzle === 'playing'",
+        "puzzle 60",
+    )
+    .await;
+    // No animation, so that the test waits for the answers and not for the sowing.
+    js(&c, "localStorage.setItem('anywoli.speed', 'off')").await;
+    c.refresh().await.unwrap();
+    wait_for(
+        &c,
+        "document.body.dataset.puzzle === 'playing'",
+        "puzzle 60 again",
+    )
+    .await;
+    assert_eq!(
+        js(&c, "return document.querySelector('h1').textContent").await,
+        "Puzzle 60"
+    );
+    let line = http_get(server, "/api/puzzles/60/solution").await["solution"].clone();
+    let south: Vec<String> = line
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .filter(|m| m.chars().all(|c| c.is_ascii_lowercase()))
+        .collect();
+    for (i, mv) in south.iter().enumerate() {
+        wait_for(
+            &c,
+            "document.body.dataset.busy === '0' && document.body.dataset.puzzle !== 'loading'",
+            "the puzzle's turn",
+        )
+        .await;
+        assert_eq!(body_data(&c, "puzzle").await, "playing", "before move {i}");
+        click(&c, &format!("#board button[data-hole='{mv}']")).await;
+    }
+    wait_for(
+        &c,
+        "document.body.dataset.puzzle === 'solved'",
+        "the puzzle solved",
+    )
+    .await;
+    let status = js(
+        &c,
+        "return document.querySelector('#puzzle-status').textContent",
+    )
+    .await;
+    assert!(status.as_str().unwrap().starts_with("Solved!"), "{status}");
+    let streak = "return document.querySelector('#puzzle-streak').textContent";
+    assert_eq!(js(&c, streak).await, "Streak: 1 solved in a row (best 1)");
+
+    // The next puzzle: a wrong first move fails it and ends the streak; the solution shows.
+    click(&c, "#puzzle-next").await;
+    wait_for(
+        &c,
+        "document.body.dataset.puzzle === 'playing' && document.querySelector('h1').textContent === 'Puzzle 61'",
+        "puzzle 61",
+    )
+    .await;
+    let first = http_get(server, "/api/puzzles/61/solution").await["solution"][0].clone();
+    let legal = http_get(server, "/api/puzzles/61").await["legal"].clone();
+    let wrong = legal
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| **m != first)
+        .expect("another legal move")
+        .as_str()
+        .unwrap()
+        .to_string();
+    click(&c, &format!("#board button[data-hole='{wrong}']")).await;
+    wait_for(
+        &c,
+        "document.body.dataset.puzzle === 'failed'",
+        "the wrong move judged",
+    )
+    .await;
+    let status = js(
+        &c,
+        "return document.querySelector('#puzzle-status').textContent",
+    )
+    .await;
+    assert!(
+        status
+            .as_str()
+            .unwrap()
+            .contains(&format!("The winning move was {}", first.as_str().unwrap())),
+        "{status}"
+    );
+    assert_eq!(
+        js(
+            &c,
+            "return document.querySelector('#puzzle-solution').hidden"
+        )
+        .await,
+        json!(false)
+    );
+    assert_eq!(js(&c, streak).await, "Streak: 0 solved in a row (best 1)");
+    // Kept in the browser across a reload.
+    c.refresh().await.unwrap();
+    wait_for(
+        &c,
+        "document.body.dataset.puzzle === 'playing'",
+        "puzzle 61 reloaded",
+    )
+    .await;
+    assert_eq!(js(&c, streak).await, "Streak: 0 solved in a row (best 1)");
+
+    // The puzzle of the day, from the menu, in Italian.
+    c.find(Locator::Css("#lang-select"))
+        .await
+        .unwrap()
+        .select_by_value("it")
+        .await
+        .unwrap();
+    click(&c, "header nav a[href='/puzzles']").await;
+    wait_for(
+        &c,
+        "document.body.dataset.puzzle === 'playing' && document.querySelector('h1').textContent.startsWith('Problema del giorno')",
+        "the puzzle of the day",
+    )
+    .await;
+    let _ = c.close().await;
+}
+
 async fn http_get(server: &Server, path: &str) -> Value {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut s = tokio::net::TcpStream::connect(server.addr).await.unwrap();
@@ -714,6 +845,7 @@ async fn the_page_in_a_real_browser() {
     languages(&driver, &base).await;
     friend_game(&driver, &base).await;
     records_and_replay(&driver, &base).await;
+    puzzle_mode(&driver, &base, &server).await;
     let c = browser(&driver, "computer", &["--lang=en"]).await;
     computer_game_to_the_end(&driver, &c, &base, &server, &shots).await;
     let _ = c.close().await;

@@ -4,6 +4,7 @@ import { api, GameSocket, mySeat, rememberSeat } from './api.js';
 import { t, seeds, setLang, currentLang, applyStatic, initLang } from './i18n.js';
 import { Board, parsePosition, indexOf } from './board.js';
 import { renderRules } from './rules.js';
+import { PuzzleView } from './puzzle.js';
 
 const main = document.getElementById('main');
 const live = document.getElementById('live');
@@ -61,15 +62,23 @@ function route() {
   const path = location.pathname;
   const m = path.match(/^\/g\/([a-z0-9]{1,40})$/);
   for (const a of document.querySelectorAll('header nav a')) {
-    const here = a.getAttribute('href') === path || (path === '/new' && a.getAttribute('href') === '/');
+    const here = a.getAttribute('href') === path || (path === '/new' && a.getAttribute('href') === '/')
+      || (path.startsWith('/puzzles/') && a.getAttribute('href') === '/puzzles');
     if (here) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
   if (path === '/' || path === '/new') view = new NewGameView();
   else if (path === '/archive') view = new ArchiveView();
   else if (path === '/rules') view = new RulesView();
+  else if (path === '/puzzles') view = new PuzzleView(puzzleUi(), null);
+  else if (/^\/puzzles\/\d{1,6}$/.test(path)) view = new PuzzleView(puzzleUi(), path.slice(9));
   else if (m) view = new GameView(m[1]);
   else view = new NotFoundView();
+}
+
+/** What the puzzle view (puzzle.js) uses of the page. */
+function puzzleUi() {
+  return { main, esc, say, setBody, errorText, delay: () => SPEEDS[speed()] };
 }
 
 document.addEventListener('click', (e) => {

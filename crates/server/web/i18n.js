@@ -167,6 +167,24 @@ const en = {
   r_variants_h: 'Variants',
   r_notation_h: 'Notation',
   r_notation: 'A move is written as the letter of its hole; a game is its moves in order, separated by spaces. A player who has to pass writes nothing, so two letters of the same row in a row mean an extra move or a pass.',
+  // Puzzle mode (puzzle.js).
+  nav_puzzles: 'Puzzles',
+  puzzle_title_daily: 'Puzzle of the day',
+  puzzle_title: 'Puzzle {n}',
+  puzzle_meta: 'Grade {g} of 5 · South needs {m} moves',
+  puzzle_task: 'South to play and force the win: whoever makes the next capture takes all 8 seeds. North defends as well as it can.',
+  puzzle_your_move: 'South to play: find the winning move.',
+  puzzle_right: 'Right! North defends with {m}. Your move.',
+  puzzle_right_pass: 'Right! North has no seeds and passes: play again.',
+  puzzle_solved: 'Solved! South makes the capture and takes the last seeds.',
+  puzzle_wrong: '{m} lets North force the capture. The winning move was {x}.',
+  puzzle_retry: 'Try again',
+  puzzle_show_solution: 'Show the solution',
+  puzzle_solution: 'Solution: {line}',
+  puzzle_next: 'Next puzzle',
+  puzzle_daily_link: 'Puzzle of the day',
+  puzzle_streak: 'Streak: {n} solved in a row (best {b})',
+  puzzle_not_found: 'There is no such puzzle.',
 };
 
 const tl = {
@@ -333,6 +351,24 @@ const tl = {
   r_variants_h: 'Mga bersyon',
   r_notation_h: 'Notasyon',
   r_notation: 'Isinusulat ang isang tira bilang titik ng butas nito; ang isang laro ay ang mga tira nito nang sunod-sunod, pinaghihiwalay ng espasyo. Walang isinusulat para sa paglaktaw, kaya ang dalawang magkasunod na titik ng iisang hanay ay nangangahulugan ng dagdag na tira o ng paglaktaw.',
+  // Puzzle mode (puzzle.js).
+  nav_puzzles: 'Mga palaisipan',
+  puzzle_title_daily: 'Palaisipan ng araw',
+  puzzle_title: 'Palaisipan {n}',
+  puzzle_meta: 'Antas {g} sa 5 · {m} tira ng Timog ang kailangan',
+  puzzle_task: 'Timog ang titira at pipilitin ang panalo: ang susunod na makakakuha ng apat ang mag-uuwi ng lahat ng 8 buto. Ipagtatanggol ng Hilaga ang sarili hangga’t kaya nito.',
+  puzzle_your_move: 'Tira ng Timog: hanapin ang panalong tira.',
+  puzzle_right: 'Tama! Ipinagtanggol ng Hilaga ang sarili sa {m}. Ikaw na.',
+  puzzle_right_pass: 'Tama! Walang buto ang Hilaga kaya lumaktaw ito: tumira ka ulit.',
+  puzzle_solved: 'Nalutas! Nakakuha ang Timog at napunta sa kanya ang huling mga buto.',
+  puzzle_wrong: 'Sa {m}, mapipilit ng Hilaga ang pagkuha. Ang panalong tira ay {x}.',
+  puzzle_retry: 'Subukan ulit',
+  puzzle_show_solution: 'Ipakita ang sagot',
+  puzzle_solution: 'Sagot: {line}',
+  puzzle_next: 'Susunod na palaisipan',
+  puzzle_daily_link: 'Palaisipan ng araw',
+  puzzle_streak: 'Sunod-sunod: {n} nalutas (pinakamahusay {b})',
+  puzzle_not_found: 'Walang ganitong palaisipan.',
 };
 
 const cs = {
@@ -501,6 +537,24 @@ const cs = {
   r_variants_h: 'Varianty',
   r_notation_h: 'Zápis',
   r_notation: 'Tah se zapisuje písmenem své jamky; hra je posloupnost tahů oddělených mezerami. Stání se nezapisuje, takže dvě písmena téže řady za sebou znamenají tah navíc nebo stání.',
+  // Puzzle mode (puzzle.js).
+  nav_puzzles: 'Úlohy',
+  puzzle_title_daily: 'Úloha dne',
+  puzzle_title: 'Úloha {n}',
+  puzzle_meta: 'Obtížnost {g} z 5 · Jih potřebuje {m} tahů',
+  puzzle_task: 'Jih je na tahu a vynutí si výhru: kdo jako další vezme čtveřici, získá všech 8 semínek. Sever se brání, jak nejlépe umí.',
+  puzzle_your_move: 'Jih je na tahu: najděte vítězný tah.',
+  puzzle_right: 'Správně! Sever se brání tahem {m}. Jste na tahu.',
+  puzzle_right_pass: 'Správně! Sever nemá semínka a vynechává: táhněte znovu.',
+  puzzle_solved: 'Vyřešeno! Jih bere čtveřici i poslední semínka.',
+  puzzle_wrong: 'Po tahu {m} si Sever vynutí braní. Vítězný tah byl {x}.',
+  puzzle_retry: 'Zkusit znovu',
+  puzzle_show_solution: 'Ukázat řešení',
+  puzzle_solution: 'Řešení: {line}',
+  puzzle_next: 'Další úloha',
+  puzzle_daily_link: 'Úloha dne',
+  puzzle_streak: 'Série: {n} vyřešených za sebou (nejlepší {b})',
+  puzzle_not_found: 'Taková úloha neexistuje.',
 };
 
 const nl = {
@@ -667,6 +721,24 @@ const nl = {
   r_variants_h: 'Varianten',
   r_notation_h: 'Notatie',
   r_notation: 'Een zet schrijf je als de letter van zijn kuiltje; een partij is de rij zetten, gescheiden door spaties. Passen schrijf je niet, dus twee letters van dezelfde rij achter elkaar betekenen een extra zet of een pas.',
+  // Puzzle mode (puzzle.js).
+  nav_puzzles: 'Puzzels',
+  puzzle_title_daily: 'Puzzel van de dag',
+  puzzle_title: 'Puzzel {n}',
+  puzzle_meta: 'Niveau {g} van 5 · Zuid heeft {m} zetten nodig',
+  puzzle_task: 'Zuid is aan zet en dwingt de winst af: wie als volgende een vier slaat, krijgt alle 8 zaden. Noord verdedigt zo goed als het kan.',
+  puzzle_your_move: 'Zuid aan zet: vind de winnende zet.',
+  puzzle_right: 'Goed! Noord verdedigt met {m}. Jij bent aan zet.',
+  puzzle_right_pass: 'Goed! Noord heeft geen zaden en past: zet opnieuw.',
+  puzzle_solved: 'Opgelost! Zuid slaat en krijgt de laatste zaden.',
+  puzzle_wrong: 'Na {m} dwingt Noord de slag af. De winnende zet was {x}.',
+  puzzle_retry: 'Opnieuw proberen',
+  puzzle_show_solution: 'Toon de oplossing',
+  puzzle_solution: 'Oplossing: {line}',
+  puzzle_next: 'Volgende puzzel',
+  puzzle_daily_link: 'Puzzel van de dag',
+  puzzle_streak: 'Reeks: {n} op rij opgelost (beste {b})',
+  puzzle_not_found: 'Deze puzzel bestaat niet.',
 };
 
 const hi = {
@@ -833,6 +905,24 @@ const hi = {
   r_variants_h: 'रूपांतर',
   r_notation_h: 'लिखने का तरीका',
   r_notation: 'चाल उसके गड्ढे के अक्षर से लिखी जाती है; खेल उसकी चालें क्रम से, रिक्त स्थान से अलग करके लिखा जाता है। चाल छोड़ना लिखा नहीं जाता, इसलिए एक ही पंक्ति के दो अक्षर लगातार आएँ तो उसका अर्थ अतिरिक्त चाल या छोड़ी गई चाल है।',
+  // Puzzle mode (puzzle.js).
+  nav_puzzles: 'पहेलियाँ',
+  puzzle_title_daily: 'आज की पहेली',
+  puzzle_title: 'पहेली {n}',
+  puzzle_meta: 'कठिनाई {g} / 5 · दक्षिण को {m} चालें चाहिए',
+  puzzle_task: 'दक्षिण की चाल है और उसे जीत पक्की करनी है: जो अगली बार चार बीज पकड़ेगा, उसे सभी 8 बीज मिलेंगे। उत्तर जितना हो सके बचाव करता है।',
+  puzzle_your_move: 'दक्षिण की चाल: जीतने वाली चाल खोजिए।',
+  puzzle_right: 'सही! उत्तर {m} से बचाव करता है। आपकी चाल।',
+  puzzle_right_pass: 'सही! उत्तर के पास बीज नहीं हैं, वह चाल छोड़ता है: फिर से चलिए।',
+  puzzle_solved: 'हल हो गई! दक्षिण पकड़ता है और अंतिम बीज ले लेता है।',
+  puzzle_wrong: '{m} के बाद उत्तर पकड़ पक्की कर लेता है। जीतने वाली चाल {x} थी।',
+  puzzle_retry: 'फिर से कोशिश करें',
+  puzzle_show_solution: 'हल दिखाइए',
+  puzzle_solution: 'हल: {line}',
+  puzzle_next: 'अगली पहेली',
+  puzzle_daily_link: 'आज की पहेली',
+  puzzle_streak: 'लगातार: {n} हल (सर्वश्रेष्ठ {b})',
+  puzzle_not_found: 'ऐसी कोई पहेली नहीं है।',
 };
 
 const it = {
@@ -999,6 +1089,24 @@ const it = {
   r_variants_h: 'Varianti',
   r_notation_h: 'Notazione',
   r_notation: 'Una mossa si scrive con la lettera della sua buca; una partita è la sequenza delle mosse separate da spazi. Il passo non si scrive, quindi due lettere della stessa fila di seguito indicano una mossa in più o un passo.',
+  // Puzzle mode (puzzle.js).
+  nav_puzzles: 'Problemi',
+  puzzle_title_daily: 'Problema del giorno',
+  puzzle_title: 'Problema {n}',
+  puzzle_meta: 'Difficoltà {g} su 5 · a Sud servono {m} mosse',
+  puzzle_task: 'Muove Sud e forza la vittoria: chi cattura il prossimo quattro prende tutti gli 8 semi. Nord si difende come meglio può.',
+  puzzle_your_move: 'Muove Sud: trova la mossa vincente.',
+  puzzle_right: 'Giusto! Nord si difende con {m}. Tocca a te.',
+  puzzle_right_pass: 'Giusto! Nord non ha semi e passa: muovi ancora.',
+  puzzle_solved: 'Risolto! Sud cattura e prende gli ultimi semi.',
+  puzzle_wrong: 'Dopo {m} Nord forza la cattura. La mossa vincente era {x}.',
+  puzzle_retry: 'Riprova',
+  puzzle_show_solution: 'Mostra la soluzione',
+  puzzle_solution: 'Soluzione: {line}',
+  puzzle_next: 'Problema successivo',
+  puzzle_daily_link: 'Problema del giorno',
+  puzzle_streak: 'Serie: {n} risolti di fila (record {b})',
+  puzzle_not_found: 'Questo problema non esiste.',
 };
 
 const DICTS = { en, tl, cs, nl, hi, it };

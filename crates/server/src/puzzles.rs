@@ -1,0 +1,216 @@
+//! Endgame puzzles over HTTP (docs/api.md, "Puzzles"): the committed collection, the puzzle of
+//! the day, and the check of a player's moves, answered with North's best defence.
+//!
+//! The collection (`anywoli_engine::puzzles`) carries each puzzle's whole solution, proven by
+//! the 8-seed database when it was made: South's only winning move at every turn and North's
+//! longest defence. So the server needs no database to judge an attempt or to defend.
+
+use anywoli_core::{Move, Position, Side};
+use anywoli_engine::puzzles::{self, Judgement, Puzzle};
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, RawQuery};
+use axum::http::StatusCode;
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::trace_json::{side_name, JsonTrace};
+use crate::ApiError;
+
+type ApiResult<T> = Result<T, ApiError>;
+
+fn malformed(message: impl Into<String>) -> ApiError {
+    ApiError::new(StatusCode::BAD_REQUEST, "malformed", message)
+}
+
+fn unknown_puzzle(id: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "unknown_puzzle",
+        format!(
+            "there is no puzzle '{}': they are numbered 1 to {}",
+            id.chars().take(20).collect::<String>(),
+            puzzles::all().len()
+        ),
+    )
+}
+
+/// The board of a position as the page draws it.
+fn board(p: &Position) -> Value {
+    json!({
+        "position": p.to_string(),
+        "holes": p.holes().to_vec(),
+        "stores": [p.store(Side::South), p.store(Side::North)],
+        "to_move": p.to_move().map(side_name),
+        "legal": p.moves().map(|m| m.to_string()).collect::<Vec<_>>(),
+    })
+}
+
+/// A puzzle without its solution.
+fn view(p: &Puzzle) -> Value {
+    let mut v = board(&p.position);
+    let o = v.as_object_mut().expect("an object");
+    o.insert("id".into(), json!(p.id));
+    o.insert("grade".into(), json!(p.grade));
+    o.insert("plies".into(), json!(p.plies));
+    o.insert("south_moves".into(), json!(p.south_moves().len()));
+    o.insert("defences".into(), json!(p.defences));
+    o.insert("count".into(), json!(puzzles::all().len()));
+    v
+}
+
+fn find(id: &str) -> ApiResult<&'static Puzzle> {
+    id.parse::<u32>()
+        .ok()
+        .and_then(puzzles::by_id)
+        .ok_or_else(|| unknown_puzzle(id))
+}
+
+/// `GET /api/puzzles`: the collection, without solutions.
+pub async fn list() -> Json<Value> {
+    let list: Vec<Value> = puzzles::all()
+        .iter()
+        .map(|p| json!({"id": p.id, "grade": p.grade, "plies": p.plies, "defences": p.defences}))
+        .collect();
+    Json(json!({ "puzzles": list }))
+}
+
+/// `GET /api/puzzles/daily?date=YYYY-MM-DD`: the puzzle of that day (the server's date, UTC,
+/// when none is given: the page sends the reader's own date).
+pub async fn daily(RawQuery(q): RawQuery) -> ApiResult<Json<Value>> {
+    let mut date = None;
+    for pair in q
+        .as_deref()
+        .unwrap_or("")
+        .split('&')
+        .filter(|s| !s.is_empty())
+    {
+        match pair.split_once('=') {
+            Some(("date", d)) => date = Some(d.to_string()),
+            _ => {
+                return Err(malformed(format!(
+                    "unknown query '{}': only date=YYYY-MM-DD",
+                    pair.chars().take(40).collect::<String>()
+                )))
+            }
+        }
+    }
+    let day = match &date {
+        Some(d) => puzzles::day_of(d).ok_or_else(|| {
+            malformed(format!(
+                "bad date '{}': expected YYYY-MM-DD",
+                d.chars().take(20).collect::<String>()
+            ))
+        })?,
+        None => crate::api::now_ms() / 86_400_000,
+    };
+    let p = puzzles::daily(day);
+    let mut v = view(p);
+    v.as_object_mut()
+        .expect("an object")
+        .insert("daily".into(), json!(true));
+    Ok(Json(v))
+}
+
+/// `GET /api/puzzles/{id}`.
+pub async fn get(Path(id): Path<String>) -> ApiResult<Json<Value>> {
+    Ok(Json(view(find(&id)?)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MovesRequest {
+    moves: Vec<String>,
+}
+
+/// `POST /api/puzzles/{id}/moves` with `{"moves": [...]}`: every move played so far from the
+/// puzzle's position, the player's newest last. The answer judges that move and, when it is
+/// right, adds North's defence, with the traces of the moves to animate.
+pub async fn moves(
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<Value>> {
+    let pz = find(&id)?;
+    let bytes = body.map_err(|e| malformed(format!("the request body could not be read: {e}")))?;
+    let req: MovesRequest = serde_json::from_slice(&bytes).map_err(|e| {
+        malformed(format!(
+            "the request body is not valid JSON for this request: {e}"
+        ))
+    })?;
+    if req.moves.len() > 400 {
+        return Err(malformed("too many moves"));
+    }
+    let moves = req
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            m.parse::<Move>()
+                .map_err(|e| malformed(format!("move {}: {e}", i + 1)))
+        })
+        .collect::<ApiResult<Vec<Move>>>()?;
+    let judgement = pz.judge(&moves);
+    // The position before the player's newest move (the earlier moves are the puzzle's line).
+    let mut before = pz.position;
+    if let Some((_, earlier)) = moves.split_last() {
+        if matches!(judgement, Judgement::Invalid(_)) {
+            // Nothing to replay: the answer is the error below.
+        } else {
+            for m in earlier {
+                let _ = before.play(*m);
+            }
+        }
+    }
+    let (result, replies, extra) = match judgement {
+        Judgement::Invalid(msg) => {
+            return Err(ApiError::new(StatusCode::CONFLICT, "off_line", msg));
+        }
+        Judgement::Illegal(msg) => {
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "illegal_move",
+                msg,
+            ));
+        }
+        Judgement::Wrong { expected } => (
+            "wrong",
+            Vec::new(),
+            json!({"expected": expected.to_string(), "solution": line(pz)}),
+        ),
+        Judgement::Right { replies } => ("right", replies, json!({})),
+        Judgement::Solved { replies } => ("solved", replies, json!({"solution": line(pz)})),
+    };
+    // Traces of the player's move and of North's replies, in order.
+    let mut traces = Vec::new();
+    let mut p = before;
+    let last = *moves.last().expect("judged moves are not empty");
+    for m in std::iter::once(last).chain(replies.iter().copied()) {
+        let Ok(t) = p.trace(m) else { break };
+        traces.push(JsonTrace::new(&p, &t));
+        if p.play(m).is_err() {
+            break;
+        }
+    }
+    let mut v = board(&p);
+    let o = v.as_object_mut().expect("an object");
+    o.insert("result".into(), json!(result));
+    o.insert(
+        "replies".into(),
+        json!(replies.iter().map(|m| m.to_string()).collect::<Vec<_>>()),
+    );
+    o.insert("traces".into(), json!(traces));
+    for (k, val) in extra.as_object().expect("an object") {
+        o.insert(k.clone(), val.clone());
+    }
+    Ok(Json(v))
+}
+
+/// `GET /api/puzzles/{id}/solution`: the whole line (the page shows it on request).
+pub async fn solution(Path(id): Path<String>) -> ApiResult<Json<Value>> {
+    Ok(Json(json!({ "solution": line(find(&id)?) })))
+}
+
+fn line(pz: &Puzzle) -> Vec<String> {
+    pz.line.iter().map(|m| m.to_string()).collect()
+}

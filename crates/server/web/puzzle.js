@@ -1,0 +1,184 @@
+// Puzzle mode: South to play and force the win. The server judges each move from the
+// puzzle's proven solution and answers with North's best defence; the streak of puzzles
+// solved without a mistake is kept in this browser.
+
+import { api } from './api.js';
+import { t } from './i18n.js';
+import { Board } from './board.js';
+
+const STORE = 'anywoli.puzzles';
+
+/** {streak, best, solved: [ids], failed: [ids]} from localStorage (a fresh one if none). */
+export function loadProgress() {
+  let p = null;
+  try { p = JSON.parse(localStorage.getItem(STORE) || 'null'); } catch { p = null; }
+  if (!p || typeof p !== 'object') p = {};
+  return {
+    streak: Number.isInteger(p.streak) ? p.streak : 0,
+    best: Number.isInteger(p.best) ? p.best : 0,
+    solved: Array.isArray(p.solved) ? p.solved : [],
+    failed: Array.isArray(p.failed) ? p.failed : [],
+  };
+}
+
+function saveProgress(p) {
+  try { localStorage.setItem(STORE, JSON.stringify(p)); } catch { /* kept for this page only */ }
+}
+
+/** Today in the reader's own time zone, YYYY-MM-DD: the puzzle of the day follows it. */
+function localDate() {
+  const d = new Date();
+  const pad = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+export class PuzzleView {
+  /**
+   * @param ui the page's helpers: {main, esc, say, setBody, errorText, delay}
+   * @param id the puzzle's number, or null for the puzzle of the day
+   */
+  constructor(ui, id) {
+    this.ui = ui;
+    this.id = id;
+    this.moves = [];
+    this.state = 'loading';
+    this.mistake = false;
+    ui.setBody({ view: 'puzzle', puzzle: 'loading', busy: '0' });
+    this.start();
+  }
+
+  destroy() {
+    if (this.board) this.board.skip();
+  }
+
+  async start() {
+    const { main, esc, errorText, setBody } = this.ui;
+    const r = await api('GET', this.id ? '/puzzles/' + this.id : '/puzzles/daily?date=' + localDate());
+    if (!r.ok) {
+      setBody({ puzzle: 'missing' });
+      main.innerHTML = `<section class="panel"><h1>${esc(r.status === 404 ? t('puzzle_not_found') : errorText(r))}</h1>
+        <p><a href="/puzzles" data-link>${esc(t('puzzle_daily_link'))}</a></p></section>`;
+      return;
+    }
+    this.p = r.data;
+    this.build();
+    this.reset();
+  }
+
+  build() {
+    const { main, esc } = this.ui;
+    const p = this.p;
+    const title = p.daily ? t('puzzle_title_daily') + ' — ' + t('puzzle_title', { n: p.id }) : t('puzzle_title', { n: p.id });
+    document.title = t('app_title') + ' — ' + title;
+    const next = (p.id % p.count) + 1;
+    main.innerHTML = `
+      <section class="panel puzzle" aria-labelledby="puzzle-heading">
+        <h1 id="puzzle-heading">${esc(title)}</h1>
+        <p class="note" id="puzzle-meta">${esc(t('puzzle_meta', { g: p.grade, m: p.south_moves }))}</p>
+        <p class="tagline">${esc(t('puzzle_task'))}</p>
+        <p id="puzzle-status" class="status" aria-live="polite"></p>
+        <div id="board" role="group" aria-label="${esc(title)}"></div>
+        <div class="controls">
+          <button type="button" id="puzzle-retry">${esc(t('puzzle_retry'))}</button>
+          <button type="button" id="puzzle-show">${esc(t('puzzle_show_solution'))}</button>
+          <a id="puzzle-next" class="button primary" href="/puzzles/${next}" data-link>${esc(t('puzzle_next'))}</a>
+          <a class="button" href="/puzzles" data-link>${esc(t('puzzle_daily_link'))}</a>
+        </div>
+        <p id="puzzle-solution" class="note" hidden></p>
+        <p id="puzzle-streak" class="streak"></p>
+      </section>`;
+    this.board = new Board(main.querySelector('#board'), (l) => this.play(l));
+    this.board.orient('south', ['south']);
+    main.querySelector('#puzzle-retry').addEventListener('click', () => this.reset());
+    main.querySelector('#puzzle-show').addEventListener('click', () => this.showSolution());
+    this.showStreak();
+  }
+
+  setState(state, text) {
+    this.state = state;
+    this.ui.setBody({ puzzle: state });
+    const el = this.ui.main.querySelector('#puzzle-status');
+    el.textContent = text;
+    el.classList.toggle('your-turn', state === 'playing');
+  }
+
+  reset() {
+    this.moves = [];
+    this.board.skip();
+    this.board.draw(this.p, { playable: this.p.legal });
+    this.ui.main.querySelector('#puzzle-solution').hidden = true;
+    this.setState('playing', t('puzzle_your_move'));
+  }
+
+  showStreak() {
+    const pr = loadProgress();
+    this.ui.main.querySelector('#puzzle-streak').textContent = t('puzzle_streak', { n: pr.streak, b: pr.best });
+  }
+
+  /** A mistake (or asking for the solution) ends the streak, unless this one was solved before. */
+  record(solved) {
+    const pr = loadProgress();
+    const id = this.p.id;
+    if (solved) {
+      if (!this.mistake && !pr.solved.includes(id) && !pr.failed.includes(id)) {
+        pr.streak += 1;
+        pr.best = Math.max(pr.best, pr.streak);
+      }
+      if (!pr.solved.includes(id)) pr.solved.push(id);
+    } else {
+      this.mistake = true;
+      if (!pr.solved.includes(id)) {
+        pr.streak = 0;
+        if (!pr.failed.includes(id)) pr.failed.push(id);
+      }
+    }
+    saveProgress(pr);
+    this.showStreak();
+  }
+
+  async showSolution() {
+    const r = await api('GET', `/puzzles/${this.p.id}/solution`);
+    if (!r.ok) return;
+    const el = this.ui.main.querySelector('#puzzle-solution');
+    el.textContent = t('puzzle_solution', { line: r.data.solution.join(' ') });
+    el.hidden = false;
+    if (this.state === 'playing') this.record(false);
+  }
+
+  async play(letter) {
+    if (this.busy || this.state !== 'playing') return;
+    this.busy = true;
+    this.ui.setBody({ busy: '1' });
+    const r = await api('POST', `/puzzles/${this.p.id}/moves`, { moves: [...this.moves, letter] });
+    if (!r.ok) {
+      this.busy = false;
+      this.ui.setBody({ busy: '0' });
+      this.setState('playing', this.ui.errorText(r));
+      return;
+    }
+    const d = r.data;
+    const say = (text, show) => this.ui.say(text, show);
+    for (const tr of d.traces) {
+      await this.board.animate(tr, this.ui.delay(), say);
+    }
+    this.moves.push(letter, ...d.replies);
+    this.board.draw(d, { playable: d.result === 'right' ? d.legal : [], last: this.moves[this.moves.length - 1] });
+    if (d.result === 'right') {
+      this.setState('playing', d.replies.length
+        ? t('puzzle_right', { m: d.replies.join(' ') })
+        : t('puzzle_right_pass'));
+    } else if (d.result === 'solved') {
+      this.record(true);
+      this.setState('solved', t('puzzle_solved'));
+    } else {
+      this.record(false);
+      this.setState('failed', t('puzzle_wrong', { m: letter, x: d.expected }));
+      const el = this.ui.main.querySelector('#puzzle-solution');
+      el.textContent = t('puzzle_solution', { line: d.solution.join(' ') });
+      el.hidden = false;
+    }
+    this.ui.say(this.ui.main.querySelector('#puzzle-status').textContent, false);
+    this.busy = false;
+    this.ui.setBody({ busy: '0' });
+  }
+}
