@@ -136,7 +136,7 @@ async fn a_wrong_move_and_the_errors() {
         &app,
         "POST",
         "/api/puzzles/30/moves",
-        Some(moves(&[wrong.clone()])),
+        Some(moves(std::slice::from_ref(&wrong))),
     )
     .await;
     assert_eq!(s, StatusCode::OK);
