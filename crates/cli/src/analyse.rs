@@ -60,7 +60,8 @@ pub fn run(start: &Start, moves: &[String], opts: &Options) -> CmdResult {
             (t, _) => t.map(Duration::from_millis),
         },
     };
-    let engine = Engine::new(opts.hash, opts.threads);
+    let mut engine = Engine::new(opts.hash, opts.threads);
+    engine.set_tablebase(anywoli_engine::tablebase::from_env());
     let stop = AtomicBool::new(false);
     let mut failed: Option<std::io::Error> = None;
     let mut on_info = |i: &Info| {

@@ -365,6 +365,7 @@ fn match_db(dir: Option<&Path>, games: usize, movetime: u64, seeds: u8, seed: u6
     let mut with = LevelPlayer::new(10, seed, 16, 1).expect("level 10 exists");
     with.engine_mut().set_tablebase(Some(tb));
     let mut without = LevelPlayer::new(10, seed + 1, 16, 1).expect("level 10 exists");
+    without.engine_mut().set_tablebase(None);
     let mut out = std::io::stdout().lock();
     writeln!(
         out,

@@ -18,6 +18,7 @@ use std::fmt;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, OnceLock};
 
 use anywoli_core::{Hole, Move, Position, Rules, Side, QUIET_LIMIT, TOTAL_SEEDS};
 
@@ -748,6 +749,26 @@ pub struct Probe {
     /// ... or at most this (the opponent forces its capture in time and the side to move
     /// receives the last 4: 0).
     pub upper: Option<i32>,
+}
+
+/// The databases named by `$ANYWOLI_TABLEBASES`, loaded once per process: what the level
+/// players (and so `play`, `match`, `engine` and the web app's computer), `analyse` and the web
+/// app's hints use. `None` when the variable is unset or its folder holds no database; a
+/// damaged file is said once on stderr and not used.
+pub fn from_env() -> Option<Arc<Tablebase>> {
+    static TB: OnceLock<Option<Arc<Tablebase>>> = OnceLock::new();
+    TB.get_or_init(|| {
+        let dir = std::env::var_os(ENV_DIR)?;
+        match Tablebase::open(Some(Path::new(&dir))) {
+            Ok(tb) if !tb.is_empty() => Some(Arc::new(tb)),
+            Ok(_) => None,
+            Err(e) => {
+                eprintln!("anywoli: the endgame databases are not used: {e}");
+                None
+            }
+        }
+    })
+    .clone()
 }
 
 /// The endgame databases the engine, the solver and the commands use.

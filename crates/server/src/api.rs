@@ -844,7 +844,8 @@ pub async fn hint(State(st): State<AppState>, Path(id): Path<String>) -> ApiResu
     })?;
     let best = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        let engine = Engine::new(think.hash_mib, 1);
+        let mut engine = Engine::new(think.hash_mib, 1);
+        engine.set_tablebase(anywoli_engine::tablebase::from_env());
         let stop = std::sync::atomic::AtomicBool::new(false);
         let limits = Limits {
             depth: Some(24),
