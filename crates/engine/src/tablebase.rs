@@ -1063,7 +1063,11 @@ mod tests {
             unmoves(&holes, 8, &mut back);
             for &(p, same) in &back {
                 expand(p, 8, &mut moves).expect("an unmove gives a position");
-                let forward = moves.quiet.iter().filter(|&&q| q == (c as u32, same)).count();
+                let forward = moves
+                    .quiet
+                    .iter()
+                    .filter(|&&q| q == (c as u32, same))
+                    .count();
                 let backward = back.iter().filter(|&&b| b == (p, same)).count();
                 assert_eq!(forward, backward, "{p} -> {c} ({same})");
                 checked += 1;
