@@ -263,12 +263,18 @@ impl Table {
             return Err(bad("wrong magic bytes"));
         }
         let seeds = header[8];
-        if seeds as usize > MAX_SEEDS || seeds % 4 != 0 || seeds < 8 {
+        if seeds != 8 && seeds != 12 {
             return Err(bad("unsupported number of seeds"));
         }
         let len = u64::from_le_bytes(header[16..24].try_into().expect("8 bytes"));
         if len != positions(seeds) {
             return Err(bad("wrong number of entries for its seeds"));
+        }
+        // The size first, so that a damaged header cannot make the loader ask for memory the
+        // file does not back.
+        let size = f.metadata().map_err(|e| bad(&e.to_string()))?.len();
+        if size < HEADER as u64 + 2 * len {
+            return Err(bad("shorter than its header says"));
         }
         let sum = u64::from_le_bytes(header[24..32].try_into().expect("8 bytes"));
         let mut data = Vec::with_capacity(len as usize);
