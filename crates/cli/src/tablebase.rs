@@ -521,9 +521,14 @@ pub fn solve(args: &SolveArgs) -> CmdResult {
                     .collect::<Vec<_>>()
                     .join(" ")
             };
+            let unsure = if s.unproven_moves.is_empty() {
+                ""
+            } else {
+                " (of the moves proven; see below)"
+            };
             writeln!(
                 out,
-                "winning moves: {}",
+                "winning moves: {}{unsure}",
                 if winning.is_empty() {
                     "none".to_string()
                 } else {

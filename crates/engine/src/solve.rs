@@ -210,6 +210,9 @@ impl<'a> Solver<'a> {
             });
         };
         let value = self.deepening(pos)?;
+        // The line before the other moves: it is worth more than their values when the node
+        // limit cannot pay for both.
+        let line = self.line(pos);
         let mut moves = Vec::new();
         let mut unproven_moves = Vec::new();
         for mv in pos.moves() {
@@ -223,7 +226,6 @@ impl<'a> Solver<'a> {
             }
         }
         moves.sort_by_key(|m| std::cmp::Reverse(m.1));
-        let line = self.line(pos);
         Ok(Solution {
             value,
             margin: stores_diff(pos) + value,
