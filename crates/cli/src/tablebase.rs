@@ -262,6 +262,11 @@ fn print_stats_to(out: &mut impl Write, s: &tablebase::Stats, t: &Table) -> CmdR
         s.longer_than(QUIET_LIMIT as usize),
         pct(s.longer_than(QUIET_LIMIT as usize))
     )?;
+    writeln!(
+        out,
+        "without a hole of 4 (play never leaves 4 in a hole): {} forced captures, the longest {} plies, {} longer than {}",
+        s.playable, s.longest_playable, s.playable_over_quiet_limit, QUIET_LIMIT
+    )?;
     let mut cumulative = 0u64;
     let forced = s.wins + s.losses;
     write!(out, "forced captures within N plies:")?;

@@ -61,6 +61,9 @@ fn build_verify_and_solve_with_the_database() {
     assert!(r
         .stdout
         .contains("longer than the quiet rule's 100 plies: 178"));
+    assert!(r.stdout.contains(
+        "without a hole of 4 (play never leaves 4 in a hole): 7466565 forced captures, the longest 93 plies, 0 longer than 100"
+    ));
 
     let r = run(&["tablebase", "verify", "--dir", d]);
     assert_eq!(r.code, 0, "{}", r.stderr);

@@ -326,6 +326,17 @@ impl Table {
                         s.longest = d as u32;
                         s.longest_at = i as u64;
                     }
+                    // Play never leaves 4 seeds in a hole (the fourth is captured at once):
+                    // only a hole untouched since the start holds 4.
+                    if !unrank(i as u64, self.seeds).contains(&4) {
+                        s.playable += 1;
+                        if d as u32 > s.longest_playable {
+                            s.longest_playable = d as u32;
+                        }
+                        if d as u32 > QUIET_LIMIT as u32 {
+                            s.playable_over_quiet_limit += 1;
+                        }
+                    }
                 }
             }
         }
@@ -367,6 +378,12 @@ pub struct Stats {
     pub longest_at: u64,
     /// `by_dtc[d] = [wins, losses]` with the capture `d` plies away.
     pub by_dtc: Vec<[u64; 2]>,
+    /// Forced captures in positions without a hole of 4 (what play can reach but for holes
+    /// untouched since the start): how many, the longest, and how many need more plies than
+    /// the quiet rule's 100.
+    pub playable: u64,
+    pub longest_playable: u32,
+    pub playable_over_quiet_limit: u64,
 }
 
 impl Stats {

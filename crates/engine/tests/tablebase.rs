@@ -77,6 +77,10 @@ fn figures_of_the_8_seed_database() {
     assert_eq!(s.longest, 104);
     assert_eq!(s.longer_than(100), 178);
     assert_eq!(s.by_dtc[1], [231_225, 1_301]);
+    // Without a hole of 4 (which play never makes), no forced capture needs over 100 plies.
+    assert_eq!(s.playable, 7_466_565);
+    assert_eq!(s.longest_playable, 93);
+    assert_eq!(s.playable_over_quiet_limit, 0);
 }
 
 #[test]
