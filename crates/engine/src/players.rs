@@ -20,59 +20,42 @@ pub struct LevelSpec {
     pub noise: i32,
 }
 
+impl LevelSpec {
+    /// The search of a level that searches (one without noise), given the time the caller
+    /// allows it; `None` for a level that picks among scored moves with noise.
+    pub fn limits(&self, movetime: Duration) -> Option<Limits> {
+        if self.noise != 0 {
+            return None;
+        }
+        Some(Limits {
+            depth: self.depth,
+            movetime: Some(movetime),
+            nodes: None,
+        })
+    }
+}
+
 /// The ladder; `docs/strength.md` measures it.
 pub const LEVELS: [LevelSpec; 10] = [
-    LevelSpec {
-        level: 1,
-        depth: Some(1),
-        noise: 600,
-    },
-    LevelSpec {
-        level: 2,
-        depth: Some(1),
-        noise: 200,
-    },
-    LevelSpec {
-        level: 3,
-        depth: Some(2),
-        noise: 120,
-    },
-    LevelSpec {
-        level: 4,
-        depth: Some(3),
-        noise: 60,
-    },
-    LevelSpec {
-        level: 5,
-        depth: Some(4),
-        noise: 30,
-    },
-    LevelSpec {
-        level: 6,
-        depth: Some(5),
-        noise: 0,
-    },
-    LevelSpec {
-        level: 7,
-        depth: Some(6),
-        noise: 0,
-    },
-    LevelSpec {
-        level: 8,
-        depth: Some(8),
-        noise: 0,
-    },
-    LevelSpec {
-        level: 9,
-        depth: Some(10),
-        noise: 0,
-    },
-    LevelSpec {
-        level: 10,
-        depth: None,
-        noise: 0,
-    },
+    level(1, Some(1), 800),
+    level(2, Some(1), 300),
+    level(3, Some(1), 100),
+    level(4, Some(2), 80),
+    level(5, Some(3), 40),
+    level(6, Some(4), 0),
+    level(7, Some(6), 0),
+    level(8, Some(8), 0),
+    level(9, Some(10), 0),
+    level(10, None, 0),
 ];
+
+const fn level(level: u8, depth: Option<u32>, noise: i32) -> LevelSpec {
+    LevelSpec {
+        level,
+        depth,
+        noise,
+    }
+}
 
 pub fn level_spec(level: u8) -> Option<LevelSpec> {
     LEVELS.get((level as usize).wrapping_sub(1)).copied()
@@ -140,24 +123,14 @@ impl Player for LevelPlayer {
     }
 
     fn choose(&mut self, pos: &Position, movetime: Duration) -> Option<Move> {
-        match self.spec.depth {
-            None => {
+        match self.spec.limits(movetime) {
+            Some(limits) => {
                 let stop = AtomicBool::new(false);
-                self.engine
-                    .search(pos, &Limits::movetime(movetime), &stop, &mut |_| {})
-                    .best
-            }
-            Some(depth) if self.spec.noise == 0 => {
-                let stop = AtomicBool::new(false);
-                let limits = Limits {
-                    depth: Some(depth),
-                    movetime: Some(movetime),
-                    nodes: None,
-                };
                 self.engine.search(pos, &limits, &stop, &mut |_| {}).best
             }
-            Some(depth) => {
+            None => {
                 let sigma = self.spec.noise;
+                let depth = self.spec.depth.unwrap_or(1);
                 let scored = self.engine.score_moves(pos, depth);
                 let rng = &mut self.rng;
                 scored
@@ -292,4 +265,46 @@ pub fn builtin(name: &str, seed: u64, hash_mib: usize, threads: usize) -> Option
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_search_or_choose_as_specified() {
+        let t = Duration::from_millis(300);
+        for n in 1..=10u8 {
+            let spec = level_spec(n).unwrap();
+            assert_eq!(spec.level, n);
+            match spec.limits(t) {
+                None => assert!(spec.noise > 0, "level {n}"),
+                Some(l) => {
+                    assert_eq!(spec.noise, 0, "level {n}");
+                    assert_eq!(l.depth, spec.depth);
+                    assert_eq!(l.movetime, Some(t), "the caller's time bounds every search");
+                }
+            }
+        }
+        assert_eq!(level_spec(10).unwrap().limits(t).unwrap().depth, None);
+        assert!(level_spec(0).is_none() && level_spec(11).is_none());
+        // Deeper or less noisy, level by level.
+        for w in LEVELS.windows(2) {
+            let d = |s: &LevelSpec| s.depth.unwrap_or(u32::MAX);
+            assert!(d(&w[1]) > d(&w[0]) || (d(&w[1]) == d(&w[0]) && w[1].noise < w[0].noise));
+        }
+    }
+
+    #[test]
+    fn every_player_gives_a_legal_move() {
+        let pos = Position::start(anywoli_core::Rules::Anywoli);
+        for name in ["level1", "level5", "6", "greedy", "minimax3"] {
+            let mut p = builtin(name, 1, 1, 1).unwrap();
+            let mv = p.choose(&pos, Duration::from_millis(50)).unwrap();
+            assert!(pos.moves().contains(mv), "{name}");
+        }
+        assert!(builtin("minimax7", 1, 1, 1).is_none());
+        assert!(builtin("level11", 1, 1, 1).is_none());
+        assert!(builtin("bogus", 1, 1, 1).is_none());
+    }
 }

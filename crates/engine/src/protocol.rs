@@ -597,16 +597,11 @@ impl Protocol {
             Go::Limits { limits, infinite } => (Plan::Search(limits), infinite),
             Go::Level { movetime } => {
                 let spec = level_spec(self.level).expect("levels 1 to 10 exist");
-                let plan = match spec.depth {
+                let plan = match spec.limits(movetime) {
                     // As LevelPlayer::choose, with this stop flag and info lines.
-                    None => Plan::Search(Limits::movetime(movetime)),
-                    Some(depth) if spec.noise == 0 => Plan::Search(Limits {
-                        depth: Some(depth),
-                        movetime: Some(movetime),
-                        nodes: None,
-                    }),
+                    Some(limits) => Plan::Search(limits),
                     // Noisy levels score every move at a small depth: quick, and not stoppable.
-                    Some(_) => Plan::Choose(movetime),
+                    None => Plan::Choose(movetime),
                 };
                 (plan, false)
             }
