@@ -153,8 +153,15 @@ fn solve_without_databases_proves_small_endings_or_says_it_cannot() {
 #[test]
 fn errors_are_one_line() {
     assert_fails(
-        &["tablebase", "build", "--seeds", "12"],
-        "12-seed database is not built",
+        &[
+            "tablebase",
+            "build",
+            "--seeds",
+            "12",
+            "--dir",
+            "/nonexistent-anywoli",
+        ],
+        "run `anywoli tablebase build --seeds 8` first",
     );
     assert_fails(
         &["tablebase", "build", "--seeds", "7"],

@@ -5,6 +5,7 @@ pub mod eval;
 pub mod players;
 pub mod protocol;
 pub mod puzzles;
+pub mod retro;
 pub mod search;
 pub mod solve;
 pub mod tablebase;

@@ -931,21 +931,48 @@ impl Tablebase {
 
     /// The most seeds in play of a position the set answers for.
     pub fn max_seeds(&self) -> u8 {
-        self.tables
-            .iter()
-            .filter(|t| t.seeds == 8)
-            .map(|t| t.seeds)
-            .max()
-            .unwrap_or(0)
+        self.tables.iter().map(|t| t.seeds).max().unwrap_or(0)
     }
 
     /// What the databases say about `pos`, or `None` when they do not cover it (another
     /// number of seeds in play, rules they do not answer for, or the game is over).
     #[inline]
     pub fn probe(&self, pos: &Position) -> Option<Probe> {
-        if pos.seeds_in_play() != 8 {
+        match pos.seeds_in_play() {
+            8 => self.probe8(pos),
+            12 => self.probe12(pos),
+            _ => None,
+        }
+    }
+
+    /// The 12-seed table (of `anywoli` only: under the other rules the first capture can
+    /// change who gets the last 4). Its verdict is Win when the side to move forces a positive
+    /// margin, Loss when the opponent does; `dtc` is the distance that proves both bounds.
+    fn probe12(&self, pos: &Position) -> Option<Probe> {
+        use crate::retro::{Entry12, MARGINS12};
+        if pos.rules() != Rules::Anywoli {
             return None;
         }
+        let e = Entry12::decode(self.table(12)?.entry(pos)?)?;
+        let in_time = e.dtc <= QUIET_LIMIT - pos.quiet_plies();
+        let verdict = if e.lower >= 2 {
+            Verdict::Win
+        } else if e.upper <= 1 {
+            Verdict::Loss
+        } else {
+            Verdict::Unforced
+        };
+        Some(Probe {
+            verdict,
+            dtc: e.dtc,
+            in_time,
+            value: e.exact().filter(|_| in_time),
+            lower: (in_time && e.lower > 0).then(|| MARGINS12[e.lower as usize]),
+            upper: (in_time && e.upper < 3).then(|| MARGINS12[e.upper as usize]),
+        })
+    }
+
+    fn probe8(&self, pos: &Position) -> Option<Probe> {
         let me = pos.to_move()?;
         // Who receives the last 4 once the next capture is made, if the rules fix it now.
         let last_four: Option<Side> = match pos.rules() {
