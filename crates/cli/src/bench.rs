@@ -56,7 +56,13 @@ fn median(mut v: Vec<f64>) -> f64 {
     }
 }
 
-pub fn run(seconds: f64, runs: u32, depth: u32, search_depth: u32) -> CmdResult {
+pub fn run(
+    seconds: f64,
+    runs: u32,
+    depth: u32,
+    search_depth: u32,
+    threads: Option<usize>,
+) -> CmdResult {
     if !(seconds.is_finite() && seconds > 0.0 && seconds <= 600.0) {
         return Err(crate::Failure(format!(
             "--seconds is {seconds}: give a number of seconds above 0 and at most 600"
@@ -126,6 +132,96 @@ pub fn run(seconds: f64, runs: u32, depth: u32, search_depth: u32) -> CmdResult 
         "search: {:.2} M nodes/s, depth {search_depth} from the start in {:.0} ms, medians of {runs} runs (one thread)",
         median(nps) / 1e6,
         median(to_depth)
+    )?;
+    if let Some(n) = threads {
+        out.flush()?;
+        smp(&mut out, time, runs, search_depth, n)?;
+    }
+    Ok(())
+}
+
+/// Fixed positions for the thread comparison: the start, then every 12th ply of one seeded
+/// game whose moves are drawn among the best three of a depth-2 search, so that the positions
+/// look like play (a uniformly random game is lopsided within a few plies).
+pub fn smp_positions() -> Vec<Position> {
+    let mut rng = SmallRng::seed_from_u64(0x5eed_0001);
+    let mut pos = Position::start(Rules::Anywoli);
+    let mut out = vec![pos];
+    let stop = AtomicBool::new(false);
+    let engine = Engine::new(1, 1);
+    for ply in 1..=84 {
+        if pos.is_over() {
+            break;
+        }
+        let mut scored = engine.score_moves(&pos, 2, &stop);
+        scored.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+        let pick = rng.random_range(0..scored.len().min(3));
+        let _ = pos.play_unchecked(scored[pick].0);
+        if ply % 12 == 0 && !pos.is_over() {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// Time to depth and nodes per second with one thread and with `n`, as medians of `runs`
+/// runs per position with a fresh table each run.
+fn smp(out: &mut impl Write, time: Duration, runs: u32, depth: u32, n: usize) -> CmdResult {
+    let stop = AtomicBool::new(false);
+    let positions = smp_positions();
+    writeln!(
+        out,
+        "threads: time to depth {depth} (ms), medians of {runs} runs, 64 MiB table, {} positions",
+        positions.len()
+    )?;
+    writeln!(out, "position   1 thread  {n} threads  ratio")?;
+    let mut ratios = Vec::new();
+    let (mut sum1, mut sum_n) = (0.0, 0.0);
+    // One engine per thread count, its table cleared before each run: clearing writes every
+    // page, so the runs time the search and not the kernel handing out a fresh table's pages
+    // (which a table's first search pays, and pays more with more threads touching it).
+    let mut engines = [Engine::new(64, 1), Engine::new(64, n)];
+    for (i, pos) in positions.iter().enumerate() {
+        let mut ms = [Vec::new(), Vec::new()];
+        for _ in 0..runs {
+            for (k, engine) in engines.iter_mut().enumerate() {
+                engine.clear();
+                let r = engine.search(pos, &Limits::depth(depth), &stop, &mut |_| {});
+                ms[k].push(r.time.as_secs_f64() * 1000.0);
+            }
+        }
+        let [one, many] = ms.map(median);
+        sum1 += one;
+        sum_n += many;
+        ratios.push(one / many.max(1e-3));
+        writeln!(
+            out,
+            "{:>8} {one:>10.1} {many:>10.1} {:>6.2}",
+            i * 12,
+            one / many.max(1e-3)
+        )?;
+        out.flush()?;
+    }
+    writeln!(
+        out,
+        "time to depth: {n} threads {:.2}x as fast as 1 (median of the positions' ratios; sums {sum1:.0} ms / {sum_n:.0} ms)",
+        median(ratios)
+    )?;
+    let mut nps = [Vec::new(), Vec::new()];
+    for _ in 0..runs {
+        for (k, engine) in engines.iter_mut().enumerate() {
+            engine.clear();
+            let r = engine.search(&positions[0], &Limits::movetime(time), &stop, &mut |_| {});
+            nps[k].push(r.nodes as f64 / r.time.as_secs_f64());
+        }
+    }
+    let [one, many] = nps.map(median);
+    writeln!(
+        out,
+        "nodes/s from the start: 1 thread {:.2} M, {n} threads {:.2} M (all threads), {:.2}x",
+        one / 1e6,
+        many / 1e6,
+        many / one
     )?;
     Ok(())
 }

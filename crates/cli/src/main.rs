@@ -110,6 +110,10 @@ enum Command {
         /// Search depth timed from the start position.
         #[arg(long, default_value_t = 11)]
         search_depth: u32,
+        /// Also compare N search threads with one: time to --search-depth from eight fixed
+        /// positions, and nodes per second (does lazy SMP pay on this machine?).
+        #[arg(long, value_name = "N", value_parser = usize_in(2, 64))]
+        threads: Option<usize>,
     },
     /// Speak the engine protocol (docs/protocol.md) on stdin and stdout, for GUIs and programs.
     Engine,
@@ -138,6 +142,8 @@ enum Command {
     ///
     /// A PLAYER is a built-in one (level1..level10, greedy, minimax1..minimax6) or cmd:COMMAND,
     /// a program speaking the engine protocol, e.g. "cmd:target/release/anywoli engine".
+    /// A built-in level may set its own threads and table, e.g. "level10:threads=2:hash=64";
+    /// otherwise --threads and --hash apply.
     Match {
         /// Games to play; each opening is played twice, sides swapped.
         #[arg(long, default_value_t = 10, value_name = "N", value_parser = usize_in(1, 1_000_000))]
@@ -304,7 +310,8 @@ fn main() -> ExitCode {
             runs,
             perft_depth,
             search_depth,
-        } => bench::run(seconds, runs, perft_depth, search_depth),
+            threads,
+        } => bench::run(seconds, runs, perft_depth, search_depth, threads),
         Command::Engine => engine::run(),
         Command::Analyse {
             start,

@@ -31,6 +31,10 @@ pub struct Options {
     pub players: [String; 2],
 }
 
+/// The bounds of `--threads` and `--hash`, also for a player's own `threads=` and `hash=`.
+pub const MAX_THREADS: usize = 64;
+pub const MAX_HASH_MIB: usize = 4096;
+
 /// How long an external engine may take to start (`aei` .. `aeiok`) or to get ready.
 const HANDSHAKE: Duration = Duration::from_secs(10);
 
@@ -42,7 +46,13 @@ pub fn hard_limit(movetime: Duration) -> Duration {
 
 #[derive(Clone, Debug)]
 enum Spec {
-    Builtin(String),
+    /// A built-in player with its own table size and threads when the spec names them
+    /// (`level10:threads=2:hash=64`), else the match's `--hash` and `--threads`.
+    Builtin {
+        name: String,
+        hash: Option<usize>,
+        threads: Option<usize>,
+    },
     Cmd(Vec<String>),
 }
 
@@ -103,13 +113,36 @@ fn parse_spec(s: &str) -> Result<Spec, Failure> {
         }
         return Ok(Spec::Cmd(argv));
     }
-    if builtin(s, 0, 1, 1).is_none() {
+    let mut parts = s.split(':');
+    let name = parts.next().unwrap_or_default();
+    if builtin(name, 0, 1, 1).is_none() {
         return Err(Failure(format!(
             "unknown player '{}': expected level1..level10, greedy, minimax1..minimax6 or cmd:COMMAND",
             s.escape_debug()
         )));
     }
-    Ok(Spec::Builtin(s.to_string()))
+    let (mut hash, mut threads) = (None, None);
+    for option in parts {
+        let bad = || {
+            Failure(format!(
+                "player '{}': option '{}' is not threads=N (1 to {MAX_THREADS}) or hash=MIB (1 to {MAX_HASH_MIB})",
+                s.escape_debug(),
+                option.escape_debug()
+            ))
+        };
+        let (key, value) = option.split_once('=').ok_or_else(bad)?;
+        let value: usize = value.parse().map_err(|_| bad())?;
+        match key {
+            "threads" if (1..=MAX_THREADS).contains(&value) => threads = Some(value),
+            "hash" if (1..=MAX_HASH_MIB).contains(&value) => hash = Some(value),
+            _ => return Err(bad()),
+        }
+    }
+    Ok(Spec::Builtin {
+        name: name.to_string(),
+        hash,
+        threads,
+    })
 }
 
 /// A running external engine.
@@ -553,8 +586,18 @@ fn play_one(
 
 fn contestant(spec: &Spec, seed: u64, opts: &Options) -> Contestant {
     match spec {
-        Spec::Builtin(name) => Contestant::Builtin(
-            builtin(name, seed, opts.hash, opts.threads).expect("checked by parse_spec"),
+        Spec::Builtin {
+            name,
+            hash,
+            threads,
+        } => Contestant::Builtin(
+            builtin(
+                name,
+                seed,
+                hash.unwrap_or(opts.hash),
+                threads.unwrap_or(opts.threads),
+            )
+            .expect("checked by parse_spec"),
         ),
         Spec::Cmd(argv) => Contestant::External(External {
             argv: argv.clone(),
@@ -653,7 +696,7 @@ pub fn run(opts: &Options) -> CmdResult {
                 // every game, seeded by the game, so results do not depend on --jobs.
                 let mut externals: [Option<Contestant>; 2] = [0, 1].map(|k| match &specs[k] {
                     Spec::Cmd(_) => Some(contestant(&specs[k], 0, opts)),
-                    Spec::Builtin(_) => None,
+                    Spec::Builtin { .. } => None,
                 });
                 loop {
                     let i = next.fetch_add(1, Ordering::SeqCst);
@@ -664,7 +707,7 @@ pub fn run(opts: &Options) -> CmdResult {
                             .wrapping_add(i as u64 * 2 + k)
                     };
                     let mut fresh: [Option<Contestant>; 2] = [0, 1].map(|k| match &specs[k] {
-                        Spec::Builtin(_) => Some(contestant(&specs[k], seed(k as u64), opts)),
+                        Spec::Builtin { .. } => Some(contestant(&specs[k], seed(k as u64), opts)),
                         Spec::Cmd(_) => None,
                     });
                     let [ea, eb] = &mut externals;

@@ -262,6 +262,31 @@ fn an_engine_that_never_answers_go_times_out_and_loses() {
 }
 
 #[test]
+fn a_builtin_takes_its_own_threads_and_table() {
+    let out = temp("options.txt");
+    let r = run(&[
+        "match",
+        "--games",
+        "2",
+        "--movetime",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+        "level6:threads=2:hash=4",
+        "level6",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let games = parse_all(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    assert_eq!(games.len(), 2);
+    // The spec names the player in the records and the score line, so the two differ.
+    assert_eq!(games[0].tag("South"), Some("level6:threads=2:hash=4"));
+    assert_eq!(games[1].tag("North"), Some("level6:threads=2:hash=4"));
+    let (x, y, ..) = score_line(&r.stdout, "level6:threads=2:hash=4", "level6");
+    assert_eq!(x + y, 2.0, "{}", r.stdout);
+}
+
+#[test]
 fn match_errors_are_one_line_with_status_2() {
     for (args, needle) in [
         (
@@ -279,6 +304,19 @@ fn match_errors_are_one_line_with_status_2() {
             "unknown rules 'chess'",
         ),
         (&["match", "greedy"][..], "PLAYER_B"),
+        (
+            &["match", "level10:threads=0", "greedy"][..],
+            "option 'threads=0' is not threads=N (1 to 64)",
+        ),
+        (
+            &["match", "level10:hash=lots", "greedy"][..],
+            "option 'hash=lots'",
+        ),
+        (&["match", "level10:fast", "greedy"][..], "option 'fast'"),
+        (
+            &["match", "bogus:threads=2", "greedy"][..],
+            "unknown player 'bogus:threads=2'",
+        ),
     ] {
         let r = run(args);
         assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);

@@ -123,21 +123,40 @@ impl Player for LevelPlayer {
     }
 
     fn choose(&mut self, pos: &Position, movetime: Duration) -> Option<Move> {
+        self.choose_until(pos, movetime, &AtomicBool::new(false))
+    }
+}
+
+impl LevelPlayer {
+    /// As [`Player::choose`], ending early when `stop` is set: a searching level answers with
+    /// its best move so far, a noisy level chooses among the moves it has scored, and before
+    /// any is scored plays the move that captures most at once. `None` only when the game is
+    /// over.
+    pub fn choose_until(
+        &mut self,
+        pos: &Position,
+        movetime: Duration,
+        stop: &AtomicBool,
+    ) -> Option<Move> {
+        let me = pos.to_move()?;
         match self.spec.limits(movetime) {
-            Some(limits) => {
-                let stop = AtomicBool::new(false);
-                self.engine.search(pos, &limits, &stop, &mut |_| {}).best
-            }
+            Some(limits) => self.engine.search(pos, &limits, stop, &mut |_| {}).best,
             None => {
                 let sigma = self.spec.noise;
                 let depth = self.spec.depth.unwrap_or(1);
-                let scored = self.engine.score_moves(pos, depth);
+                let scored = self.engine.score_moves(pos, depth, stop);
                 let rng = &mut self.rng;
                 scored
                     .into_iter()
                     .map(|(m, s)| (m, s + noise(rng, sigma)))
                     .max_by_key(|&(_, s)| s)
                     .map(|(m, _)| m)
+                    .or_else(|| {
+                        pos.moves()
+                            .filter_map(|m| immediate_gain(pos, m, me).map(|g| (m, g)))
+                            .max_by_key(|&(_, g)| g)
+                            .map(|(m, _)| m)
+                    })
             }
         }
     }
@@ -306,5 +325,41 @@ mod tests {
         assert!(builtin("minimax7", 1, 1, 1).is_none());
         assert!(builtin("level11", 1, 1, 1).is_none());
         assert!(builtin("bogus", 1, 1, 1).is_none());
+    }
+
+    #[test]
+    fn a_stopped_noisy_level_still_answers_with_a_legal_move() {
+        // k captures (its last seed makes a 4 in North's second hole), l does not: the
+        // fallback must find k.
+        let pos: Position = "0,0,0,0,0,0,0,0,0,0,3,1/0,3,0,0,0,0,0,0,0,0,1,0 s 44 44 - - 0 0"
+            .parse()
+            .unwrap();
+        let stopped = AtomicBool::new(true);
+        for n in 1..=5u8 {
+            let mut p = LevelPlayer::new(n, 7, 1, 1).unwrap();
+            assert!(
+                p.spec.limits(Duration::from_millis(50)).is_none(),
+                "level {n} is noisy"
+            );
+            assert!(p.engine.score_moves(&pos, 4, &stopped).is_empty());
+            let mv = p
+                .choose_until(&pos, Duration::from_millis(50), &stopped)
+                .unwrap();
+            let best = pos
+                .moves()
+                .filter_map(|m| immediate_gain(&pos, m, Side::South))
+                .max()
+                .unwrap();
+            assert_eq!(
+                immediate_gain(&pos, mv, Side::South),
+                Some(best),
+                "level {n}"
+            );
+            assert_eq!(mv.to_string(), "k", "level {n}");
+        }
+        // Not stopped, every move is scored.
+        let p = LevelPlayer::new(1, 7, 1, 1).unwrap();
+        let all = p.engine.score_moves(&pos, 2, &AtomicBool::new(false));
+        assert_eq!(all.len(), pos.moves().len());
     }
 }

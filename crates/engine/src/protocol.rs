@@ -600,7 +600,8 @@ impl Protocol {
                 let plan = match spec.limits(movetime) {
                     // As LevelPlayer::choose, with this stop flag and info lines.
                     Some(limits) => Plan::Search(limits),
-                    // Noisy levels score every move at a small depth: quick, and not stoppable.
+                    // Noisy levels score every move at a small depth: quick, and stoppable
+                    // between moves.
                     None => Plan::Choose(movetime),
                 };
                 (plan, false)
@@ -812,7 +813,7 @@ fn run_plan(
     reply: &Reply,
 ) -> Option<Move> {
     match plan {
-        Plan::Choose(movetime) => player.choose(pos, movetime),
+        Plan::Choose(movetime) => player.choose_until(pos, movetime, stop),
         Plan::Search(limits) => {
             let mut on_info = |i: &Info| reply.searched(i);
             player

@@ -428,14 +428,14 @@ impl Engine {
 
     /// The exact score (as [`Info::score`]) of every playable move at `depth`, best first: what
     /// a level that chooses among moves needs. Costs more than [`Engine::search`], which only
-    /// proves the best move best.
-    pub fn score_moves(&self, pos: &Position, depth: u32) -> Vec<(Move, i32)> {
+    /// proves the best move best. When `stop` is set it returns at once with the moves scored
+    /// so far (none if it was set before the first was done).
+    pub fn score_moves(&self, pos: &Position, depth: u32, stop: &AtomicBool) -> Vec<(Move, i32)> {
         let Some(me) = pos.to_move() else {
             return Vec::new();
         };
-        let stop = AtomicBool::new(false);
         let shared = AtomicU64::new(0);
-        let mut t = Thread::new(&self.tt, &stop, &shared, None, None, &self.weights);
+        let mut t = Thread::new(&self.tt, stop, &shared, None, None, &self.weights);
         t.lmr = self.lmr;
         t.tb = self.tablebase.as_deref();
         let stores = (pos.store(me) as i32 - pos.store(me.opponent()) as i32) * 100;
@@ -446,6 +446,10 @@ impl Engine {
             if child.play_unchecked(mv).is_ok() {
                 let g = gain(pos, &child, me);
                 let v = t.child_value(me, &child, g, depth - 1, -INF, INF, 0);
+                // A value found after the stop is unfinished: drop it.
+                if stop.load(Relaxed) {
+                    break;
+                }
                 out.push((mv, stores + v));
             }
         }

@@ -71,7 +71,7 @@ fn zero_evaluation_search_equals_minimax() {
                 minimax(&c, me, depth - 1)
             };
             assert_eq!(v * 100, want, "position {i} {pos} depth {depth} move");
-            let scored = engine.score_moves(pos, depth);
+            let scored = engine.score_moves(pos, depth, &AtomicBool::new(false));
             assert_eq!(scored[0].1, want, "score_moves {i} {pos} depth {depth}");
             for (m, s) in scored {
                 let mut c = *pos;
