@@ -16,7 +16,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use anywoli_core::{Position, Rules, Side};
+use anywoli_core::{Position, Rules, Side, QUIET_LIMIT};
 
 use crate::tablebase::{
     positions, unmoves, unrank, Progress, Stage, TablebaseError, INVALID, LOSS_BIT, MAX_DTC, STUCK,
@@ -339,6 +339,13 @@ pub struct Stats12 {
     pub by_dtc: Vec<u64>,
     pub longest: u32,
     pub longest_at: u64,
+    /// The same for positions without a hole of 4 (what play can reach but for holes
+    /// untouched since the start): proven, only bounds, the longest distance, and how many
+    /// proven margins need more plies than the quiet rule's 100.
+    pub playable: u64,
+    pub playable_bounded: u64,
+    pub longest_playable: u32,
+    pub playable_over_quiet_limit: u64,
 }
 
 pub fn stats12(t: &crate::tablebase::Table) -> Stats12 {
@@ -361,8 +368,21 @@ pub fn stats12(t: &crate::tablebase::Table) -> Stats12 {
                         s.longest = d as u32;
                         s.longest_at = i;
                     }
+                    // Play never leaves 4 seeds in a hole (the fourth is captured at once).
+                    if !unrank(i, 12).contains(&4) {
+                        s.playable += 1;
+                        s.longest_playable = s.longest_playable.max(d as u32);
+                        if d > QUIET_LIMIT as usize {
+                            s.playable_over_quiet_limit += 1;
+                        }
+                    }
                 }
-                None => s.bounded += 1,
+                None => {
+                    s.bounded += 1;
+                    if !unrank(i, 12).contains(&4) {
+                        s.playable_bounded += 1;
+                    }
+                }
             },
         }
     }
@@ -471,6 +491,71 @@ fn check12(t12: &crate::tablebase::Table, tb8: &crate::tablebase::Tablebase, idx
         (Some(l), Some(h)) => l == entry.lower as usize && h == entry.upper as usize,
         _ => entry.lower == 0 && entry.upper == 3,
     }
+}
+
+/// What [`cross_check12`] found.
+#[derive(Clone, Debug, Default)]
+pub struct CrossCheck {
+    /// Random positions tried (no hole of 4, seeds for the side to move).
+    pub tried: usize,
+    /// Of those, the ones the table gives an exact value for and the solver proves.
+    pub proven: usize,
+    /// Positions where the two disagree, with the table's value and the solver's.
+    pub disagreements: Vec<(Position, i32, i32)>,
+}
+
+/// Checks the 12-seed table against a method that never reads it: the exact solver
+/// (`crate::solve`) with the 8-seed database only, on `samples` random positions (seeded, so a
+/// run can be repeated), each within `nodes` nodes. Positions the solver cannot prove within
+/// its limit are only counted as tried. `both` holds the 12- and 8-seed tables, `only8` the
+/// 8-seed one.
+pub fn cross_check12(
+    both: &crate::tablebase::Tablebase,
+    only8: &crate::tablebase::Tablebase,
+    samples: usize,
+    nodes: u64,
+    seed: u64,
+) -> CrossCheck {
+    let n = positions(12);
+    let mut x = seed | 1;
+    let mut c = CrossCheck::default();
+    while c.tried < samples {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let holes = unrank(x % n, 12);
+        if holes.contains(&4) {
+            continue;
+        }
+        let side = if x >> 63 == 0 {
+            Side::South
+        } else {
+            Side::North
+        };
+        let Ok(p) = Position::from_parts(
+            holes,
+            [42, 42],
+            Some(side),
+            None,
+            None,
+            0,
+            0,
+            Rules::Anywoli,
+        ) else {
+            continue;
+        };
+        c.tried += 1;
+        let Some(table) = both.probe(&p).and_then(|pr| pr.value) else {
+            continue;
+        };
+        if let Ok(v) = crate::solve::Solver::new(Some(only8), nodes).value(&p) {
+            c.proven += 1;
+            if v != table {
+                c.disagreements.push((p, table, v));
+            }
+        }
+    }
+    c
 }
 
 #[cfg(test)]
