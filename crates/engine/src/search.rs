@@ -226,6 +226,12 @@ impl<'a> Thread<'a> {
                     Bound::Upper => e.score <= alpha,
                 };
                 if ok {
+                    // In a principal-variation node the line below is the table's: follow
+                    // it, or `info pv` stops here (often, with helper threads filling the
+                    // table).
+                    if e.bound == Bound::Exact && beta - alpha > 1 {
+                        self.pv_from_table(pos, ply, e.depth as usize);
+                    }
                     return e.score;
                 }
             }
@@ -338,6 +344,28 @@ impl<'a> Thread<'a> {
             },
         );
         best
+    }
+
+    /// Sets the principal variation at `ply` to the table's best moves from `pos`, at most
+    /// `len` of them, each checked to be playable.
+    fn pv_from_table(&mut self, pos: &Position, ply: usize, len: usize) {
+        let mut p = *pos;
+        let end = (ply + len).min(MAX_PLY);
+        let mut j = ply;
+        while j < end {
+            let Some(mv) = self.tt.probe(key(&p)).and_then(|e| e.mv) else {
+                break;
+            };
+            if !p.moves().contains(mv) || p.play_unchecked(mv).is_err() {
+                break;
+            }
+            self.pv[ply][j] = Some(mv);
+            j += 1;
+            if p.is_over() {
+                break;
+            }
+        }
+        self.pv_len[ply] = j;
     }
 
     /// `mv` is the new best move at `ply`: the principal variation is it, then the child's.

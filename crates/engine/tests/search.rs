@@ -86,3 +86,38 @@ fn zero_evaluation_search_equals_minimax() {
         engine.clear();
     }
 }
+
+/// Every `info` line's principal variation is a playable line from the root, with one
+/// thread and with helpers filling the table, and at depth 9 it is at least 6 moves long
+/// (lines used to stop at the first exact table hit, often after one or two moves).
+#[test]
+fn principal_variations_are_playable_lines() {
+    for threads in [1, 2] {
+        for (i, pos) in random_positions(12, 0x9e37_79b9_7f4a_7c15)
+            .iter()
+            .enumerate()
+        {
+            let engine = Engine::new(4, threads);
+            let stop = AtomicBool::new(false);
+            let mut last = 0;
+            let r = engine.search(pos, &Limits::depth(9), &stop, &mut |info| {
+                let mut p = *pos;
+                for (k, &mv) in info.pv.iter().enumerate() {
+                    assert!(
+                        p.play(mv).is_ok(),
+                        "threads {threads}, position {i} {pos}, depth {}: pv move {k} ({mv}) of {:?} is not playable",
+                        info.depth,
+                        info.pv
+                    );
+                }
+                // A line that ends the game is as long as it can be.
+                let len = if p.is_over() { usize::MAX } else { info.pv.len() };
+                last = len;
+            });
+            assert_eq!(r.pv.first().copied(), r.best);
+            if r.depth >= 9 {
+                assert!(last >= 6, "threads {threads}, position {i}: pv of {last}");
+            }
+        }
+    }
+}
