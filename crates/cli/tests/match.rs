@@ -162,9 +162,9 @@ fn an_external_engine_plays_through_the_protocol() {
     score_line(&r.stdout, &cmd, "greedy");
 }
 
-/// An engine that fails in `how` loses every game, with the reason in `Termination`.
-/// `at_its_turn`: it fails on a move (not when starting), so the record stops at its turn.
-fn failing_engine(name: &str, cmd: &str, reason: &str, at_its_turn: bool) {
+/// A match of two games at 5 ms a move between `a` and `b`, saved under `name`: the run and
+/// its records (the file is removed).
+fn two_games(name: &str, a: &str, b: &str) -> (Run, Vec<Record>) {
     let out = temp(name);
     let r = run(&[
         "match",
@@ -174,12 +174,19 @@ fn failing_engine(name: &str, cmd: &str, reason: &str, at_its_turn: bool) {
         "5",
         "--out",
         out.to_str().unwrap(),
-        "greedy",
-        cmd,
+        a,
+        b,
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let games = parse_all(&std::fs::read_to_string(&out).unwrap()).unwrap();
     std::fs::remove_file(&out).unwrap();
+    (r, games)
+}
+
+/// An engine that fails in `how` loses every game, with the reason in `Termination`.
+/// `at_its_turn`: it fails on a move (not when starting), so the record stops at its turn.
+fn failing_engine(name: &str, cmd: &str, reason: &str, at_its_turn: bool) {
+    let (r, games) = two_games(name, "greedy", cmd);
     assert_eq!(games.len(), 2, "the match goes on after a failure");
     for (i, g) in games.iter().enumerate() {
         let side = if i == 0 { Side::North } else { Side::South };
@@ -263,21 +270,7 @@ fn an_engine_that_never_answers_go_times_out_and_loses() {
 
 #[test]
 fn a_builtin_takes_its_own_threads_and_table() {
-    let out = temp("options.txt");
-    let r = run(&[
-        "match",
-        "--games",
-        "2",
-        "--movetime",
-        "5",
-        "--out",
-        out.to_str().unwrap(),
-        "level6:threads=2:hash=4",
-        "level6",
-    ]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let games = parse_all(&std::fs::read_to_string(&out).unwrap()).unwrap();
-    std::fs::remove_file(&out).unwrap();
+    let (r, games) = two_games("options.txt", "level6:threads=2:hash=4", "level6");
     assert_eq!(games.len(), 2);
     // The spec names the player in the records and the score line, so the two differ.
     assert_eq!(games[0].tag("South"), Some("level6:threads=2:hash=4"));
