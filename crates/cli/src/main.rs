@@ -1,6 +1,7 @@
 //! `anywoli`: the command line for players, analysts and engine authors.
 
 mod analyse;
+mod backup;
 mod bench;
 mod board;
 mod engine;
@@ -23,6 +24,52 @@ struct Cli {
     command: Option<Command>,
 }
 
+/// What `anywoli serve` takes; `anywoli` with no command uses the defaults.
+#[derive(Args, Clone)]
+struct ServeArgs {
+    /// Address to listen on: 127.0.0.1 (this machine only) or 0.0.0.0 (every network
+    /// interface, so that a friend on another device can join).
+    #[arg(long, default_value = "127.0.0.1")]
+    addr: String,
+    /// Port to listen on (0 picks a free one).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// SQLite file holding the games (created if missing).
+    #[arg(long, default_value = "anywoli.sqlite", value_name = "PATH")]
+    db: std::path::PathBuf,
+    /// The address people reach the server at, when it sits behind a reverse proxy
+    /// (e.g. https://anywoli.example.org): the page builds the links it shows from it.
+    #[arg(long, value_name = "URL")]
+    public_url: Option<String>,
+}
+
+impl Default for ServeArgs {
+    fn default() -> ServeArgs {
+        let c = anywoli_server::Config::default();
+        ServeArgs {
+            addr: c.addr,
+            port: c.port,
+            db: c.db,
+            public_url: None,
+        }
+    }
+}
+
+fn serve(args: ServeArgs) -> Result<(), Failure> {
+    let public_url = match args.public_url.as_deref() {
+        None => None,
+        Some(u) => Some(anywoli_server::PublicUrl::parse(u).map_err(|e| Failure(e.to_string()))?),
+    };
+    anywoli_server::run(anywoli_server::Config {
+        addr: args.addr,
+        port: args.port,
+        db: args.db,
+        public_url,
+        ..anywoli_server::Config::default()
+    })
+    .map_err(Failure)
+}
+
 /// Where a command starts: rules, lottery seed and position.
 #[derive(Args, Clone)]
 struct Start {
@@ -40,17 +87,12 @@ struct Start {
 #[derive(Subcommand)]
 enum Command {
     /// Serve the web app (what `anywoli` with no command does): open http://ADDR:PORT.
-    Serve {
-        /// Address to listen on.
-        #[arg(long, default_value = "127.0.0.1")]
-        addr: String,
-        /// Port to listen on (0 picks a free one).
-        #[arg(long, default_value_t = 8080)]
-        port: u16,
-        /// SQLite file holding the games (created if missing).
-        #[arg(long, default_value = "anywoli.sqlite", value_name = "PATH")]
-        db: std::path::PathBuf,
-    },
+    Serve(ServeArgs),
+    /// Copy the games database while the server runs, check the copy and count its games.
+    ///
+    /// To restore: stop the server, put the copy in place of --db (removing its -wal and -shm
+    /// files), start the server (docs/hosting.md).
+    Backup(backup::BackupArgs),
     /// Play moves and print the position string after each, one line per move.
     Apply {
         #[command(flatten)]
@@ -140,7 +182,7 @@ enum Command {
     },
     /// Play games between two players and print the score and the Elo difference.
     ///
-    /// A PLAYER is a built-in one (level1..level10, greedy, minimax1..minimax6) or cmd:COMMAND,
+    /// A PLAYER is a built-in one (level1..level10, greedy, random, minimax1..minimax6) or cmd:COMMAND,
     /// a program speaking the engine protocol, e.g. "cmd:target/release/anywoli engine".
     /// A built-in level may set its own threads and table, e.g. "level10:threads=2:hash=64";
     /// otherwise --threads and --hash apply.
@@ -280,19 +322,12 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let command = cli.command.unwrap_or_else(|| Command::Serve {
-        addr: "127.0.0.1".to_string(),
-        port: 8080,
-        db: "anywoli.sqlite".into(),
-    });
+    let command = cli
+        .command
+        .unwrap_or_else(|| Command::Serve(ServeArgs::default()));
     let result = match command {
-        Command::Serve { addr, port, db } => anywoli_server::run(anywoli_server::Config {
-            addr,
-            port,
-            db,
-            ..anywoli_server::Config::default()
-        })
-        .map_err(Failure),
+        Command::Serve(args) => serve(args),
+        Command::Backup(args) => backup::run(&args),
         Command::Apply { start, moves } => apply(&start, &moves),
         Command::Rules => rules(),
         Command::Perft {

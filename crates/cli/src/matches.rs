@@ -117,7 +117,7 @@ fn parse_spec(s: &str) -> Result<Spec, Failure> {
     let name = parts.next().unwrap_or_default();
     if builtin(name, 0, 1, 1).is_none() {
         return Err(Failure(format!(
-            "unknown player '{}': expected level1..level10, greedy, minimax1..minimax6 or cmd:COMMAND",
+            "unknown player '{}': expected level1..level10, greedy, random, minimax1..minimax6 or cmd:COMMAND",
             s.escape_debug()
         )));
     }

@@ -43,7 +43,8 @@ pub fn text(t: &Trace) -> String {
             Event::Lap { lap, hole, seeds } => {
                 flush(&mut s, &mut line, &mut notes);
                 let how = if lap == 1 { "" } else { " (relay)" };
-                let _ = write!(line, "lap {lap}{how}: {seeds} seeds from {hole} ->");
+                let noun = if seeds == 1 { "seed" } else { "seeds" };
+                let _ = write!(line, "lap {lap}{how}: {seeds} {noun} from {hole} ->");
             }
             Event::Sow { hole, count } => {
                 let _ = write!(line, " {hole}{count}");

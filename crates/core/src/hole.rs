@@ -1,4 +1,4 @@
-//! Holes, their numbering and their letters (RULES.md, "Board and names").
+//! Holes, their numbering and their letters (docs/rules.md, "Numbering and letters").
 
 use core::fmt;
 

@@ -1,6 +1,6 @@
 //! The rules of Anywoli, the 2×12 mancala of the Anuak: board, moves, sowing and notation.
 //!
-//! `../shared/RULES.md` is the specification; each of its sections lives in one module:
+//! `docs/rules.md` is the specification; each of its sections lives in one module:
 //! names of holes and sides in [`hole`] and [`side`], a move and its sowing in [`sowing`], the
 //! end of the game in [`sowing`] too (it happens mid-sow), the variants in [`rules`], the
 //! position string in [`notation`], game records in [`record`].

@@ -1,4 +1,4 @@
-//! The position string of RULES.md ("Position string"): parser, formatter and validity.
+//! The position string of docs/rules.md ("Position strings"): parser, formatter and validity.
 
 use alloc::format;
 use alloc::string::String;
@@ -213,7 +213,8 @@ pub fn parse_position(text: &str, rules: Rules) -> Result<Position, PositionErro
     )
 }
 
-/// The validity rules of RULES.md, shared by the parser and [`Position::from_parts`].
+/// The validity rules of docs/rules.md ("Position strings"), shared by the parser and
+/// [`Position::from_parts`].
 pub(crate) fn validate(p: &Position) -> Result<(), PositionError> {
     let board: u32 = p.holes.iter().map(|&c| c as u32).sum();
     let total = board + p.stores[0] as u32 + p.stores[1] as u32;
@@ -298,7 +299,7 @@ fn side_or_dash(s: Option<Side>) -> char {
 }
 
 impl fmt::Display for Position {
-    /// Formats the position string of RULES.md.
+    /// Formats the position string of docs/rules.md ("Position strings").
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, c) in self.holes.iter().enumerate() {
             if i == 12 {

@@ -1,4 +1,5 @@
-//! A position: the board, the stores, whose turn it is and the counters RULES.md names.
+//! A position: the board, the stores, whose turn it is and the counters of docs/rules.md
+//! ("Position strings").
 
 use core::fmt;
 
@@ -67,7 +68,8 @@ pub enum PlayError {
     WrongSide { mv: Move, to_move: Side },
     /// The hole is empty.
     EmptyHole { mv: Move },
-    /// The sowing would come back to a state it was already in and never end (RULES.md rule 4).
+    /// The sowing would come back to a state it was already in and never end (docs/rules.md,
+    /// "A sowing that never ends").
     NeverEnds { mv: Move },
 }
 
@@ -225,7 +227,8 @@ impl Position {
     }
 
     /// The moves the side to move may try: its non-empty holes. A move whose sowing never ends
-    /// (RULES.md rule 4) is among them and is refused by [`Position::play`]; none is known.
+    /// (docs/rules.md, "A sowing that never ends") is among them and is refused by
+    /// [`Position::play`]; none is known.
     #[inline]
     pub fn moves(&self) -> MoveSet {
         let Some(side) = self.to_move else {

@@ -1,4 +1,4 @@
-//! The named rules variants (RULES.md, "Named variants").
+//! The named rules variants (docs/rules.md, "Variants").
 
 use core::fmt;
 use core::str::FromStr;

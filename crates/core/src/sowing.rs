@@ -1,4 +1,4 @@
-//! How a move is played: RULES.md "A move" and "The end", in one place.
+//! How a move is played: docs/rules.md, "A move" and "The end", in one place.
 //!
 //! One function sows every move. It reports what happens to an [`Observer`]; the fast path
 //! passes [`NoObserver`], whose empty methods compile away, and the move trace passes a

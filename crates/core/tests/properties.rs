@@ -1,6 +1,6 @@
 //! Property tests: random games from the start and from random valid positions, in every
-//! variant, checked against the invariants of RULES.md and against `reference`, a second,
-//! deliberately naive implementation of "A move" and "The end" written from RULES.md alone.
+//! variant, checked against the invariants of docs/rules.md and against `reference`, a second,
+//! deliberately naive implementation of "A move" and "The end" written from the rules alone.
 
 use std::collections::HashSet;
 
@@ -9,7 +9,7 @@ use anywoli_core::*;
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------------
-// A second implementation, straight from RULES.md
+// A second implementation, straight from docs/rules.md
 
 /// A position as plain numbers: sides are 0 (South) and 1 (North).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,7 +55,7 @@ impl Ref {
         self.holes.iter().sum()
     }
 
-    /// The position string of RULES.md, written out again.
+    /// The position string of docs/rules.md ("Position strings"), written out again.
     fn string(&self) -> String {
         let c = |s: Option<usize>, none: &str| match s {
             Some(0) => "s".to_string(),

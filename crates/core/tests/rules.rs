@@ -1,5 +1,5 @@
 //! Hand-checked positions: each expected position string below was worked out seed by seed
-//! from /work/shared/RULES.md (the derivation is in the comment above it), not copied from
+//! from the rules (docs/rules.md; the derivation is in the comment above it), not copied from
 //! what the engine prints.
 //!
 //! Holes: South `a..l` = 0..11, North `A..L` = 12..23, sown in that order, `L` -> `a`.
@@ -80,11 +80,11 @@ fn start_position_string() {
     }
 }
 
-/// RULES.md worked example. From the start South plays `e` (4 seeds): f g h i -> 5,5,5,5; `i`
-/// got the last seed and holds 5 (not 4, not 1): relay its 5 into j k l A B (all 5); `B` holds
-/// 5: relay into C D E F G; `G` 5: relay into H I J K L; `L` 5: relay into a b c d e; `e` was
-/// emptied at the start, so the last seed makes it 1 and the move ends. Emptied: e (then 1),
-/// i, B, G, L. No capture: quiet 1, ply 1, North to move.
+/// The worked example of docs/rules.md ("Example 1"). From the start South plays `e` (4 seeds):
+/// f g h i -> 5,5,5,5; `i` got the last seed and holds 5 (not 4, not 1): relay its 5 into
+/// j k l A B (all 5); `B` holds 5: relay into C D E F G; `G` 5: relay into H I J K L; `L` 5:
+/// relay into a b c d e; `e` was emptied at the start, so the last seed makes it 1 and the move
+/// ends. Emptied: e (then 1), i, B, G, L. No capture: quiet 1, ply 1, North to move.
 #[test]
 fn worked_example() {
     for rules in [

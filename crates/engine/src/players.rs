@@ -209,6 +209,34 @@ impl Player for Greedy {
     }
 }
 
+/// Plays a legal move drawn uniformly: a careless player who does not look at the board, the
+/// floor the default level of the web app is measured against (docs/decisions.md).
+pub struct RandomMover {
+    rng: SmallRng,
+}
+
+impl RandomMover {
+    pub fn new(seed: u64) -> RandomMover {
+        RandomMover {
+            rng: SmallRng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl Player for RandomMover {
+    fn name(&self) -> String {
+        "random".to_string()
+    }
+
+    fn choose(&mut self, pos: &Position, _movetime: Duration) -> Option<Move> {
+        let moves: Vec<Move> = pos.moves().collect();
+        if moves.is_empty() {
+            return None;
+        }
+        Some(moves[self.rng.random_range(0..moves.len())])
+    }
+}
+
 /// Minimax to a fixed number of plies on the store difference alone (no evaluation beyond
 /// the seeds captured); ties broken at random. The second baseline, at 3 plies.
 pub struct Minimax {
@@ -266,8 +294,8 @@ impl Player for Minimax {
     }
 }
 
-/// A built-in player by name: `level1`..`level10` (or `1`..`10`), `greedy`, `minimax3`
-/// (`minimaxN` for any N from 1 to 6).
+/// A built-in player by name: `level1`..`level10` (or `1`..`10`), `greedy`, `random`,
+/// `minimax3` (`minimaxN` for any N from 1 to 6).
 pub fn builtin(name: &str, seed: u64, hash_mib: usize, threads: usize) -> Option<Box<dyn Player>> {
     let level = name.strip_prefix("level").unwrap_or(name);
     if let Ok(n) = level.parse::<u8>() {
@@ -276,6 +304,9 @@ pub fn builtin(name: &str, seed: u64, hash_mib: usize, threads: usize) -> Option
     }
     if name == "greedy" {
         return Some(Box::new(Greedy::new(seed)));
+    }
+    if name == "random" {
+        return Some(Box::new(RandomMover::new(seed)));
     }
     if let Some(n) = name.strip_prefix("minimax") {
         let n: u32 = n.parse().ok()?;
@@ -317,7 +348,7 @@ mod tests {
     #[test]
     fn every_player_gives_a_legal_move() {
         let pos = Position::start(anywoli_core::Rules::Anywoli);
-        for name in ["level1", "level5", "6", "greedy", "minimax3"] {
+        for name in ["level1", "level5", "6", "greedy", "random", "minimax3"] {
             let mut p = builtin(name, 1, 1, 1).unwrap();
             let mv = p.choose(&pos, Duration::from_millis(50)).unwrap();
             assert!(pos.moves().contains(mv), "{name}");

@@ -279,7 +279,8 @@ impl<'a> Thread<'a> {
                 n += 1;
             }
             if n == 0 && searched == 0 {
-                // Every move never ends (RULES.md rule 4; none is known): nothing more to win.
+                // Every move never ends (docs/rules.md, "A sowing that never ends"; none is
+                // known): nothing more to win.
                 return 0;
             }
             let children = &mut children[..n];

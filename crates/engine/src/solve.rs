@@ -387,7 +387,8 @@ impl<'a> Solver<'a> {
             }
         }
         if children.is_empty() {
-            // Every move never ends (RULES.md rule 4; none is known): nothing more is won.
+            // Every move never ends (docs/rules.md, "A sowing that never ends"; none is known):
+            // nothing more is won.
             best = 0;
         }
         let (l, h) = if best >= beta {

@@ -1,7 +1,7 @@
 //! Endgame databases: who can force the next capture, and in how many plies.
 //!
 //! With 8 seeds in play the next capture ends the game: its four leave 4 in play, and those go
-//! to one player at once (RULES.md "The end"). So the whole 8-seed ending is one question —
+//! to one player at once (docs/rules.md, "The end"). So the whole 8-seed ending is one question —
 //! which side can force the next capture, and how fast — plus who receives the last 4, which
 //! the rules decide (the capturer in `anywoli`; the first-final capturer, else the capturer, in
 //! `anywoli-first-final`; the drawn player in `anywoli-lottery`). The database answers the
@@ -115,8 +115,8 @@ pub fn turned(holes: &[u8; HOLES]) -> [u8; HOLES] {
 /// The stored value of one position (South to move), 16 bits: 0 nobody can force a capture;
 /// `1..=0x7fff` the side to move makes the next capture in that many plies; `0x8000 | d` the
 /// opponent does, in `d` plies; [`INVALID`] not a position (the side to move has no seeds);
-/// [`STUCK`] no move of the side to move ever ends (RULES.md rule 4; none exists, see
-/// docs/tablebase.md).
+/// [`STUCK`] no move of the side to move ever ends (docs/rules.md, "A sowing that never ends";
+/// none exists, see docs/tablebase.md).
 pub type Entry = u16;
 pub const UNFORCED: Entry = 0;
 pub const LOSS_BIT: Entry = 0x8000;

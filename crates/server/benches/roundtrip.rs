@@ -85,6 +85,7 @@ fn main() {
             port: 0,
             db: dir.join("bench.sqlite"),
             think: Think::default(),
+            public_url: None,
         }))
         .unwrap();
     let mut conn = Conn::open(server.addr);

@@ -19,6 +19,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::{broadcast, Mutex, Semaphore};
 
+use crate::site::SiteView;
 use crate::game::{Game, GameView, Mode, Seat, SummaryView};
 use crate::store::{GameRow, Store, StoreError};
 use crate::trace_json::{side_name, JsonTrace};
@@ -81,6 +82,10 @@ impl IntoResponse for ApiError {
 
 type ApiResult<T> = Result<T, ApiError>;
 
+/// The computer's level when a request names none, the page's default too (web/app.js): a
+/// beginner can beat it, a careless player cannot (docs/decisions.md, "Default level").
+pub const DEFAULT_LEVEL: u8 = 2;
+
 /// How long the engine may think.
 #[derive(Clone, Copy, Debug)]
 pub struct Think {
@@ -113,6 +118,7 @@ pub struct Inner {
     /// burst of games cannot starve the machine.
     engine: Arc<Semaphore>,
     think: Think,
+    site: SiteView,
 }
 
 /// The server's shared state.
@@ -120,13 +126,20 @@ pub struct Inner {
 pub struct AppState(Arc<Inner>);
 
 impl AppState {
+    /// A state for a server on loopback (what tests that call the router directly need).
     pub fn new(store: Store, think: Think) -> AppState {
+        let site = SiteView::new(([127, 0, 0, 1], 0).into(), None);
+        AppState::with_site(store, think, site)
+    }
+
+    pub fn with_site(store: Store, think: Think, site: SiteView) -> AppState {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         AppState(Arc::new(Inner {
             store: Arc::new(store),
             games: std::sync::Mutex::new(HashMap::new()),
             engine: Arc::new(Semaphore::new(cores)),
             think,
+            site,
         }))
     }
 
@@ -286,7 +299,7 @@ pub fn now_ms() -> i64 {
 const ID_ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
 const ID_LEN: usize = 12;
 
-fn valid_id(id: &str) -> bool {
+pub(crate) fn valid_id(id: &str) -> bool {
     id.len() == ID_LEN && id.bytes().all(|b| ID_ALPHABET.contains(&b))
 }
 
@@ -409,6 +422,9 @@ pub struct CreateRequest {
     level: Option<u8>,
     side: Option<String>,
     position: Option<String>,
+    /// Whether the players may ask the engine for hints: on by default against the computer
+    /// and on one screen, off by default between friends (both see the choice).
+    hints: Option<bool>,
 }
 
 pub async fn create_game(
@@ -437,7 +453,7 @@ pub async fn create_game(
         return Err(ApiError::malformed("the start position is a finished game"));
     }
     let side = parse_side(req.side.as_deref().unwrap_or("south"))?;
-    let level = req.level.unwrap_or(3);
+    let level = req.level.unwrap_or(DEFAULT_LEVEL);
     if !(1..=10).contains(&level) {
         return Err(ApiError::malformed(format!(
             "level {level} is not one of 1 to 10"
@@ -476,6 +492,7 @@ pub async fn create_game(
         termination: None,
         rematch: None,
         tags: "[]".to_string(),
+        hints: req.hints.unwrap_or(mode != Mode::Friend),
     };
     let game = Game::from_row(row.clone(), &[]).map_err(ApiError::storage)?;
     st.db(move |s| s.create_game(&row, &[])).await?;
@@ -805,6 +822,7 @@ pub async fn rematch(
         termination: None,
         rematch: None,
         tags: "[]".to_string(),
+        hints: g.row.hints,
     };
     let game = Game::from_row(row.clone(), &[]).map_err(ApiError::storage)?;
     let (gid, r) = (g.row.id.clone(), row.clone());
@@ -825,12 +843,37 @@ pub async fn rematch(
         .into_response())
 }
 
-pub async fn hint(State(st): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+/// The engine's choice for the side to move, for the player whose turn it is: hints are help,
+/// so between two people they are given only where both agreed, and only to the player to move.
+pub async fn hint(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<Value>> {
+    let req: SecretRequest = parse_body(body)?;
     let slot = st.slot(&id).await?;
     let (pos, ply) = {
         let g = slot.game.lock().await;
+        let held = authorise(&g, &req.secret)?;
         if !g.is_playing() {
             return Err(game_over_error());
+        }
+        let Some(to_move) = g.pos.to_move() else {
+            return Err(game_over_error());
+        };
+        if !g.row.hints {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "hints_off",
+                "hints are off in this game: it was made without them, for both players",
+            ));
+        }
+        if !held.contains(&to_move.index()) {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "not_your_turn",
+                format!("a hint is for the player to move, and it is {to_move}'s turn"),
+            ));
         }
         (g.pos, g.moves.len())
     };
@@ -922,6 +965,7 @@ pub async fn import(
         termination,
         rematch: None,
         tags: serde_json::to_string(&tags).unwrap_or_else(|_| "[]".to_string()),
+        hints: true,
     };
     let moves: Vec<String> = rec.moves.iter().map(|m| m.to_string()).collect();
     let game = Game::from_row(row.clone(), &moves).map_err(ApiError::storage)?;
@@ -933,6 +977,12 @@ pub async fn import(
         Json(json!({"game": view, "seat": "both", "secret": secret})),
     )
         .into_response())
+}
+
+/// How the page is reached: the public address if the operator set one, and whether the server
+/// listens on loopback only (so that the page can say a friend elsewhere cannot join).
+pub async fn site(State(st): State<AppState>) -> Json<SiteView> {
+    Json(st.0.site.clone())
 }
 
 pub async fn rules_list() -> Json<Value> {

@@ -65,6 +65,27 @@ pub async fn index() -> Response {
     (page_headers("text/html; charset=utf-8"), INDEX).into_response()
 }
 
+/// Any other address a person might type or mistype (`/g/abc/`, `/games`): the page, with a
+/// 404 status, so that the reader sees the page's own "no such page/game" view instead of raw
+/// JSON. Programs get a JSON error for anything but GET.
+pub async fn page_not_found(method: axum::http::Method) -> Response {
+    if method == axum::http::Method::GET || method == axum::http::Method::HEAD {
+        (StatusCode::NOT_FOUND, page_headers("text/html; charset=utf-8"), INDEX).into_response()
+    } else {
+        crate::api::not_found().await.into_response()
+    }
+}
+
+/// A game's page; an address that cannot be a game's gets the page with a 404 status (the page
+/// then shows its "no such game" view), so that a mistyped link is told apart by programs too.
+pub async fn game_page(Path(id): Path<String>) -> Response {
+    if crate::api::valid_id(&id) {
+        index().await
+    } else {
+        page_not_found(axum::http::Method::GET).await
+    }
+}
+
 pub async fn asset(Path(name): Path<String>) -> Response {
     match FILES.iter().find(|f| f.0 == name) {
         Some(&(_, ty, body)) => (page_headers(ty), body).into_response(),

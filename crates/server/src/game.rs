@@ -117,6 +117,15 @@ impl Game {
         })
     }
 
+    /// Who takes the last seeds whatever happens in the game, if the rules say so up front.
+    pub fn last_seeds_to(&self) -> Option<Side> {
+        match self.rules {
+            Rules::Lottery { seed } => Some(anywoli_core::lottery_draw(seed)),
+            Rules::It => Some(Side::South),
+            Rules::Anywoli | Rules::FirstFinal => None,
+        }
+    }
+
     pub fn is_playing(&self) -> bool {
         self.row.status == "playing"
     }
@@ -211,6 +220,15 @@ impl Game {
                 r.set_tag(tag, &name);
             }
         }
+        if let Rules::Lottery { seed } = self.rules {
+            // The Seed tag fixes the draw already; this says it in words for people.
+            let winner = if anywoli_core::lottery_draw(seed) == Side::South {
+                "South"
+            } else {
+                "North"
+            };
+            r.set_tag("LastSeeds", winner);
+        }
         if let Some(t) = &self.row.termination {
             let text = match t.as_str() {
                 "last_seeds" => "last seeds",
@@ -266,6 +284,8 @@ impl Game {
             },
             thinking: self.thinking,
             rematch: self.row.rematch.clone(),
+            hints: self.row.hints,
+            last_seeds_to: self.last_seeds_to().map(side_name),
             version: self.version,
             created: self.row.created,
             updated: self.row.updated,
@@ -337,6 +357,11 @@ pub struct GameView {
     pub seats: SeatsView,
     pub thinking: bool,
     pub rematch: Option<String>,
+    /// Hints may be asked for (by the player to move, with their secret).
+    pub hints: bool,
+    /// Who takes the last seeds, when the rules fix it before the game starts (the lottery's
+    /// draw, South in `anywoli-it`): both players see what the engine knows.
+    pub last_seeds_to: Option<&'static str>,
     pub version: u64,
     pub created: i64,
     pub updated: i64,

@@ -6,8 +6,10 @@
 
 mod api;
 mod assets;
+pub mod backup;
 pub mod game;
 mod puzzles;
+pub mod site;
 pub mod store;
 pub mod trace_json;
 
@@ -19,7 +21,8 @@ use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::Router;
 
-pub use api::{ApiError, AppState, Think};
+pub use api::{ApiError, AppState, Think, DEFAULT_LEVEL};
+pub use site::{PublicUrl, PublicUrlError, SiteView};
 pub use store::Store;
 
 /// Largest request body, except for imports.
@@ -34,6 +37,8 @@ pub struct Config {
     pub port: u16,
     pub db: PathBuf,
     pub think: Think,
+    /// The address people reach the server at, behind a reverse proxy (`--public-url`).
+    pub public_url: Option<PublicUrl>,
 }
 
 impl Default for Config {
@@ -43,6 +48,7 @@ impl Default for Config {
             port: 8080,
             db: PathBuf::from("anywoli.sqlite"),
             think: Think::default(),
+            public_url: None,
         }
     }
 }
@@ -50,6 +56,7 @@ impl Default for Config {
 /// The whole app as a router, for a server or for tests that call it directly.
 pub fn app(state: AppState) -> Router {
     let api = Router::new()
+        .route("/site", get(api::site))
         .route("/rules", get(api::rules_list))
         .route("/games", get(api::list_games).post(api::create_game))
         .route("/games/{id}", get(api::get_game))
@@ -60,7 +67,7 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/takeback", post(api::takeback))
         .route("/games/{id}/resign", post(api::resign))
         .route("/games/{id}/rematch", post(api::rematch))
-        .route("/games/{id}/hint", get(api::hint))
+        .route("/games/{id}/hint", post(api::hint))
         .route("/games/{id}/record", get(api::record))
         .route("/games/{id}/events", get(api::events))
         .route("/puzzles", get(puzzles::list))
@@ -81,10 +88,10 @@ pub fn app(state: AppState) -> Router {
         .route("/rules", get(assets::index))
         .route("/puzzles", get(assets::index))
         .route("/puzzles/{id}", get(assets::index))
-        .route("/g/{id}", get(assets::index))
+        .route("/g/{id}", get(assets::game_page))
         .route("/assets/{name}", get(assets::asset))
         .nest("/api", api)
-        .fallback(api::not_found)
+        .fallback(assets::page_not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)
@@ -119,7 +126,8 @@ pub async fn start(config: &Config) -> Result<Server, String> {
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
-    let router = app(AppState::new(store, config.think));
+    let site = SiteView::new(addr, config.public_url.as_ref());
+    let router = app(AppState::with_site(store, config.think, site));
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(async move {
         axum::serve(listener, router)

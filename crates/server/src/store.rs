@@ -58,6 +58,8 @@ pub struct GameRow {
     pub rematch: Option<String>,
     /// Free tags of an imported record, as a JSON array of pairs.
     pub tags: String,
+    /// Hints may be asked for. Between friends only when both agreed as the game was made.
+    pub hints: bool,
 }
 
 /// A line of the archive.
@@ -133,6 +135,7 @@ impl Store {
             "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000;",
         )?;
         conn.execute_batch(SCHEMA)?;
+        migrate(&conn)?;
         Ok(Store {
             conn: Mutex::new(conn),
         })
@@ -158,7 +161,8 @@ impl Store {
             let row = c
                 .query_row(
                     "SELECT id, created, updated, mode, rules, seed, start, south, north,
-                        south_secret, north_secret, status, result, termination, rematch, tags
+                        south_secret, north_secret, status, result, termination, rematch, tags,
+                        hints
                      FROM games WHERE id = ?1",
                     [id],
                     |r| {
@@ -177,6 +181,10 @@ impl Store {
                             termination: r.get(13)?,
                             rematch: r.get(14)?,
                             tags: r.get(15)?,
+                            hints: {
+                                let mode: String = r.get(3)?;
+                                hints_or_default(r.get(16)?, &mode)
+                            },
                         })
                     },
                 )
@@ -313,6 +321,27 @@ impl Store {
     }
 }
 
+/// Brings a database made by an older version up to this one's schema. Each step is checked
+/// by looking, so it runs once and a newer database is left alone.
+fn migrate(conn: &Connection) -> rusqlite::Result<()> {
+    let has_hints: bool = conn.query_row(
+        "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'hints'",
+        [],
+        |r| r.get::<_, i64>(0).map(|n| n > 0),
+    )?;
+    if !has_hints {
+        // NULL in games made before hints could be turned off: see `hints_or_default`.
+        conn.execute_batch("ALTER TABLE games ADD COLUMN hints INTEGER")?;
+    }
+    Ok(())
+}
+
+/// Games stored before the `hints` column: friend games get none (nobody agreed to them),
+/// the others keep the hints they always had.
+fn hints_or_default(stored: Option<bool>, mode: &str) -> bool {
+    stored.unwrap_or(mode != "friend")
+}
+
 fn insert_game(
     tx: &rusqlite::Transaction<'_>,
     g: &GameRow,
@@ -320,8 +349,8 @@ fn insert_game(
 ) -> rusqlite::Result<()> {
     tx.execute(
         "INSERT INTO games (id, created, updated, mode, rules, seed, start, south, north,
-            south_secret, north_secret, status, result, termination, rematch, tags)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+            south_secret, north_secret, status, result, termination, rematch, tags, hints)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
         params![
             g.id,
             g.created,
@@ -338,7 +367,8 @@ fn insert_game(
             g.result,
             g.termination,
             g.rematch,
-            g.tags
+            g.tags,
+            g.hints
         ],
     )?;
     let mut ins = tx.prepare("INSERT INTO moves (game, ply, mv, at) VALUES (?1, ?2, ?3, ?4)")?;

@@ -97,7 +97,7 @@ async fn a_friend_game_goes_on_move_by_move() {
     )
     .await;
     assert_eq!(s, StatusCode::OK, "{v}");
-    // The worked example of RULES.md.
+    // The first worked example of docs/rules.md ("Example 1").
     assert_eq!(
         v["game"]["position"],
         "5,5,5,5,1,5,5,5,0,5,5,5/5,0,5,5,5,5,0,5,5,5,5,0 n 0 0 - - 1 1"
@@ -367,10 +367,144 @@ async fn the_computer_answers_and_a_takeback_undoes_both_moves() {
         "not_allowed",
         "no move",
     );
-    let (s, h) = get(&app, &format!("/api/games/{id}/hint")).await;
-    assert_eq!(s, StatusCode::OK);
+    let (s, h) = post(
+        &app,
+        &format!("/api/games/{id}/hint"),
+        json!({"secret": secret}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{h}");
     let hint = h["move"].as_str().unwrap();
     assert!(("a".."m").contains(&hint), "{hint}");
+}
+
+#[tokio::test]
+async fn hints_need_the_secret_of_the_side_to_move_and_friends_consent() {
+    let app = router();
+    // Between friends, hints are off unless the game was made with them.
+    let (id, south, north) = friend_game(&app).await;
+    let (_, g) = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(g["hints"], false);
+    for secret in [&south, &north] {
+        assert_error(
+            post(&app, &format!("/api/games/{id}/hint"), json!({"secret": secret})).await,
+            StatusCode::FORBIDDEN,
+            "hints_off",
+            "without them",
+        );
+    }
+    // Nobody gets one without a seat, and the old anonymous GET is gone.
+    assert_error(
+        post(&app, &format!("/api/games/{id}/hint"), json!({"secret": "0".repeat(32)})).await,
+        StatusCode::FORBIDDEN,
+        "wrong_secret",
+        "no seat",
+    );
+    assert_error(
+        post(&app, &format!("/api/games/{id}/hint"), json!({})).await,
+        StatusCode::BAD_REQUEST,
+        "malformed",
+        "secret",
+    );
+    assert_error(
+        get(&app, &format!("/api/games/{id}/hint")).await,
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "method",
+    );
+
+    // Made with hints: both see it, and only the player to move gets one.
+    let (s, v) = post(
+        &app,
+        "/api/games",
+        json!({"mode": "friend", "side": "south", "hints": true}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v["game"]["hints"], true);
+    let id = v["game"]["id"].as_str().unwrap().to_string();
+    let south = v["secret"].as_str().unwrap().to_string();
+    let (_, j) = post(&app, &format!("/api/games/{id}/join"), json!({})).await;
+    assert_eq!(j["game"]["hints"], true);
+    let north = j["secret"].as_str().unwrap().to_string();
+    assert_error(
+        post(&app, &format!("/api/games/{id}/hint"), json!({"secret": north})).await,
+        StatusCode::CONFLICT,
+        "not_your_turn",
+        "South's turn",
+    );
+    let (s, h) = post(&app, &format!("/api/games/{id}/hint"), json!({"secret": south})).await;
+    assert_eq!(s, StatusCode::OK, "{h}");
+    assert_eq!(h["ply"], 0);
+
+    // Against the computer and on one screen, hints stay on by default.
+    for mode in ["computer", "local"] {
+        let (_, v) = post(&app, "/api/games", json!({"mode": mode})).await;
+        assert_eq!(v["game"]["hints"], true, "{mode}");
+    }
+    let (_, v) = post(&app, "/api/games", json!({"mode": "hints"})).await;
+    assert_eq!(v["error"], "malformed");
+    let (_, v) = post(&app, "/api/games", json!({"mode": "local", "hints": "yes"})).await;
+    assert_eq!(v["error"], "malformed");
+}
+
+#[tokio::test]
+async fn both_players_see_who_takes_the_last_seeds_when_the_rules_fix_it() {
+    let app = router();
+    for seed in 0u64..16 {
+        let (s, v) = post(
+            &app,
+            "/api/games",
+            json!({"mode": "local", "rules": "anywoli-lottery", "seed": seed}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+        let want = match anywoli_core::lottery_draw(seed) {
+            anywoli_core::Side::South => "south",
+            anywoli_core::Side::North => "north",
+        };
+        assert_eq!(v["game"]["last_seeds_to"], want, "seed {seed}");
+        let id = v["game"]["id"].as_str().unwrap();
+        let (_, rec) = call_text(&app, "GET", &format!("/api/games/{id}/record"), None).await;
+        let tag = format!("[LastSeeds \"{}{}\"]", want[..1].to_uppercase(), &want[1..]);
+        assert!(rec.contains(&tag), "{rec}");
+    }
+    let (_, v) = post(&app, "/api/games", json!({"mode": "local", "rules": "anywoli-it"})).await;
+    assert_eq!(v["game"]["last_seeds_to"], "south");
+    let (_, v) = post(&app, "/api/games", json!({"mode": "local"})).await;
+    assert_eq!(v["game"]["last_seeds_to"], Value::Null);
+}
+
+#[tokio::test]
+async fn a_mistyped_page_address_gets_the_page_and_a_404() {
+    let app = router();
+    for path in ["/g/abcdefghijkm/", "/g/nosuchgame", "/games", "/g/"] {
+        let (s, text) = call_text(&app, "GET", path, None).await;
+        assert_eq!(s, StatusCode::NOT_FOUND, "{path}");
+        assert!(text.contains("<title>Anywoli</title>"), "{path}: {text}");
+    }
+    // Programs still get JSON.
+    assert_error(
+        call(&app, "POST", "/games", None).await,
+        StatusCode::NOT_FOUND,
+        "not_found",
+        "endpoint",
+    );
+    assert_error(
+        get(&app, "/api/nosuch").await,
+        StatusCode::NOT_FOUND,
+        "not_found",
+        "endpoint",
+    );
+}
+
+#[tokio::test]
+async fn the_site_says_how_it_is_reached() {
+    let (s, v) = get(&router(), "/api/site").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["loopback_only"], true);
+    assert_eq!(v["public_url"], Value::Null);
+    assert_eq!(v["network_urls"], json!([]));
 }
 
 #[tokio::test]
@@ -580,4 +714,16 @@ async fn the_page_and_its_files_are_served() {
     let (s, v) = get(&app, "/api/rules").await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(v["rules"].as_array().unwrap().len(), 4);
+}
+
+#[tokio::test]
+async fn a_new_player_meets_the_default_level() {
+    let (s, v) = post(&router(), "/api/games", json!({"side": "north"})).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v["game"]["mode"], "computer");
+    assert_eq!(
+        v["game"]["seats"]["south"]["level"],
+        anywoli_server::DEFAULT_LEVEL
+    );
+    assert_eq!(anywoli_server::DEFAULT_LEVEL, 2, "docs/decisions.md names level 2");
 }

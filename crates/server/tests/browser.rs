@@ -6,258 +6,15 @@
 //! chromedriver the test says so loudly and passes, unless `CI` is set: CI must run it.
 //! `ANYWOLI_SCREENSHOTS=DIR` also saves the screenshots of docs/ into DIR.
 
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+mod support;
+
+use std::path::PathBuf;
+use std::time::Duration;
 
 use anywoli_server::{start, Config, Server, Think};
-use fantoccini::{Client, ClientBuilder, Locator};
-use serde_json::{json, Value};
-
-/// Long enough for a slow CI machine, short enough that a hang fails instead of blocking.
-const PATIENCE: Duration = Duration::from_secs(60);
-
-fn find_in_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// chromedriver, ended when dropped.
-struct Driver {
-    child: Child,
-    url: String,
-}
-
-impl Driver {
-    fn start(exe: &Path) -> Driver {
-        use std::os::unix::process::CommandExt;
-        let port = free_port();
-        // A process group of its own, so that dropping the driver also ends every browser it
-        // started, even when a failed assertion skipped closing the sessions.
-        let child = Command::new(exe)
-            .arg(format!("--port={port}"))
-            .process_group(0)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts");
-        let deadline = Instant::now() + PATIENCE;
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "chromedriver did not listen on {port}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        Driver {
-            child,
-            url: format!("http://127.0.0.1:{port}"),
-        }
-    }
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let group = format!("-{}", self.child.id());
-        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("browser-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-async fn browser(driver: &Driver, name: &str, extra: &[&str]) -> Client {
-    browser_with(driver, name, extra, None).await
-}
-
-/// A session that shows pages the way a phone of `width` x `height` CSS pixels does.
-async fn phone(driver: &Driver, name: &str, width: u32, height: u32) -> Client {
-    let metrics = json!({"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1.0}});
-    browser_with(driver, name, &[], Some(metrics)).await
-}
-
-async fn browser_with(
-    driver: &Driver,
-    name: &str,
-    extra: &[&str],
-    mobile: Option<Value>,
-) -> Client {
-    let profile = scratch(&format!("profile-{name}"));
-    let mut args = vec![
-        "--headless".to_string(),
-        "--no-sandbox".to_string(),
-        "--disable-gpu".to_string(),
-        "--disable-quic".to_string(),
-        "--no-first-run".to_string(),
-        "--disable-background-networking".to_string(),
-        "--disable-component-update".to_string(),
-        "--disable-sync".to_string(),
-        "--disable-dev-shm-usage".to_string(),
-        "--hide-scrollbars".to_string(),
-        "--window-size=1280,800".to_string(),
-        format!("--user-data-dir={}", profile.display()),
-    ];
-    args.extend(extra.iter().map(|s| s.to_string()));
-    let mut options = json!({ "args": args });
-    if let Some(bin) = find_in_path("chromium") {
-        options["binary"] = json!(bin);
-    }
-    if let Some(m) = mobile {
-        options["mobileEmulation"] = m;
-    }
-    let mut caps = serde_json::Map::new();
-    caps.insert("goog:chromeOptions".to_string(), options);
-    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(caps)
-        .connect(&driver.url)
-        .await
-        .expect("a browser session")
-}
-
-async fn js(c: &Client, script: &str) -> Value {
-    c.execute(script, vec![]).await.expect("script runs")
-}
-
-async fn body_data(c: &Client, key: &str) -> String {
-    js(c, &format!("return document.body.dataset['{key}'] || ''"))
-        .await
-        .as_str()
-        .unwrap_or("")
-        .to_string()
-}
-
-/// Polls the page until `cond` (a JavaScript expression) is true.
-async fn wait_for(c: &Client, cond: &str, what: &str) {
-    let deadline = Instant::now() + PATIENCE;
-    loop {
-        if js(c, &format!("return !!({cond})")).await == json!(true) {
-            return;
-        }
-        if Instant::now() > deadline {
-            let status = js(c, "return document.querySelector('#status') && document.querySelector('#status').textContent").await;
-            let data = js(c, "return JSON.stringify(document.body.dataset)").await;
-            panic!("waited too long for {what} ({cond}); status {status}, body {data}");
-        }
-        tokio::time::sleep(Duration::from_millis(40)).await;
-    }
-}
-
-async fn click(c: &Client, css: &str) {
-    c.find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("click {css}: {e}"));
-}
-
-/// Waits until the viewer may move (or the game is over); true while the game goes on.
-async fn await_my_turn(c: &Client) -> bool {
-    wait_for(
-        c,
-        "(document.body.dataset.turn === 'mine' && document.body.dataset.busy === '0') || document.body.dataset.status === 'over'",
-        "my turn",
-    )
-    .await;
-    body_data(c, "status").await != "over"
-}
-
-/// The one of two browsers whose turn it is, once it may move.
-async fn whose_turn<'a>(a: &'a Client, b: &'a Client) -> &'a Client {
-    let ready = "document.body.dataset.turn === 'mine' && document.body.dataset.busy === '0'";
-    let deadline = Instant::now() + PATIENCE;
-    loop {
-        for c in [a, b] {
-            if js(c, &format!("return {ready}")).await == json!(true) {
-                return c;
-            }
-        }
-        assert!(Instant::now() < deadline, "neither browser got the turn");
-        tokio::time::sleep(Duration::from_millis(40)).await;
-    }
-}
-
-async fn new_game(c: &Client, base: &str, mode: &str, side: &str, level: Option<u8>) {
-    c.goto(&format!("{base}/")).await.unwrap();
-    wait_for(
-        c,
-        "document.querySelector('#new-form')",
-        "the new game form",
-    )
-    .await;
-    click(c, &format!("input[name=mode][value={mode}]")).await;
-    if let Some(l) = level {
-        c.find(Locator::Css("#level"))
-            .await
-            .unwrap()
-            .select_by_value(&l.to_string())
-            .await
-            .unwrap();
-    }
-    if mode != "local" {
-        click(c, &format!("input[name=side][value={side}]")).await;
-    }
-    click(c, "#start").await;
-    wait_for(
-        c,
-        "document.body.dataset.view === 'game' && document.body.dataset.status === 'playing'",
-        "the game page",
-    )
-    .await;
-}
-
-async fn moves_listed(c: &Client) -> usize {
-    js(c, "return document.querySelectorAll('#movelist li').length")
-        .await
-        .as_u64()
-        .unwrap() as usize
-}
-
-/// Sizes the viewport (not the window, which may have a frame) to `w` x `h`.
-async fn viewport(c: &Client, w: u32, h: u32) {
-    c.set_window_size(w, h).await.unwrap();
-    let frame = js(
-        c,
-        "return [window.outerWidth - window.innerWidth, window.outerHeight - window.innerHeight]",
-    )
-    .await;
-    let fw = frame[0].as_u64().unwrap_or(0) as u32;
-    let fh = frame[1].as_u64().unwrap_or(0) as u32;
-    if fw > 0 || fh > 0 {
-        c.set_window_size(w + fw, h + fh).await.unwrap();
-    }
-}
-
-async fn save_screenshot(c: &Client, dir: &Option<PathBuf>, name: &str) {
-    js(
-        c,
-        "document.getElementById('toast').hidden = true; return 1",
-    )
-    .await;
-    let png = c.screenshot().await.expect("a screenshot");
-    assert!(png.starts_with(b"\x89PNG"), "screenshots are PNG");
-    if let Some(dir) = dir {
-        std::fs::write(dir.join(name), png).unwrap();
-    }
-}
+use fantoccini::{Client, Locator};
+use serde_json::json;
+use support::*;
 
 async fn computer_game_to_the_end(
     driver: &Driver,
@@ -806,17 +563,6 @@ async fn puzzle_mode(driver: &Driver, base: &str, server: &Server) {
     let _ = c.close().await;
 }
 
-async fn http_get(server: &Server, path: &str) -> Value {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = tokio::net::TcpStream::connect(server.addr).await.unwrap();
-    let req = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut buf = String::new();
-    s.read_to_string(&mut buf).await.unwrap();
-    let body = buf.split_once("\r\n\r\n").unwrap().1;
-    serde_json::from_str(body).unwrap()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_in_a_real_browser() {
     let Some(exe) = find_in_path("chromedriver") else {
@@ -835,6 +581,7 @@ async fn the_page_in_a_real_browser() {
             movetime: Duration::from_millis(200),
             hash_mib: 1,
         },
+        public_url: None,
     })
     .await
     .unwrap();

@@ -17,6 +17,7 @@ fn config(db: PathBuf) -> Config {
             movetime: Duration::from_millis(200),
             hash_mib: 1,
         },
+        public_url: None,
     }
 }
 

@@ -11,6 +11,23 @@ const live = document.getElementById('live');
 const toastEl = document.getElementById('toast');
 let view = null;
 
+/** How this server is reached (GET /api/site), asked once: where invite links point. */
+let sitePromise = null;
+function site() {
+  if (!sitePromise) {
+    sitePromise = api('GET', '/site').then((r) => (r.ok ? r.data : { public_url: null, loopback_only: false, network_urls: [] }));
+  }
+  return sitePromise;
+}
+
+/** Whether the browser reached this page through a loopback address (this machine only). */
+function loopbackHost(host) {
+  const h = host.replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h.endsWith('.localhost') || /^127\./.test(h) || h === '::1';
+}
+
+/** The level a new player meets first (docs/decisions.md, "Default level"). */
+const DEFAULT_LEVEL = 2;
 const VARIANTS = ['anywoli', 'anywoli-first-final', 'anywoli-lottery', 'anywoli-it'];
 const SPEEDS = { slow: 380, normal: 150, fast: 50, off: 0 };
 
@@ -39,7 +56,8 @@ function errorText(resp) {
   const code = resp.data && resp.data.error;
   const key = 'err_' + (code || 'network');
   const text = t(key);
-  return text === key ? t('err_other', { msg: (resp.data && resp.data.message) || resp.status }) : text;
+  // An error the page has no words for yet shows its code, never the server's English text.
+  return text === key ? t('err_other', { msg: code || resp.status }) : text;
 }
 
 function setBody(attrs) {
@@ -59,7 +77,12 @@ function route() {
   if (view && view.destroy) view.destroy();
   view = null;
   toastEl.hidden = true;
-  const path = location.pathname;
+  let path = location.pathname;
+  // A link copied with a trailing slash still opens its page.
+  if (path.length > 1 && path.endsWith('/')) {
+    path = path.replace(/\/+$/, '') || '/';
+    history.replaceState(null, '', path + location.search + location.hash);
+  }
   const m = path.match(/^\/g\/([a-z0-9]{1,40})$/);
   for (const a of document.querySelectorAll('header nav a')) {
     const here = a.getAttribute('href') === path || (path === '/new' && a.getAttribute('href') === '/')
@@ -73,7 +96,7 @@ function route() {
   else if (path === '/puzzles') view = new PuzzleView(puzzleUi(), null);
   else if (/^\/puzzles\/\d{1,6}$/.test(path)) view = new PuzzleView(puzzleUi(), path.slice(9));
   else if (m) view = new GameView(m[1]);
-  else view = new NotFoundView();
+  else view = new NotFoundView(path.startsWith('/g/') ? 'not_found' : 'page_not_found');
 }
 
 /** What the puzzle view (puzzle.js) uses of the page. */
@@ -100,7 +123,7 @@ class NewGameView {
 
   render() {
     document.title = t('app_title') + ' — ' + t('new_title');
-    const levels = Array.from({ length: 10 }, (_, i) => `<option value="${i + 1}"${i === 2 ? ' selected' : ''}>${esc(t('level_n', { n: i + 1 }))}</option>`).join('');
+    const levels = Array.from({ length: 10 }, (_, i) => `<option value="${i + 1}"${i + 1 === DEFAULT_LEVEL ? ' selected' : ''}>${esc(t('level_n', { n: i + 1 }))}</option>`).join('');
     const rules = VARIANTS.map((v) => `<option value="${v}">${esc(t('variant_name_' + v))}</option>`).join('');
     main.innerHTML = `
       <section class="panel new-game">
@@ -121,6 +144,10 @@ class NewGameView {
             <label class="choice"><input type="radio" name="side" value="north"> ${esc(t('north'))}</label>
             <p class="note">${esc(t('south_moves_first'))}</p>
           </fieldset>
+          <div class="field" id="hints-field">
+            <label class="choice"><input type="checkbox" id="hints" name="hints"> ${esc(t('allow_hints'))}</label>
+            <p class="note">${esc(t('allow_hints_note'))}</p>
+          </div>
           <div class="field"><label for="rules">${esc(t('rules_variant'))}</label>
             <select id="rules" name="rules">${rules}</select>
             <p class="note" id="rules-desc"></p></div>
@@ -133,6 +160,7 @@ class NewGameView {
       const mode = form.mode.value;
       main.querySelector('#level-field').hidden = mode !== 'computer';
       main.querySelector('#side-field').hidden = mode === 'local';
+      main.querySelector('#hints-field').hidden = mode !== 'friend';
       main.querySelector('#rules-desc').textContent = t('variant_' + form.rules.value);
     };
     form.addEventListener('change', sync);
@@ -143,6 +171,7 @@ class NewGameView {
       const body = { mode, rules: form.rules.value };
       if (mode === 'computer') body.level = Number(form.level.value);
       if (mode !== 'local') body.side = form.side.value;
+      if (mode === 'friend') body.hints = form.hints.checked;
       const btn = main.querySelector('#start');
       btn.disabled = true;
       const r = await api('POST', '/games', body);
@@ -196,14 +225,14 @@ class ArchiveView {
     else {
       const rows = this.games.map((g) => `
         <tr>
-          <td>${esc(dateFmt.format(new Date(g.updated)))}</td>
-          <td>${esc(t('mode_' + g.mode))}</td>
-          <td>${esc(t('variant_name_' + g.rules))}</td>
-          <td>${esc(playerName(g.south))}</td>
-          <td>${esc(playerName(g.north))}</td>
-          <td>${esc(resultText(g.result))}</td>
-          <td class="num">${g.moves}</td>
-          <td><a href="/g/${esc(g.id)}" data-link>${esc(g.status === 'over' ? t('replay') : t('open'))}</a></td>
+          <td data-label="${esc(t('col_date'))}">${esc(dateFmt.format(new Date(g.updated)))}</td>
+          <td data-label="${esc(t('col_mode'))}">${esc(t('mode_' + g.mode))}</td>
+          <td data-label="${esc(t('col_rules'))}">${esc(t('variant_name_' + g.rules))}</td>
+          <td data-label="${esc(t('south'))}">${esc(playerName(g.south))}</td>
+          <td data-label="${esc(t('north'))}">${esc(playerName(g.north))}</td>
+          <td data-label="${esc(t('col_result'))}">${esc(resultText(g.result))}</td>
+          <td class="num" data-label="${esc(t('col_moves'))}">${g.moves}</td>
+          <td><a href="/g/${esc(g.id)}" data-link class="open-game">${esc(g.status === 'over' ? t('replay') : t('open'))}</a></td>
         </tr>`).join('');
       list = `<div class="table-wrap"><table class="archive">
         <caption class="sr-only">${esc(t('recent'))}</caption>
@@ -268,17 +297,28 @@ class RulesView {
   refresh() { this.render(); }
 }
 
+/** A mistyped address: a game link that leads nowhere, or any other page that does not exist. */
 class NotFoundView {
-  constructor() {
+  constructor(key = 'page_not_found') {
+    this.key = key;
     setBody({ view: 'missing' });
     this.render();
   }
 
   render() {
-    main.innerHTML = `<section class="panel"><h1>${esc(t('not_found'))}</h1><p><a href="/" data-link>${esc(t('nav_new'))}</a></p></section>`;
+    document.title = t('app_title') + ' — ' + t(this.key);
+    main.innerHTML = missingHtml(this.key);
   }
 
   refresh() { this.render(); }
+}
+
+/** The "no such game/page" panel, shared by the router and a game that fails to load. */
+function missingHtml(key) {
+  return `<section class="panel missing"><h1 id="missing-heading">${esc(t(key))}</h1>
+    <p>${esc(t('not_found_help'))}</p>
+    <p><a href="/" data-link class="button primary">${esc(t('nav_new'))}</a>
+    <a href="/archive" data-link class="button">${esc(t('nav_archive'))}</a></p></section>`;
 }
 
 // ------------------------------------------------------------------------------------------
@@ -317,6 +357,34 @@ class GameView {
 
   get seat() { return mySeat(this.id); }
 
+  /**
+   * The link a friend opens: the operator's public address behind a proxy, else the address
+   * this browser used (so never a loopback address when the page was opened from elsewhere).
+   */
+  inviteLink() {
+    const base = (this.site && this.site.public_url) || location.origin;
+    return base + '/g/' + this.id;
+  }
+
+  /** Tells the inviting player when the link cannot reach a friend's device, and what to do. */
+  showReach() {
+    const $ = (q) => main.querySelector(q);
+    const site = this.site || { network_urls: [] };
+    $('#share').value = this.inviteLink();
+    const warning = $('#invite-warning');
+    // Behind a proxy the server listens on loopback on purpose: the public address is the link.
+    const unreachable = site.loopback_only && !site.public_url;
+    warning.hidden = !unreachable;
+    if (unreachable) {
+      const cmd = 'anywoli serve --addr 0.0.0.0' + (site.port && site.port !== 8080 ? ' --port ' + site.port : '');
+      warning.textContent = t('invite_loopback', { cmd });
+    }
+    const network = $('#invite-network');
+    const others = !site.loopback_only && !site.public_url && loopbackHost(location.host) ? site.network_urls : [];
+    network.hidden = others.length === 0;
+    if (others.length) network.textContent = t('invite_network', { url: others[0] + '/g/' + this.id });
+  }
+
   /** The sides this browser plays. */
   me() {
     const s = this.seat;
@@ -330,10 +398,14 @@ class GameView {
         <section class="play" aria-labelledby="game-heading">
           <h1 id="game-heading" class="sr-only"></h1>
           <p id="status" class="status"></p>
+          <p id="last-seeds" class="note last-seeds" hidden></p>
           <div id="invite" class="invite" hidden>
             <label for="share">${esc(t('share_link'))}</label>
-            <div class="share-row"><input id="share" readonly value="${esc(location.origin + '/g/' + this.id)}">
+            <div class="share-row"><input id="share" readonly value="${esc(this.inviteLink())}">
             <button type="button" id="copy">${esc(t('copy'))}</button></div>
+            <p id="invite-network" class="note" hidden></p>
+            <p id="invite-warning" class="warning" hidden></p>
+            <p id="invite-hints" class="note"></p>
           </div>
           <div id="join" class="invite" hidden><button type="button" class="primary" id="join-button"></button></div>
           <div id="board" role="group"></div>
@@ -397,11 +469,17 @@ class GameView {
   async start() {
     const r = await api('GET', '/games/' + this.id);
     if (!r.ok) {
-      setBody({ status: 'missing' });
-      main.innerHTML = `<section class="panel"><h1>${esc(r.status === 404 ? t('not_found') : errorText(r))}</h1>
-        <p><a href="/" data-link>${esc(t('nav_new'))}</a></p></section>`;
+      setBody({ status: 'missing', view: r.status === 404 ? 'missing' : 'game' });
+      if (r.status === 404) {
+        document.title = t('app_title') + ' — ' + t('not_found');
+        main.innerHTML = missingHtml('not_found');
+      } else {
+        main.innerHTML = `<section class="panel"><h1>${esc(errorText(r))}</h1>
+          <p><a href="/" data-link>${esc(t('nav_new'))}</a></p></section>`;
+      }
       return;
     }
+    this.site = await site();
     this.setGame(r.data);
     this.socket = new GameSocket(this.id, (m) => this.receive(m), (on) => this.connection(on));
   }
@@ -442,7 +520,10 @@ class GameView {
           this.game = { ...this.game, legal: [], thinking: false };
           this.orient();
           const delay = this.queue.length > 2 ? 0 : SPEEDS[speed()];
+          this.sowing = mover;
+          this.show();
           await this.board.animate(m.trace, delay, (text, important, show) => { if (important) say(text, show); });
+          this.sowing = null;
         }
         if (m.game.status === 'over') say(this.statusText(m.game));
       }
@@ -489,22 +570,28 @@ class GameView {
   statusText(g) {
     const me = this.me();
     const [s, n] = g.stores;
+    // Scores are read from the reader's side: their own first, or the winner's for a watcher.
+    const store = (side) => (side === 'south' ? s : n);
+    const other = (side) => (side === 'south' ? 'north' : 'south');
     if (g.status === 'over') {
       let text;
       const winner = g.result === '1-0' ? 'south' : g.result === '0-1' ? 'north' : null;
-      if (me.length === 1 && winner) text = t(winner === me[0] ? 'result_you_win' : 'result_you_lose', { s, n });
-      else if (winner) text = t('result_win', { side: t(winner), s, n });
+      const mine = me.length === 1 ? me[0] : null;
+      if (mine && winner) {
+        text = t(winner === mine ? 'result_you_win' : 'result_you_lose', { mine: store(mine), theirs: store(other(mine)) });
+      } else if (winner) text = t('result_win', { side: t(winner), won: store(winner), lost: store(other(winner)) });
       else if (g.result === '1/2-1/2') text = t('result_draw', { s, n });
       else text = t('game_over');
-      if (g.termination === 'resignation' && winner) text += ' ' + t('by_resignation', { side: t(winner === 'south' ? 'north' : 'south') });
+      if (g.termination === 'resignation' && winner) text += ' ' + t('by_resignation', { side: t(other(winner)) });
       if (g.termination === 'quiet') text += ' ' + t('by_quiet');
       return text;
     }
+    if (this.sowing) return t('sowing', { side: t(this.sowing) });
     const side = g.to_move;
     if (g.thinking || (side && g.seats[side].kind === 'computer')) return t('turn_computer');
     if (me.includes(side)) return me.length === 1 ? t('turn_yours') : t('turn_side', { side: t(side) });
-    const other = me.length === 1 ? (me[0] === 'south' ? 'north' : 'south') : null;
-    if (g.mode === 'friend' && other && !g.seats[other].taken) return t('waiting_friend');
+    const opponent = me.length === 1 ? other(me[0]) : null;
+    if (g.mode === 'friend' && opponent && !g.seats[opponent].taken) return t('waiting_friend');
     return t('turn_side', { side: t(side) });
   }
 
@@ -540,6 +627,14 @@ class GameView {
     // Invitations.
     const other = me.length === 1 ? (me[0] === 'south' ? 'north' : 'south') : null;
     $('#invite').hidden = !(g.mode === 'friend' && other && !g.seats[other].taken);
+    if (!$('#invite').hidden) this.showReach();
+    $('#invite-hints').textContent = t(g.hints ? 'hints_on' : 'hints_off');
+    // What the rules fix before the first move is shown from the first move (the engine knows it).
+    const lastSeeds = $('#last-seeds');
+    lastSeeds.hidden = !g.last_seeds_to;
+    if (g.last_seeds_to) {
+      lastSeeds.textContent = t(g.rules === 'anywoli-lottery' ? 'lottery_draw' : 'last_seeds_fixed', { side: t(g.last_seeds_to) });
+    }
     const open = ['south', 'north'].find((s) => g.seats[s].kind === 'human' && !g.seats[s].taken);
     $('#join').hidden = !(g.mode === 'friend' && !held && open && g.status === 'playing');
     if (open) $('#join-button').textContent = t('join_seat', { side: t(open) });
@@ -559,10 +654,12 @@ class GameView {
     if (!live) $('#history-text').textContent = t('viewing_move', { n: this.viewPly, total: g.ply });
     // Controls.
     const computerOrLocal = g.mode === 'computer' || g.mode === 'local';
-    $('#hint').hidden = !(held && g.status === 'playing');
+    $('#hint').hidden = !(held && g.status === 'playing' && g.hints);
     $('#hint').disabled = !canPlay;
+    // Something to take back: a move of one of this browser's sides.
+    const myMoves = g.moves.some((mv) => me.includes(mv === mv.toLowerCase() ? 'south' : 'north'));
     $('#takeback').hidden = !(held && computerOrLocal && g.termination !== 'resignation');
-    $('#takeback').disabled = g.ply === 0 || this.pending || animating;
+    $('#takeback').disabled = !myMoves || this.pending || animating || Boolean(this.sowing);
     $('#resign').hidden = !(held && g.status === 'playing');
     $('#rematch').hidden = !(held && g.status === 'over' && !g.rematch);
     $('#to-rematch').hidden = !g.rematch;
@@ -570,7 +667,8 @@ class GameView {
     $('#flip').hidden = me.length === 1;
     $('#meta').textContent = `${t('variant_name_' + g.rules)} · ${t('mode_' + g.mode)}` +
       (g.seats.south.kind === 'computer' ? ` · ${t('player_computer', { n: g.seats.south.level })}` : '') +
-      (g.seats.north.kind === 'computer' ? ` · ${t('player_computer', { n: g.seats.north.level })}` : '');
+      (g.seats.north.kind === 'computer' ? ` · ${t('player_computer', { n: g.seats.north.level })}` : '') +
+      ` · ${t(g.hints ? 'hints_on' : 'hints_off')}`;
     // The move list.
     const list = $('#movelist');
     const shown = this.shownPly();
@@ -702,7 +800,7 @@ class GameView {
 
   async hint() {
     main.querySelector('#hint').disabled = true;
-    const r = await api('GET', `/games/${this.id}/hint`);
+    const r = await api('POST', `/games/${this.id}/hint`, { secret: this.seat.secret });
     if (!r.ok) { say(errorText(r), true); this.show(); return; }
     if (r.data.ply !== this.game.ply) { this.show(); return; }
     this.hinted = r.data.move;

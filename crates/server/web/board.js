@@ -20,7 +20,7 @@ export function ownerOf(i) {
   return i < 12 ? 'south' : 'north';
 }
 
-/** Reads a position string (RULES.md) into holes, stores and the side to move. */
+/** Reads a position string (docs/rules.md) into holes, stores and the side to move. */
 export function parsePosition(text) {
   const [rows, side, s, n] = text.split(' ');
   const [a, b] = rows.split('/');

@@ -43,12 +43,29 @@ export class PuzzleView {
     this.moves = [];
     this.state = 'loading';
     this.mistake = false;
+    this.legal = [];
     ui.setBody({ view: 'puzzle', puzzle: 'loading', busy: '0' });
+    this.onKey = (e) => this.key(e);
+    document.addEventListener('keydown', this.onKey);
     this.start();
   }
 
   destroy() {
+    document.removeEventListener('keydown', this.onKey);
     if (this.board) this.board.skip();
+  }
+
+  /** The same keys as a game: a hole's letter plays it (South's row, whatever the case). */
+  key(e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const tag = (e.target.tagName || '').toLowerCase();
+    if (tag === 'input' || tag === 'textarea' || tag === 'select') return;
+    if (e.key === 'Escape') { if (this.board) this.board.skip(); return; }
+    if (e.key.length !== 1 || !/[a-lA-L]/.test(e.key) || this.state !== 'playing' || !this.board) return;
+    e.preventDefault();
+    const letter = e.key.toLowerCase();
+    if (this.legal.includes(letter)) this.play(letter);
+    else this.ui.say(t('cannot_play', { h: letter }), true);
   }
 
   async start() {
@@ -85,6 +102,7 @@ export class PuzzleView {
           <a class="button" href="/puzzles" data-link>${esc(t('puzzle_daily_link'))}</a>
         </div>
         <p id="puzzle-solution" class="note" hidden></p>
+        <p class="note keys">${esc(t('puzzle_keys'))}</p>
         <p id="puzzle-streak" class="streak"></p>
       </section>`;
     this.board = new Board(main.querySelector('#board'), (l) => this.play(l));
@@ -105,7 +123,8 @@ export class PuzzleView {
   reset() {
     this.moves = [];
     this.board.skip();
-    this.board.draw(this.p, { playable: this.p.legal });
+    this.legal = this.p.legal;
+    this.board.draw(this.p, { playable: this.legal });
     this.ui.main.querySelector('#puzzle-solution').hidden = true;
     this.setState('playing', t('puzzle_your_move'));
   }
@@ -162,7 +181,8 @@ export class PuzzleView {
       await this.board.animate(tr, this.ui.delay(), say);
     }
     this.moves.push(letter, ...d.replies);
-    this.board.draw(d, { playable: d.result === 'right' ? d.legal : [], last: this.moves[this.moves.length - 1] });
+    this.legal = d.result === 'right' ? d.legal : [];
+    this.board.draw(d, { playable: this.legal, last: this.moves[this.moves.length - 1] });
     if (d.result === 'right') {
       this.setState('playing', d.replies.length
         ? t('puzzle_right', { m: d.replies.join(' ') })

@@ -1,4 +1,4 @@
-// The rules page: RULES.md in short, in the reader's language, with SVG diagrams drawn here.
+// The rules page: docs/rules.md in short, in the reader's language, with SVG diagrams drawn here.
 
 import { t } from './i18n.js';
 
@@ -83,16 +83,19 @@ export function renderRules(main) {
       ${figure('d_board', boardDiagram('d_board'))}
       <h2>${esc(t('r_move_h'))}</h2>
       <p>${esc(t('r_move'))}</p>
+      <p id="r-noskip">${esc(t('r_noskip'))}</p>
       <p>${esc(t('r_midsow'))}</p>
       ${figure('d_mid', strip('d_mid', ['k', 'l', 'A', 'B', 'C'], [3, 2, 3, 0, 1], [0, 3, 0, 1, 1], ['from', '', 'cap', 'stop', ''], 'north'))}
       <p>${esc(t('r_last'))}</p>
+      <p id="r-chain">${esc(t('r_chain'))}</p>
       ${figure('d_last', strip('d_last', ['c', 'd', 'e', 'f', 'g'], [2, 1, 3, 0, 5], [0, 2, 0, 0, 5], ['from', '', 'cap', '', ''], 'south'))}
       <p>${esc(t('r_relay'))}</p>
       ${figure('d_relay', strip('d_relay', ['g', 'h', 'i', 'j', 'k'], [2, 2, 1, 0, 0], [0, 3, 0, 1, 1], ['from', '', 'relay', '', 'stop'], 'south'))}
       <h2>${esc(t('r_end_h'))}</h2>
       <p>${esc(t('r_pass'))}</p>
       <p>${esc(t('r_end'))}</p>
-      <p>${esc(t('r_quiet'))}</p>
+      <p id="r-midend">${esc(t('r_midend'))}</p>
+      <p id="r-quiet">${esc(t('r_quiet'))}</p>
       <p>${esc(t('r_win'))}</p>
       <h2>${esc(t('r_variants_h'))}</h2>
       <ul>${variants}</ul>

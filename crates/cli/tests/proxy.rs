@@ -1,0 +1,537 @@
+//! docs/hosting/nginx.conf, as written, in front of `anywoli serve`: the page, the API, a large
+//! import, the WebSocket of a game and the redirect from plain HTTP, all through nginx over
+//! TLS on 127.0.0.1.
+//!
+//! Only the file's placeholders change: the certificate paths (a self-signed certificate made
+//! here with `openssl`), the listen ports (free ones on 127.0.0.1; the `[::]` lines go, since a
+//! test machine may have no IPv6) and the upstream port. The file is included in a minimal
+//! main configuration that keeps nginx's pid, logs and temporary files in a scratch folder,
+//! so nginx runs as any user.
+//!
+//! HTTP goes through `curl`; the WebSocket through `openssl s_client`, which carries the bytes
+//! of tungstenite's client over TLS. Both check the certificate against the one made here.
+//! Without nginx, openssl or curl the test says it skipped, unless `CI` is set: CI must run it
+//! (.ci/run installs them).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+const HOST: &str = "anywoli.example.org";
+const SITE: &str = include_str!("../../../docs/hosting/nginx.conf");
+
+fn find_in_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    // nginx lives in /usr/sbin, which is not on every user's PATH.
+    std::env::split_paths(&path)
+        .chain([PathBuf::from("/usr/sbin"), PathBuf::from("/sbin")])
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("proxy-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A child process that is stopped when the test ends, passed or failed.
+struct Running {
+    child: Child,
+    /// Signalled first, so that nginx's master stops its workers too (SIGKILL would orphan
+    /// them, still holding the ports).
+    signal: Option<&'static str>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(sig) = self.signal {
+            let _ = Command::new("kill")
+                .args([sig, &self.child.id().to_string()])
+                .status();
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while Instant::now() < deadline {
+                if let Ok(Some(_)) = self.child.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn run(cmd: &mut Command) -> std::process::Output {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// `anywoli serve` as the guide runs it behind nginx, on a free port.
+fn start_anywoli(dir: &Path) -> (Running, u16) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_anywoli"))
+        .args(["serve", "--addr", "127.0.0.1", "--port", "0", "--db"])
+        .arg(dir.join("games.sqlite"))
+        .args(["--public-url", &format!("https://{HOST}")])
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    err.read_line(&mut line).unwrap();
+    std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
+    let port = line
+        .split("http://127.0.0.1:")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    (
+        Running {
+            child,
+            signal: None,
+        },
+        port,
+    )
+}
+
+/// A port nobody listens on now; nginx may still lose it to someone else, hence the retries
+/// in [`start_nginx`].
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Replaces `from`, which must occur exactly once: a placeholder that moved or vanished from
+/// the documented file must fail the test, not leave the file's own value in place.
+fn replace_once(text: &str, from: &str, to: &str) -> String {
+    assert_eq!(
+        text.matches(from).count(),
+        1,
+        "docs/hosting/nginx.conf should hold `{from}` exactly once"
+    );
+    text.replacen(from, to, 1)
+}
+
+/// docs/hosting/nginx.conf with its placeholders filled in for this machine.
+fn site_config(ports: Ports, cert: &Path, key: &Path) -> String {
+    let mut text = String::new();
+    let mut ipv6 = 0;
+    for line in SITE.lines() {
+        if matches!(line.trim(), "listen [::]:80;" | "listen [::]:443 ssl;") {
+            ipv6 += 1;
+            continue;
+        }
+        text.push_str(line);
+        text.push('\n');
+    }
+    assert_eq!(ipv6, 2, "the two IPv6 listen lines");
+    let text = replace_once(
+        &text,
+        "listen 80;",
+        &format!("listen 127.0.0.1:{};", ports.http),
+    );
+    let text = replace_once(
+        &text,
+        "listen 443 ssl;",
+        &format!("listen 127.0.0.1:{} ssl;", ports.https),
+    );
+    let text = replace_once(
+        &text,
+        "server 127.0.0.1:8080;",
+        &format!("server 127.0.0.1:{};", ports.upstream),
+    );
+    let text = replace_once(
+        &text,
+        "/etc/letsencrypt/live/anywoli.example.org/fullchain.pem",
+        cert.to_str().unwrap(),
+    );
+    let text = replace_once(
+        &text,
+        "/etc/letsencrypt/live/anywoli.example.org/privkey.pem",
+        key.to_str().unwrap(),
+    );
+    assert!(
+        text.lines()
+            .filter(|l| !l.trim_start().starts_with('#'))
+            .all(|l| !l.contains("/etc/")),
+        "a path the test did not replace"
+    );
+    text
+}
+
+#[derive(Clone, Copy)]
+struct Ports {
+    http: u16,
+    https: u16,
+    upstream: u16,
+}
+
+/// Runs nginx on the site configuration in `dir`, in the foreground, as whoever runs the test.
+fn start_nginx(
+    nginx: &Path,
+    dir: &Path,
+    upstream: u16,
+    cert: &Path,
+    key: &Path,
+) -> (Running, Ports) {
+    let d = dir.display();
+    let main = format!(
+        "daemon off;
+worker_processes 1;
+pid {d}/nginx.pid;
+error_log {d}/error.log info;
+events {{ worker_connections 64; }}
+http {{
+    access_log {d}/access.log;
+    client_body_temp_path {d}/client_body;
+    proxy_temp_path {d}/proxy;
+    fastcgi_temp_path {d}/fastcgi;
+    uwsgi_temp_path {d}/uwsgi;
+    scgi_temp_path {d}/scgi;
+    include {d}/anywoli.conf;
+}}
+"
+    );
+    std::fs::write(dir.join("nginx.conf"), main).unwrap();
+    for _attempt in 0..5 {
+        let ports = Ports {
+            http: free_port(),
+            https: free_port(),
+            upstream,
+        };
+        if ports.http == ports.https {
+            continue;
+        }
+        std::fs::write(dir.join("anywoli.conf"), site_config(ports, cert, key)).unwrap();
+        let _ = std::fs::remove_file(dir.join("error.log"));
+        let child = Command::new(nginx)
+            .arg("-p")
+            .arg(dir)
+            .arg("-c")
+            .arg(dir.join("nginx.conf"))
+            // The log for what goes wrong before the configuration is read.
+            .arg("-e")
+            .arg(dir.join("error.log"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut nginx = Running {
+            child,
+            signal: Some("-TERM"),
+        };
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(status) = nginx.child.try_wait().unwrap() {
+                let log = std::fs::read_to_string(dir.join("error.log")).unwrap_or_default();
+                if log.contains("Address already in use") {
+                    break;
+                }
+                panic!("nginx stopped ({status}):\n{log}");
+            }
+            let up = |p| TcpStream::connect(("127.0.0.1", p)).is_ok();
+            if up(ports.http) && up(ports.https) {
+                return (nginx, ports);
+            }
+            assert!(Instant::now() < deadline, "nginx did not start listening");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    panic!("no free ports for nginx after 5 tries");
+}
+
+/// An answer through the proxy: status, headers (lower-cased names) and body.
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {:.300}", self.body))
+    }
+}
+
+/// `curl` to `https://anywoli.example.org:PORT/...` (or `http://`), resolved to 127.0.0.1 and
+/// checked against the test's certificate.
+fn curl(ca: &Path, port: u16, url: &str, post: Option<&[u8]>) -> Answer {
+    let mut cmd = Command::new("curl");
+    cmd.args(["-sS", "-i", "--max-time", "30", "--cacert"])
+        .arg(ca)
+        .args(["--resolve", &format!("{HOST}:{port}:127.0.0.1")]);
+    if post.is_some() {
+        // No `Expect: 100-continue` for large bodies: one answer per request.
+        cmd.args([
+            "-X",
+            "POST",
+            "-H",
+            "Content-Type: application/json",
+            "-H",
+            "Expect:",
+        ])
+        .args(["--data-binary", "@-"]);
+    }
+    let mut child = cmd
+        .arg(url)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let body = post.unwrap_or_default().to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&body));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(
+        out.status.success(),
+        "curl {url}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {head:?}"));
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    Answer {
+        status,
+        headers,
+        body: body.to_string(),
+    }
+}
+
+/// `openssl s_client`'s standard input and output: a TLS connection as a byte stream.
+struct Tunnel {
+    from: ChildStdout,
+    to: ChildStdin,
+}
+
+impl Read for Tunnel {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.from.read(buf)
+    }
+}
+
+impl Write for Tunnel {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.to.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.to.flush()
+    }
+}
+
+fn next_json(ws: &mut tungstenite::WebSocket<Tunnel>) -> Value {
+    loop {
+        match ws.read().expect("a WebSocket message through the proxy") {
+            tungstenite::Message::Text(t) => return serde_json::from_str(t.as_str()).unwrap(),
+            tungstenite::Message::Ping(_) | tungstenite::Message::Pong(_) => continue,
+            other => panic!("unexpected WebSocket message {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn the_documented_nginx_configuration_serves_the_app_over_tls() {
+    let tools: Vec<_> = ["nginx", "openssl", "curl"]
+        .into_iter()
+        .map(|t| (t, find_in_path(t)))
+        .collect();
+    let missing: Vec<&str> = tools
+        .iter()
+        .filter(|(_, p)| p.is_none())
+        .map(|(t, _)| *t)
+        .collect();
+    if !missing.is_empty() {
+        if std::env::var_os("CI").is_some() {
+            panic!(
+                "{} not installed, and CI must run the reverse-proxy test (.ci/run installs nginx-light openssl curl)",
+                missing.join(", ")
+            );
+        }
+        eprintln!(
+            "\n\n!!!! SKIPPED: the reverse-proxy test needs {} (apt-get install nginx-light openssl curl) !!!!\n\n",
+            missing.join(", ")
+        );
+        return;
+    }
+    let nginx = tools[0].1.clone().unwrap();
+    let dir = scratch("tls");
+    let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
+    run(Command::new("openssl")
+        .args(["req", "-x509", "-nodes", "-days", "2", "-newkey", "ec"])
+        .args(["-pkeyopt", "ec_paramgen_curve:prime256v1", "-keyout"])
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert)
+        .args(["-subj", &format!("/CN={HOST}")])
+        .args(["-addext", &format!("subjectAltName=DNS:{HOST}")]));
+
+    let (anywoli, upstream) = start_anywoli(&dir);
+    let (nginx, ports) = start_nginx(&nginx, &dir, upstream, &cert, &key);
+    let base = format!("https://{HOST}:{}", ports.https);
+    let get = |path: &str| curl(&cert, ports.https, &format!("{base}{path}"), None);
+    let post =
+        |path: &str, body: &[u8]| curl(&cert, ports.https, &format!("{base}{path}"), Some(body));
+
+    // The page.
+    let page = get("/");
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page
+        .header("content-type")
+        .unwrap()
+        .starts_with("text/html"));
+    assert!(
+        page.body.starts_with("<!doctype html>"),
+        "{:.200}",
+        page.body
+    );
+    assert!(page.body.contains("<title>Anywoli</title>"));
+    assert_eq!(
+        page.header("strict-transport-security"),
+        Some("max-age=31536000")
+    );
+    // The app knows the address people use (--public-url), whatever nginx's upstream is.
+    let site = get("/api/site");
+    assert_eq!(site.status, 200, "{}", site.body);
+    assert_eq!(site.json()["public_url"], json!(format!("https://{HOST}")));
+
+    // A game and a move.
+    let created = post("/api/games", br#"{"mode":"local"}"#);
+    assert_eq!(created.status, 201, "{}", created.body);
+    let created = created.json();
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let secret = created["secret"].as_str().unwrap().to_string();
+    let moved = post(
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "e", "secret": secret, "ply": 0})
+            .to_string()
+            .as_bytes(),
+    );
+    assert_eq!(moved.status, 200, "{}", moved.body);
+    assert_eq!(moved.json()["game"]["moves"], json!(["e"]));
+
+    // An import over nginx's default 1 MiB: a record of 0.8 MB whose backslashes double in
+    // JSON, 1.6 MB in all. nginx's own refusal would be an HTML 413.
+    let record = format!("[Event \"{}\"]\n\ne *\n", "\\\\".repeat(400_000));
+    let body = json!({ "record": record }).to_string();
+    assert!(body.len() > 1_500_000);
+    let imported = post("/api/import", body.as_bytes());
+    assert_eq!(imported.status, 201, "{:.300}", imported.body);
+    assert_eq!(imported.json()["game"]["moves"], json!(["e"]));
+
+    // The game's events over a WebSocket through the proxy.
+    let mut tls = Command::new("openssl")
+        .args([
+            "s_client",
+            "-connect",
+            &format!("127.0.0.1:{}", ports.https),
+        ])
+        .args(["-servername", HOST, "-verify_hostname", HOST, "-CAfile"])
+        .arg(&cert)
+        // -nocommands: a WebSocket frame may start a line with the letter of a command.
+        .args(["-verify_return_error", "-quiet", "-nocommands"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let tunnel = Tunnel {
+        from: tls.stdout.take().unwrap(),
+        to: tls.stdin.take().unwrap(),
+    };
+    let tls = Running {
+        child: tls,
+        signal: None,
+    };
+    // A pipe has no read timeout: a hung proxy kills the tunnel, which fails the reads.
+    let (done, watch) = mpsc::channel::<()>();
+    let pid = tls.child.id().to_string();
+    let watchdog = std::thread::spawn(move || {
+        if watch.recv_timeout(Duration::from_secs(60)) == Err(mpsc::RecvTimeoutError::Timeout) {
+            let _ = Command::new("kill").args(["-KILL", &pid]).status();
+        }
+    });
+    let (mut ws, answer) =
+        tungstenite::client(format!("wss://{HOST}/api/games/{id}/events"), tunnel)
+            .expect("the WebSocket handshake through nginx");
+    assert_eq!(answer.status().as_u16(), 101);
+    let first = next_json(&mut ws);
+    assert_eq!(first["type"], "state", "{first}");
+    assert_eq!(first["game"]["id"], json!(id));
+    assert_eq!(first["game"]["moves"], json!(["e"]));
+    // A move made over HTTP arrives as an event...
+    let reply = first["game"]["legal"][0].as_str().unwrap().to_string();
+    let moved = post(
+        &format!("/api/games/{id}/moves"),
+        json!({"move": reply, "secret": secret, "ply": 1})
+            .to_string()
+            .as_bytes(),
+    );
+    assert_eq!(moved.status, 200, "{}", moved.body);
+    let event = next_json(&mut ws);
+    assert_eq!(event["type"], "move", "{event}");
+    assert_eq!(event["game"]["moves"], json!(["e", reply]));
+    // ... and the client's messages reach the server.
+    ws.send(tungstenite::Message::text(r#"{"type":"ping"}"#))
+        .unwrap();
+    assert_eq!(next_json(&mut ws), json!({"type": "pong"}));
+    let _ = ws.close(None);
+    let _ = done.send(());
+    watchdog.join().unwrap();
+    drop(tls);
+
+    // Plain HTTP sends everything to HTTPS, path and query kept.
+    let url = format!("http://{HOST}:{}/g/{id}?x=1", ports.http);
+    let redirect = curl(&cert, ports.http, &url, None);
+    assert_eq!(redirect.status, 301);
+    assert_eq!(
+        redirect.header("location"),
+        Some(format!("https://{HOST}/g/{id}?x=1").as_str())
+    );
+    let redirect = curl(&cert, ports.http, &url, Some(b"{}"));
+    assert_eq!(
+        redirect.status, 301,
+        "nothing reaches the app over plain HTTP"
+    );
+
+    drop(nginx);
+    drop(anywoli);
+    let _ = std::fs::remove_dir_all(&dir);
+}
