@@ -119,3 +119,50 @@ fn no_command_means_serve_with_the_defaults() {
         "{line:?}"
     );
 }
+
+/// What service managers send (SIGTERM) stops the server as Ctrl-C (SIGINT) does: cleanly,
+/// with status 0, after saying so; and a bad `--public-url` is refused before anything starts.
+#[test]
+fn sigterm_and_sigint_stop_the_server_cleanly() {
+    for signal in ["-TERM", "-INT"] {
+        let dir = scratch(&format!("signal{signal}"));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_anywoli"))
+            .args(["serve", "--port", "0", "--db", "games.sqlite"])
+            .current_dir(&dir)
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut err = BufReader::new(child.stderr.take().unwrap());
+        let mut first = String::new();
+        err.read_line(&mut first).unwrap();
+        assert!(first.contains("serving on http://127.0.0.1:"), "{first}");
+        let status = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let mut rest = String::new();
+        err.read_to_string(&mut rest).unwrap();
+        let exit = child.wait().unwrap();
+        assert!(exit.success(), "{signal}: {exit:?}, {rest}");
+        assert!(rest.contains("anywoli: stopping"), "{signal}: {rest}");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_anywoli"))
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--public-url",
+            "anywoli.example.org/x",
+        ])
+        .current_dir(scratch("bad-url"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--public-url must start with http"), "{err}");
+    assert!(out.stdout.is_empty());
+}

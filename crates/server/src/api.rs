@@ -19,8 +19,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::{broadcast, Mutex, Semaphore};
 
-use crate::site::SiteView;
 use crate::game::{Game, GameView, Mode, Seat, SummaryView};
+use crate::site::SiteView;
 use crate::store::{GameRow, Store, StoreError};
 use crate::trace_json::{side_name, JsonTrace};
 

@@ -70,7 +70,12 @@ pub async fn index() -> Response {
 /// JSON. Programs get a JSON error for anything but GET.
 pub async fn page_not_found(method: axum::http::Method) -> Response {
     if method == axum::http::Method::GET || method == axum::http::Method::HEAD {
-        (StatusCode::NOT_FOUND, page_headers("text/html; charset=utf-8"), INDEX).into_response()
+        (
+            StatusCode::NOT_FOUND,
+            page_headers("text/html; charset=utf-8"),
+            INDEX,
+        )
+            .into_response()
     } else {
         crate::api::not_found().await.into_response()
     }

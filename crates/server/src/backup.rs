@@ -381,6 +381,7 @@ mod tests {
             ]
         );
         drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
@@ -432,5 +433,6 @@ mod tests {
         ));
         assert!(!dir.join("y").exists() && !dir.join("z").exists());
         drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

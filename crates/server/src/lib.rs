@@ -143,18 +143,69 @@ pub async fn start(config: &Config) -> Result<Server, String> {
     })
 }
 
-/// Serves until Ctrl-C, printing the address to open.
+/// Serves until Ctrl-C, printing the address to open and who else can reach it.
 pub async fn serve(config: Config) -> Result<(), String> {
+    let stop = stop_signal();
     let server = start(&config).await?;
     eprintln!(
         "anywoli: serving on http://{} (games in {})",
         server.addr,
         config.db.display()
     );
-    let _ = tokio::signal::ctrl_c().await;
+    for line in reach_lines(&SiteView::new(server.addr, config.public_url.as_ref())) {
+        eprintln!("anywoli: {line}");
+    }
+    stop.await;
     eprintln!("anywoli: stopping");
     server.stop().await;
     Ok(())
+}
+
+/// Ctrl-C (SIGINT) or SIGTERM, which service managers and `kill` send: either lets the requests
+/// in flight finish before the process ends. The handlers are in place when this returns, so a
+/// signal sent the moment the address is printed is not missed (and does not kill the process).
+fn stop_signal() -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let (Ok(mut term), Ok(mut int)) = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+        ) {
+            return Box::pin(async move {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = int.recv() => {}
+                }
+            });
+        }
+    }
+    Box::pin(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+}
+
+/// What the operator is told at start: where to open the page and whether a friend on another
+/// device can (the same facts the page shows beside an invite link).
+fn reach_lines(site: &SiteView) -> Vec<String> {
+    if let Some(url) = &site.public_url {
+        return vec![format!("links on the page point at {url}")];
+    }
+    if site.loopback_only {
+        return vec![format!(
+            "only this machine can open it; to let a friend on another device join, start it \
+             with --addr 0.0.0.0 (and --port {})",
+            site.port
+        )];
+    }
+    let mut lines = vec![format!(
+        "on this machine open http://127.0.0.1:{}",
+        site.port
+    )];
+    for url in &site.network_urls {
+        lines.push(format!("from another device on your network open {url}"));
+    }
+    lines
 }
 
 /// [`serve`] on a runtime of its own, for a synchronous `main`.

@@ -126,7 +126,9 @@ fn network_urls(listening: SocketAddr) -> Vec<String> {
 fn is_loopback(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => v4.is_loopback(),
-        IpAddr::V6(v6) => v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback()),
+        IpAddr::V6(v6) => {
+            v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
+        }
     }
 }
 
@@ -137,24 +139,46 @@ mod tests {
     #[test]
     fn public_urls_are_origins() {
         assert_eq!(
-            PublicUrl::parse("https://anywoli.example.org/").unwrap().as_str(),
+            PublicUrl::parse("https://anywoli.example.org/")
+                .unwrap()
+                .as_str(),
             "https://anywoli.example.org"
         );
         assert_eq!(
-            PublicUrl::parse("http://192.168.1.20:8080").unwrap().as_str(),
+            PublicUrl::parse("http://192.168.1.20:8080")
+                .unwrap()
+                .as_str(),
             "http://192.168.1.20:8080"
         );
         assert_eq!(
             PublicUrl::parse("http://[::1]:8080").unwrap().as_str(),
             "http://[::1]:8080"
         );
-        assert!(matches!(PublicUrl::parse("anywoli.example.org"), Err(PublicUrlError::Scheme(_))));
-        assert!(matches!(PublicUrl::parse("ftp://x"), Err(PublicUrlError::Scheme(_))));
+        assert!(matches!(
+            PublicUrl::parse("anywoli.example.org"),
+            Err(PublicUrlError::Scheme(_))
+        ));
+        assert!(matches!(
+            PublicUrl::parse("ftp://x"),
+            Err(PublicUrlError::Scheme(_))
+        ));
         assert_eq!(PublicUrl::parse("https://"), Err(PublicUrlError::NoHost));
-        assert!(matches!(PublicUrl::parse("https://x.org/play"), Err(PublicUrlError::Path(_))));
-        assert!(matches!(PublicUrl::parse("https://u@x.org"), Err(PublicUrlError::Path(_))));
-        assert!(matches!(PublicUrl::parse("https://x .org"), Err(PublicUrlError::Host(_))));
-        assert!(matches!(PublicUrl::parse("https://x\".org"), Err(PublicUrlError::Host(_))));
+        assert!(matches!(
+            PublicUrl::parse("https://x.org/play"),
+            Err(PublicUrlError::Path(_))
+        ));
+        assert!(matches!(
+            PublicUrl::parse("https://u@x.org"),
+            Err(PublicUrlError::Path(_))
+        ));
+        assert!(matches!(
+            PublicUrl::parse("https://x .org"),
+            Err(PublicUrlError::Host(_))
+        ));
+        assert!(matches!(
+            PublicUrl::parse("https://x\".org"),
+            Err(PublicUrlError::Host(_))
+        ));
     }
 
     #[test]

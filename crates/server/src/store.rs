@@ -377,3 +377,40 @@ fn insert_game(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A database made before hints could be turned off: the column is added, friend games
+    /// get no hints (nobody agreed to them), the others keep theirs; reopening changes nothing.
+    #[test]
+    fn an_older_database_gains_the_hints_column() {
+        let dir = std::env::temp_dir().join(format!("anywoli-migrate-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("old.sqlite");
+        {
+            let c = Connection::open(&path).unwrap();
+            let old_schema = SCHEMA;
+            c.execute_batch(old_schema).unwrap();
+            for (id, mode) in [("friendgame01", "friend"), ("computer0001", "computer")] {
+                c.execute(
+                    "INSERT INTO games (id, created, updated, mode, rules, seed, start, south,
+                        north, south_secret, north_secret, status, result, termination, rematch,
+                        tags)
+                     VALUES (?1, 0, 0, ?2, 'anywoli', '0', 's', 'human', 'human', NULL, NULL,
+                        'playing', '*', NULL, NULL, '[]')",
+                    params![id, mode],
+                )
+                .unwrap();
+            }
+        }
+        for _ in 0..2 {
+            let store = Store::open(&path).unwrap();
+            assert!(!store.load("friendgame01").unwrap().unwrap().0.hints);
+            assert!(store.load("computer0001").unwrap().unwrap().0.hints);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

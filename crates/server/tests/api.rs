@@ -387,7 +387,12 @@ async fn hints_need_the_secret_of_the_side_to_move_and_friends_consent() {
     assert_eq!(g["hints"], false);
     for secret in [&south, &north] {
         assert_error(
-            post(&app, &format!("/api/games/{id}/hint"), json!({"secret": secret})).await,
+            post(
+                &app,
+                &format!("/api/games/{id}/hint"),
+                json!({"secret": secret}),
+            )
+            .await,
             StatusCode::FORBIDDEN,
             "hints_off",
             "without them",
@@ -395,7 +400,12 @@ async fn hints_need_the_secret_of_the_side_to_move_and_friends_consent() {
     }
     // Nobody gets one without a seat, and the old anonymous GET is gone.
     assert_error(
-        post(&app, &format!("/api/games/{id}/hint"), json!({"secret": "0".repeat(32)})).await,
+        post(
+            &app,
+            &format!("/api/games/{id}/hint"),
+            json!({"secret": "0".repeat(32)}),
+        )
+        .await,
         StatusCode::FORBIDDEN,
         "wrong_secret",
         "no seat",
@@ -428,12 +438,22 @@ async fn hints_need_the_secret_of_the_side_to_move_and_friends_consent() {
     assert_eq!(j["game"]["hints"], true);
     let north = j["secret"].as_str().unwrap().to_string();
     assert_error(
-        post(&app, &format!("/api/games/{id}/hint"), json!({"secret": north})).await,
+        post(
+            &app,
+            &format!("/api/games/{id}/hint"),
+            json!({"secret": north}),
+        )
+        .await,
         StatusCode::CONFLICT,
         "not_your_turn",
         "South's turn",
     );
-    let (s, h) = post(&app, &format!("/api/games/{id}/hint"), json!({"secret": south})).await;
+    let (s, h) = post(
+        &app,
+        &format!("/api/games/{id}/hint"),
+        json!({"secret": south}),
+    )
+    .await;
     assert_eq!(s, StatusCode::OK, "{h}");
     assert_eq!(h["ply"], 0);
 
@@ -469,7 +489,12 @@ async fn both_players_see_who_takes_the_last_seeds_when_the_rules_fix_it() {
         let tag = format!("[LastSeeds \"{}{}\"]", want[..1].to_uppercase(), &want[1..]);
         assert!(rec.contains(&tag), "{rec}");
     }
-    let (_, v) = post(&app, "/api/games", json!({"mode": "local", "rules": "anywoli-it"})).await;
+    let (_, v) = post(
+        &app,
+        "/api/games",
+        json!({"mode": "local", "rules": "anywoli-it"}),
+    )
+    .await;
     assert_eq!(v["game"]["last_seeds_to"], "south");
     let (_, v) = post(&app, "/api/games", json!({"mode": "local"})).await;
     assert_eq!(v["game"]["last_seeds_to"], Value::Null);
@@ -725,5 +750,9 @@ async fn a_new_player_meets_the_default_level() {
         v["game"]["seats"]["south"]["level"],
         anywoli_server::DEFAULT_LEVEL
     );
-    assert_eq!(anywoli_server::DEFAULT_LEVEL, 2, "docs/decisions.md names level 2");
+    assert_eq!(
+        anywoli_server::DEFAULT_LEVEL,
+        2,
+        "docs/decisions.md names level 2"
+    );
 }

@@ -434,7 +434,7 @@ async fn records_and_replay(driver: &Driver, base: &str) {
 
 /// Puzzle mode: a puzzle solved by clicking South's moves while North answers on the board,
 /// the streak kept across a reload, a wrong move ending it, and the puzzle of the day.
-async fn puzzle_mode(driver: &Driver, base: &str, server: &Server) {
+async fn puzzle_mode(driver: &Driver, base: &str, server: &Server, shots: &Option<PathBuf>) {
     let c = browser(driver, "puzzle", &["--lang=en"]).await;
     c.goto(&format!("{base}/puzzles/60")).await.unwrap();
     wait_for(
@@ -456,6 +456,8 @@ async fn puzzle_mode(driver: &Driver, base: &str, server: &Server) {
         js(&c, "return document.querySelector('h1').textContent").await,
         "Puzzle 60"
     );
+    viewport(&c, 1280, 800).await;
+    save_screenshot(&c, shots, "screenshot-puzzles.png").await;
     let line = http_get(server, "/api/puzzles/60/solution").await["solution"].clone();
     let south: Vec<String> = line
         .as_array()
@@ -592,7 +594,7 @@ async fn the_page_in_a_real_browser() {
     languages(&driver, &base).await;
     friend_game(&driver, &base).await;
     records_and_replay(&driver, &base).await;
-    puzzle_mode(&driver, &base, &server).await;
+    puzzle_mode(&driver, &base, &server, &shots).await;
     let c = browser(&driver, "computer", &["--lang=en"]).await;
     computer_game_to_the_end(&driver, &c, &base, &server, &shots).await;
     let _ = c.close().await;

@@ -46,7 +46,12 @@ async fn join_as_north(c: &Client, base: &str, id: &str) {
     )
     .await;
     click(c, "#join-button").await;
-    wait_for(c, "document.body.dataset.seat === 'north'", "seated as North").await;
+    wait_for(
+        c,
+        "document.body.dataset.seat === 'north'",
+        "seated as North",
+    )
+    .await;
 }
 
 /// The status, once the game is over.
@@ -63,7 +68,11 @@ async fn final_status(c: &Client) -> String {
 /// In every language, the reader's own score comes first: `mine` before `theirs`.
 async fn scores_read_from_my_side(c: &Client, mine: &str, theirs: &str) {
     for lang in LANGS {
-        js(c, &format!("localStorage.setItem('anywoli.lang', '{lang}'); return 1")).await;
+        js(
+            c,
+            &format!("localStorage.setItem('anywoli.lang', '{lang}'); return 1"),
+        )
+        .await;
         c.refresh().await.unwrap();
         let status = final_status(c).await;
         let (m, t) = (status.find(mine), status.find(theirs));
@@ -139,7 +148,12 @@ async fn no_secret_hints_between_friends(driver: &Driver, server: &Server, base:
             click(&a, "#hints").await;
         }
         click(&a, "#start").await;
-        wait_for(&a, "document.body.dataset.view === 'game' && document.body.dataset.status === 'playing'", "the game").await;
+        wait_for(
+            &a,
+            "document.body.dataset.view === 'game' && document.body.dataset.status === 'playing'",
+            "the game",
+        )
+        .await;
         let id = js(&a, "return location.pathname.split('/').pop()").await;
         let id = id.as_str().unwrap().to_string();
         join_as_north(&b, base, &id).await;
@@ -148,7 +162,10 @@ async fn no_secret_hints_between_friends(driver: &Driver, server: &Server, base:
             let meta = text_of(c, "#meta").await;
             let hint_hidden = js(c, "return document.querySelector('#hint').hidden").await;
             if allowed {
-                assert!(meta.contains("Hints allowed for both players"), "{who}: {meta}");
+                assert!(
+                    meta.contains("Hints allowed for both players"),
+                    "{who}: {meta}"
+                );
                 assert_eq!(hint_hidden, json!(false), "{who} has a hint button");
             } else {
                 assert!(meta.contains("No hints for either player"), "{who}: {meta}");
@@ -171,7 +188,12 @@ async fn no_secret_hints_between_friends(driver: &Driver, server: &Server, base:
         if allowed {
             assert_eq!(s, 200, "{v}");
             click(&a, "#hint").await;
-            wait_for(&a, "document.querySelector('.hole.hinted')", "the hint shown").await;
+            wait_for(
+                &a,
+                "document.querySelector('.hole.hinted')",
+                "the hint shown",
+            )
+            .await;
         } else {
             assert_eq!((s, v["error"].clone()), (403, json!("hints_off")), "{v}");
         }
@@ -194,15 +216,31 @@ async fn lottery_draw_shown(driver: &Driver, server: &Server, base: &str) {
         .await
         .unwrap();
     click(&c, "#start").await;
-    wait_for(&c, "document.body.dataset.view === 'game' && document.body.dataset.status === 'playing'", "the game").await;
+    wait_for(
+        &c,
+        "document.body.dataset.view === 'game' && document.body.dataset.status === 'playing'",
+        "the game",
+    )
+    .await;
     let id = js(&c, "return location.pathname.split('/').pop()").await;
-    let (_, g) = http_json(server, "GET", &format!("/api/games/{}", id.as_str().unwrap()), None).await;
+    let (_, g) = http_json(
+        server,
+        "GET",
+        &format!("/api/games/{}", id.as_str().unwrap()),
+        None,
+    )
+    .await;
     let side = match g["last_seeds_to"].as_str().unwrap() {
         "south" => "South",
         _ => "North",
     };
     for ply in 0..2 {
-        wait_for(&c, "!document.querySelector('#last-seeds').hidden", "the draw shown").await;
+        wait_for(
+            &c,
+            "!document.querySelector('#last-seeds').hidden",
+            "the draw shown",
+        )
+        .await;
         let text = text_of(&c, "#last-seeds").await;
         assert!(
             text.contains("Drawn by lot") && text.contains(&format!("go to {side}")),
@@ -210,7 +248,12 @@ async fn lottery_draw_shown(driver: &Driver, server: &Server, base: &str) {
         );
         if ply == 0 {
             click(&c, ".hole.playable").await;
-            wait_for(&c, "Number(document.body.dataset.ply) >= 1 && document.body.dataset.busy === '0'", "the first move").await;
+            wait_for(
+                &c,
+                "Number(document.body.dataset.ply) >= 1 && document.body.dataset.busy === '0'",
+                "the first move",
+            )
+            .await;
         }
     }
     let _ = c.close().await;
@@ -268,7 +311,12 @@ async fn long_move_lists(driver: &Driver, server: &Server, base: &str) {
             Some((w, h)) => phone(driver, name, w, h).await,
         };
         c.goto(&format!("{base}/g/{id}")).await.unwrap();
-        wait_for(&c, "document.querySelectorAll('#movelist li').length >= 110", "the move list").await;
+        wait_for(
+            &c,
+            "document.querySelectorAll('#movelist li').length >= 110",
+            "the move list",
+        )
+        .await;
         let got = js(&c, check).await;
         assert_eq!(got[0], json!(plies), "{name}");
         assert_eq!(got[1], json!([]), "{name}: move numbers cut off");
@@ -290,13 +338,19 @@ async fn mistyped_links(driver: &Driver, base: &str) {
         wait_for(&c, "document.querySelector('#missing-heading')", path).await;
         assert_eq!(text_of(&c, "#missing-heading").await, heading, "{path}");
         let body = text_of(&c, "main").await;
-        assert!(!body.trim_start().starts_with('{'), "{path}: raw JSON {body}");
+        assert!(
+            !body.trim_start().starts_with('{'),
+            "{path}: raw JSON {body}"
+        );
         assert_eq!(body_data(&c, "view").await, "missing", "{path}");
     }
     js(&c, "localStorage.setItem('anywoli.lang', 'it'); return 1").await;
     c.goto(&format!("{base}/g/abcdefghijkm/")).await.unwrap();
     wait_for(&c, "document.querySelector('#missing-heading')", "Italian").await;
-    assert_eq!(text_of(&c, "#missing-heading").await, "Questa partita non esiste.");
+    assert_eq!(
+        text_of(&c, "#missing-heading").await,
+        "Questa partita non esiste."
+    );
     let _ = c.close().await;
 }
 
@@ -305,7 +359,11 @@ async fn mistyped_links(driver: &Driver, base: &str) {
 async fn status_and_takeback(driver: &Driver, base: &str) {
     let c = browser(driver, "takeback", &["--lang=en"]).await;
     c.goto(&format!("{base}/")).await.unwrap();
-    js(&c, "localStorage.setItem('anywoli.speed', 'slow'); return 1").await;
+    js(
+        &c,
+        "localStorage.setItem('anywoli.speed', 'slow'); return 1",
+    )
+    .await;
     new_game(&c, base, "computer", "north", Some(1)).await;
     assert!(await_my_turn(&c).await);
     assert!(body_data(&c, "ply").await.parse::<u32>().unwrap() >= 1);
@@ -327,7 +385,9 @@ async fn status_and_takeback(driver: &Driver, base: &str) {
     click(&c, ".hole.playable").await;
     wait_for(&c, "window.seen.length > 3", "the sowing watched").await;
     assert!(await_my_turn(&c).await);
-    let seen: Vec<String> = serde_json::from_value(js(&c, "clearInterval(window.watcher); return window.seen").await).unwrap();
+    let seen: Vec<String> =
+        serde_json::from_value(js(&c, "clearInterval(window.watcher); return window.seen").await)
+            .unwrap();
     assert!(seen.iter().all(|s| !s.contains("Your move")), "{seen:?}");
     assert!(seen.iter().any(|s| s.contains("is sowing")), "{seen:?}");
     assert_eq!(
@@ -344,7 +404,12 @@ async fn puzzle_by_keyboard(driver: &Driver, server: &Server, base: &str) {
     let c = browser(driver, "puzzle-keys", &["--lang=en"]).await;
     c.goto(&format!("{base}/puzzles/1")).await.unwrap();
     js(&c, "localStorage.setItem('anywoli.speed', 'off'); return 1").await;
-    wait_for(&c, "document.body.dataset.puzzle === 'playing'", "the puzzle").await;
+    wait_for(
+        &c,
+        "document.body.dataset.puzzle === 'playing'",
+        "the puzzle",
+    )
+    .await;
     let before = text_of(&c, "#puzzle-status").await;
     c.find(Locator::Css("body"))
         .await
@@ -362,7 +427,9 @@ async fn puzzle_by_keyboard(driver: &Driver, server: &Server, base: &str) {
     .await;
     let state = body_data(&c, "puzzle").await;
     assert!(state == "playing" || state == "solved", "{state}");
-    assert!(text_of(&c, "#puzzle-status").await.starts_with(if state == "solved" { "Solved" } else { "Right" }));
+    assert!(text_of(&c, "#puzzle-status")
+        .await
+        .starts_with(if state == "solved" { "Solved" } else { "Right" }));
     let _ = c.close().await;
 }
 
@@ -381,9 +448,18 @@ async fn phone_layouts(driver: &Driver, server: &Server, base: &str) {
     "#;
     for lang in ["tl", "hi", "cs"] {
         c.goto(&format!("{base}/archive")).await.unwrap();
-        js(&c, &format!("localStorage.setItem('anywoli.lang', '{lang}'); return 1")).await;
+        js(
+            &c,
+            &format!("localStorage.setItem('anywoli.lang', '{lang}'); return 1"),
+        )
+        .await;
         c.refresh().await.unwrap();
-        wait_for(&c, "document.querySelectorAll('.archive a.open-game').length >= 3", "the archive").await;
+        wait_for(
+            &c,
+            "document.querySelectorAll('.archive a.open-game').length >= 3",
+            "the archive",
+        )
+        .await;
         let got = js(&c, fits).await;
         assert_eq!(got, json!([true, []]), "{lang}: {got}");
     }

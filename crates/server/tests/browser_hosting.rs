@@ -14,7 +14,12 @@ use support::*;
 async fn start_friend_game(c: &Client, base: &str) -> String {
     c.goto(&format!("{base}/")).await.unwrap();
     js(c, "localStorage.setItem('anywoli.speed', 'fast'); return 1").await;
-    wait_for(c, "document.querySelector('#new-form')", "the new game form").await;
+    wait_for(
+        c,
+        "document.querySelector('#new-form')",
+        "the new game form",
+    )
+    .await;
     click(c, "input[name=mode][value=friend]").await;
     click(c, "input[name=side][value=south]").await;
     click(c, "#start").await;
@@ -48,27 +53,43 @@ async fn all_interfaces(driver: &Driver) {
         "the link {link} is built from the address the browser used ({base})"
     );
     assert_eq!(
-        js(&a, "return document.querySelector('#invite-warning').hidden").await,
+        js(
+            &a,
+            "return document.querySelector('#invite-warning').hidden"
+        )
+        .await,
         json!(true),
         "no loopback warning when the server listens on every interface"
     );
     // The page was opened at a loopback address, so it also offers this machine's network
     // address, when it has one.
-    let network = text_of(&a, "#invite-network").await;
+    let network = js(&a, "return document.querySelector('#share-network').value").await;
+    let network = network.as_str().unwrap();
     match site["network_urls"].as_array().unwrap().first() {
         Some(url) => {
-            assert!(network.contains(url.as_str().unwrap()), "{network}");
-            assert!(network.contains("/g/"), "{network}");
+            let id = link.rsplit('/').next().unwrap();
+            assert_eq!(network, format!("{}/g/{id}", url.as_str().unwrap()));
+            assert!(text_of(&a, "#invite-network-text")
+                .await
+                .contains("your network"));
         }
         None => assert_eq!(
-            js(&a, "return document.querySelector('#invite-network').hidden").await,
+            js(
+                &a,
+                "return document.querySelector('#invite-network').hidden"
+            )
+            .await,
             json!(true)
         ),
     }
 
     let b = browser(driver, "host-b", &["--lang=en"]).await;
     b.goto(&link).await.unwrap();
-    js(&b, "localStorage.setItem('anywoli.speed', 'fast'); return 1").await;
+    js(
+        &b,
+        "localStorage.setItem('anywoli.speed', 'fast'); return 1",
+    )
+    .await;
     wait_for(
         &b,
         "document.querySelector('#join') && !document.querySelector('#join').hidden",
@@ -102,7 +123,11 @@ async fn public_url(driver: &Driver) {
     assert_eq!(link, format!("https://anywoli.example.org/g/{id}"));
     // Behind a proxy, listening on loopback is the plan, not a mistake.
     assert_eq!(
-        js(&c, "return document.querySelector('#invite-warning').hidden").await,
+        js(
+            &c,
+            "return document.querySelector('#invite-warning').hidden"
+        )
+        .await,
         json!(true)
     );
     let _ = c.close().await;

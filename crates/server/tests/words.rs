@@ -58,11 +58,17 @@ fn keys_of(js: &str, lang: &str) -> BTreeSet<String> {
 #[test]
 fn every_error_code_has_words_in_every_language() {
     let codes = server_codes();
-    for code in ["hints_off", "not_your_turn", "seat_taken", "stale", "unknown_puzzle"] {
+    for code in [
+        "hints_off",
+        "not_your_turn",
+        "seat_taken",
+        "stale",
+        "unknown_puzzle",
+    ] {
         assert!(codes.contains(code), "the scan missed {code}: {codes:?}");
     }
-    let js = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("web/i18n.js"))
-        .unwrap();
+    let js =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("web/i18n.js")).unwrap();
     let mut missing = Vec::new();
     for lang in ["en", "tl", "cs", "nl", "hi", "it"] {
         let keys = keys_of(&js, lang);

@@ -382,7 +382,10 @@ class GameView {
     const network = $('#invite-network');
     const others = !site.loopback_only && !site.public_url && loopbackHost(location.host) ? site.network_urls : [];
     network.hidden = others.length === 0;
-    if (others.length) network.textContent = t('invite_network', { url: others[0] + '/g/' + this.id });
+    if (others.length) {
+      $('#invite-network-text').textContent = t('invite_network');
+      $('#share-network').value = others[0] + '/g/' + this.id;
+    }
   }
 
   /** The sides this browser plays. */
@@ -403,7 +406,11 @@ class GameView {
             <label for="share">${esc(t('share_link'))}</label>
             <div class="share-row"><input id="share" readonly value="${esc(this.inviteLink())}">
             <button type="button" id="copy">${esc(t('copy'))}</button></div>
-            <p id="invite-network" class="note" hidden></p>
+            <div id="invite-network" hidden>
+              <p class="note" id="invite-network-text"></p>
+              <div class="share-row"><input id="share-network" readonly aria-labelledby="invite-network-text">
+              <button type="button" id="copy-network">${esc(t('copy'))}</button></div>
+            </div>
             <p id="invite-warning" class="warning" hidden></p>
             <p id="invite-hints" class="note"></p>
           </div>
@@ -444,7 +451,8 @@ class GameView {
       </div>`;
     this.board = new Board(main.querySelector('#board'), (l) => this.play(l));
     const $ = (s) => main.querySelector(s);
-    $('#copy').addEventListener('click', () => this.copyLink());
+    $('#copy').addEventListener('click', () => this.copyLink('#share'));
+    $('#copy-network').addEventListener('click', () => this.copyLink('#share-network'));
     $('#join-button').addEventListener('click', () => this.join());
     $('#to-live').addEventListener('click', () => this.goLive());
     $('#hint').addEventListener('click', () => this.hint());
@@ -778,8 +786,8 @@ class GameView {
     this.show();
   }
 
-  async copyLink() {
-    const input = main.querySelector('#share');
+  async copyLink(which) {
+    const input = main.querySelector(which);
     input.select();
     try {
       await navigator.clipboard.writeText(input.value);

@@ -15,8 +15,8 @@ function boardDiagram(id) {
   let s = `<svg viewBox="0 0 ${w} 190" role="img" aria-labelledby="${id}" class="diagram">`;
   s += `<defs><marker id="arr-${id}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" fill="#8b1e1e"/></marker></defs>`;
   s += `<rect x="4" y="30" width="${w - 8}" height="120" rx="22" fill="${WOOD}"/>`;
-  s += `<rect x="14" y="44" width="44" height="92" rx="18" fill="${PIT}"/><text x="36" y="95" text-anchor="middle" class="dg-small" fill="#fff">N</text>`;
-  s += `<rect x="${w - 58}" y="44" width="44" height="92" rx="18" fill="${PIT}"/><text x="${w - 36}" y="95" text-anchor="middle" class="dg-small" fill="#fff">S</text>`;
+  s += `<rect x="14" y="44" width="44" height="92" rx="18" fill="${PIT}"/><text x="36" y="95" text-anchor="middle" class="dg-letter">N</text>`;
+  s += `<rect x="${w - 58}" y="44" width="44" height="92" rx="18" fill="${PIT}"/><text x="${w - 36}" y="95" text-anchor="middle" class="dg-letter">S</text>`;
   for (let k = 0; k < 12; k++) {
     const x = 82 + k * 44;
     const top = String.fromCharCode(76 - k); // L..A

@@ -48,7 +48,9 @@ pub async fn http_json(
 ) -> (u16, Value) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let port = server.addr.port();
-    let mut s = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    let mut s = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let req = format!(
         "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
@@ -64,11 +66,14 @@ pub async fn http_json(
 
 /// The text of the first element matching `css`, or "" when there is none.
 pub async fn text_of(c: &Client, css: &str) -> String {
-    js(c, &format!("const e = document.querySelector({css:?}); return e ? e.textContent : ''"))
-        .await
-        .as_str()
-        .unwrap_or("")
-        .to_string()
+    js(
+        c,
+        &format!("const e = document.querySelector({css:?}); return e ? e.textContent : ''"),
+    )
+    .await
+    .as_str()
+    .unwrap_or("")
+    .to_string()
 }
 
 /// Long enough for a slow CI machine, short enough that a hang fails instead of blocking.
@@ -325,4 +330,3 @@ pub async fn http_get(server: &Server, path: &str) -> Value {
     let body = buf.split_once("\r\n\r\n").unwrap().1;
     serde_json::from_str(body).unwrap()
 }
-
