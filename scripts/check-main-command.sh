@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the README's main command (given as the arguments) as a user would, waits until the web
+# Runs the README's main command (given as one string, as written there) as a user would, waits until the web
 # app answers on the README's address, creates a game and plays a move through the API, then
 # stops the server with Ctrl-C (SIGINT) and expects a clean exit. Fails loudly on any step.
 set -euo pipefail
@@ -10,7 +10,7 @@ if curl -s -o /dev/null --max-time 2 "$base/"; then
   echo "something already answers on $base: stop it first"; exit 1
 fi
 # A process group of its own, so that the signal reaches cargo and the server alike.
-setsid "$@" >"$log" 2>&1 &
+setsid bash -c "exec $*" >"$log" 2>&1 &
 pid=$!
 cleanup() { kill -KILL -- "-$pid" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
