@@ -41,6 +41,28 @@ struct ServeArgs {
     /// (e.g. https://anywoli.example.org): the page builds the links it shows from it.
     #[arg(long, value_name = "URL")]
     public_url: Option<String>,
+    /// Connections open at once, WebSockets included: one more is closed as soon as it is
+    /// accepted. Lowered at start to what the open-file limit (ulimit -n) allows.
+    #[arg(long, value_name = "N", value_parser = usize_in(1, 10_000_000),
+          default_value_t = anywoli_server::Limits::default().max_connections)]
+    max_connections: usize,
+    /// Connections open at once from one client (an IPv4 address, an IPv6 /64), 0 for no cap
+    /// [default: 64, or 0 with --public-url, where every connection comes from the proxy]
+    #[arg(long, value_name = "N", value_parser = usize_in(0, 10_000_000))]
+    max_connections_per_client: Option<usize>,
+    /// Seconds a client may take to send a request's headers, from their first byte.
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=86_400),
+          default_value_t = anywoli_server::Limits::default().header_timeout.as_secs())]
+    header_timeout: u64,
+    /// Seconds a connection may stay open with no request in flight (WebSockets excepted).
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=86_400),
+          default_value_t = anywoli_server::Limits::default().idle_timeout.as_secs())]
+    idle_timeout: u64,
+    /// Seconds a client may take to send a request's body once its headers are in (then 408),
+    /// and to take a byte of a response.
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=86_400),
+          default_value_t = anywoli_server::Limits::default().request_timeout.as_secs())]
+    request_timeout: u64,
 }
 
 impl Default for ServeArgs {
@@ -51,6 +73,11 @@ impl Default for ServeArgs {
             port: c.port,
             db: c.db,
             public_url: None,
+            max_connections: c.limits.max_connections,
+            max_connections_per_client: None,
+            header_timeout: c.limits.header_timeout.as_secs(),
+            idle_timeout: c.limits.idle_timeout.as_secs(),
+            request_timeout: c.limits.request_timeout.as_secs(),
         }
     }
 }
@@ -60,11 +87,26 @@ fn serve(args: ServeArgs) -> Result<(), Failure> {
         None => None,
         Some(u) => Some(anywoli_server::PublicUrl::parse(u).map_err(|e| Failure(e.to_string()))?),
     };
+    // Behind a reverse proxy every connection comes from the proxy: a cap per client would
+    // be a cap on everyone.
+    let per_client = match (args.max_connections_per_client, &public_url) {
+        (Some(n), _) => n,
+        (None, Some(_)) => 0,
+        (None, None) => anywoli_server::Limits::default().max_connections_per_client,
+    };
+    let limits = anywoli_server::Limits {
+        max_connections: args.max_connections,
+        max_connections_per_client: per_client,
+        header_timeout: std::time::Duration::from_secs(args.header_timeout),
+        idle_timeout: std::time::Duration::from_secs(args.idle_timeout),
+        request_timeout: std::time::Duration::from_secs(args.request_timeout),
+    };
     anywoli_server::run(anywoli_server::Config {
         addr: args.addr,
         port: args.port,
         db: args.db,
         public_url,
+        limits,
         ..anywoli_server::Config::default()
     })
     .map_err(Failure)

@@ -1,8 +1,10 @@
 //! Game records: a text format people can read and write, like PGN for chess.
 //! The format is specified in `docs/record-format.md`.
 
+use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::{String, ToString};
+use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -41,6 +43,14 @@ impl fmt::Display for RecordError {
 impl core::error::Error for RecordError {}
 
 /// Longest record text accepted (about 100,000 moves).
+///
+/// This is the only limit on what is read: there is no separate cap on the number of tags
+/// or moves. Everything reading and writing does is linear in the text's length, or
+/// `n log n` for the duplicate-tag check (a [`BTreeSet`] of the names seen), so a text of
+/// this size, whatever it holds, is read or written in milliseconds (`benches/records.rs`:
+/// 64,000 tags or a mebibyte of moves). A tag cap would bound nothing this does not bound
+/// already (a mebibyte holds at most about 150,000 tags), and it would break the promise that
+/// any [`Record`] written (to at most this length) reads back as itself.
 pub const MAX_RECORD_LEN: usize = 1 << 20;
 
 impl Record {
@@ -56,6 +66,9 @@ impl Record {
     }
 
     /// The value of a free-form tag.
+    ///
+    /// A scan of [`Record::tags`]: fine for a few look-ups, but to look up every tag of a long
+    /// list, build a map from [`Record::tags`] once instead.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()
@@ -64,12 +77,76 @@ impl Record {
     }
 
     /// Sets a free-form tag, replacing an earlier value.
+    ///
+    /// A scan of [`Record::tags`], so calling it for each of `n` tags costs `n²`: to set many
+    /// tags, use [`Record::set_tags`].
     pub fn set_tag(&mut self, name: &str, value: &str) {
         if let Some(t) = self.tags.iter_mut().find(|(k, _)| k == name) {
             t.1 = value.to_string();
         } else {
             self.tags.push((name.to_string(), value.to_string()));
         }
+    }
+
+    /// Sets many free-form tags: the same as [`Record::set_tag`] for each in turn (a tag
+    /// already there gets the new value in its place, a new name is added at the end, and
+    /// of a name given several times the last value wins), in `n log n` for `n` tags in all,
+    /// where a loop of `set_tag` takes `n²`.
+    ///
+    /// ```
+    /// # use anywoli_core::{Position, Record, Rules};
+    /// let mut r = Record::new(Position::start(Rules::Anywoli));
+    /// r.set_tag("Event", "club night");
+    /// r.set_tags([("South", "Ojulu"), ("Event", "final"), ("North", "Akway")]);
+    /// assert_eq!(r.tags.len(), 3);
+    /// assert_eq!(r.tags[0], ("Event".to_string(), "final".to_string()));
+    /// assert_eq!(r.tag("North"), Some("Akway"));
+    /// ```
+    pub fn set_tags<I, K, V>(&mut self, tags: I)
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: Into<String>,
+        V: Into<String>,
+    {
+        let old = self.tags.len();
+        self.tags
+            .extend(tags.into_iter().map(|(k, v)| (k.into(), v.into())));
+        if self.tags.len() == old {
+            return;
+        }
+        // Which entry each new one goes to: the first of its name (as `set_tag` finds it),
+        // taking the value of the last new one of that name; the other new ones go.
+        let mut merges = Vec::new();
+        let mut keep = vec![true; self.tags.len()];
+        {
+            let mut order: Vec<(&str, usize)> = self
+                .tags
+                .iter()
+                .enumerate()
+                .map(|(i, (k, _))| (k.as_str(), i))
+                .collect();
+            order.sort_unstable();
+            for run in order.chunk_by(|a, b| a.0 == b.0) {
+                let first = run[0].1;
+                let last = run[run.len() - 1].1;
+                if last >= old && last != first {
+                    merges.push((first, last));
+                }
+                for &(_, i) in run {
+                    if i >= old && i != first {
+                        keep[i] = false;
+                    }
+                }
+            }
+        }
+        for (first, last) in merges {
+            self.tags[first].1 = core::mem::take(&mut self.tags[last].1);
+        }
+        let mut i = 0;
+        self.tags.retain(|_| {
+            i += 1;
+            keep[i - 1]
+        });
     }
 
     /// The position after every move; the first is [`Record::start`].
@@ -117,24 +194,28 @@ impl Record {
     }
 }
 
-fn escape(v: &str) -> String {
-    let mut s = String::with_capacity(v.len());
-    for c in v.chars() {
-        match c {
-            '"' => s.push_str("\\\""),
-            '\\' => s.push_str("\\\\"),
-            '\n' | '\r' => s.push(' '),
-            c => s.push(c),
-        }
+/// Writes a tag value: `\"` for a quote, `\\` for a backslash, a space for a line break.
+fn write_escaped(f: &mut fmt::Formatter<'_>, v: &str) -> fmt::Result {
+    let mut rest = v;
+    while let Some(i) = rest.find(['"', '\\', '\n', '\r']) {
+        f.write_str(&rest[..i])?;
+        f.write_str(match rest.as_bytes()[i] {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            _ => " ",
+        })?;
+        rest = &rest[i + 1..];
     }
-    s
+    f.write_str(rest)
 }
 
 impl fmt::Display for Record {
     /// Writes the record: tags, a blank line, moves wrapped at 80 columns, the result.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (k, v) in &self.tags {
-            writeln!(f, "[{k} \"{}\"]", escape(v))?;
+            write!(f, "[{k} \"")?;
+            write_escaped(f, v)?;
+            f.write_str("\"]\n")?;
         }
         writeln!(f, "[Rules \"{}\"]", self.rules)?;
         if let Some(seed) = self.rules.seed() {
@@ -166,22 +247,26 @@ impl fmt::Display for Record {
     }
 }
 
-struct Pending {
+/// A game being read: its tags and its move tokens (slices of the text), with their lines.
+struct Pending<'a> {
     line: usize,
     tags: Vec<(String, String)>,
+    /// The names of `tags`, to find a repeated one in `log n` rather than by a scan.
+    names: BTreeSet<&'a str>,
     rules: Option<(usize, String)>,
     seed: Option<(usize, String)>,
     position: Option<(usize, String)>,
     result: Option<(usize, String)>,
-    moves: Vec<(usize, String)>,
-    end_token: Option<(usize, String)>,
+    moves: Vec<(usize, &'a str)>,
+    end_token: Option<(usize, &'a str)>,
 }
 
-impl Pending {
-    fn new(line: usize) -> Pending {
+impl<'a> Pending<'a> {
+    fn new(line: usize) -> Pending<'a> {
         Pending {
             line,
             tags: Vec::new(),
+            names: BTreeSet::new(),
             rules: None,
             seed: None,
             position: None,
@@ -241,7 +326,8 @@ impl Pending {
                     format!("the Result tag says {tag} but the moves end with {token}"),
                 ))
             }
-            (Some((_, r)), _) | (None, Some((_, r))) => r.clone(),
+            (Some((_, r)), _) => r.clone(),
+            (None, Some((_, r))) => r.to_string(),
             (None, None) => "*".to_string(),
         };
         let mut pos = start;
@@ -264,7 +350,8 @@ impl Pending {
     }
 }
 
-fn parse_tag(line: &str, n: usize) -> Result<(String, String), RecordError> {
+/// Reads a tag line: its name (a slice of the line) and its value, unescaped.
+fn parse_tag(line: &str, n: usize) -> Result<(&str, String), RecordError> {
     let err = |message: String| RecordError { line: n, message };
     let inner = line
         .strip_prefix('[')
@@ -304,10 +391,13 @@ fn parse_tag(line: &str, n: usize) -> Result<(String, String), RecordError> {
             c => value.push(c),
         }
     }
-    Ok((name.to_string(), value))
+    Ok((name, value))
 }
 
 /// Reads every game of a text (games follow each other, each starting with its tags).
+///
+/// Texts longer than [`MAX_RECORD_LEN`] are refused; anything shorter is read in time
+/// `n log n` in its length at worst, whatever it holds.
 pub fn parse_all(text: &str) -> Result<Vec<Record>, RecordError> {
     if text.len() > MAX_RECORD_LEN {
         return Err(RecordError {
@@ -338,7 +428,7 @@ pub fn parse_all(text: &str) -> Result<Vec<Record>, RecordError> {
                 games.push(done.finish()?);
             }
             let (k, v) = parse_tag(line, n)?;
-            let slot = match k.as_str() {
+            let slot = match k {
                 "Rules" => &mut cur.rules,
                 "Seed" => &mut cur.seed,
                 "Position" => &mut cur.position,
@@ -355,13 +445,13 @@ pub fn parse_all(text: &str) -> Result<Vec<Record>, RecordError> {
                     &mut cur.result
                 }
                 _ => {
-                    if cur.tags.iter().any(|(name, _)| *name == k) {
+                    if !cur.names.insert(k) {
                         return Err(RecordError {
                             line: n,
                             message: format!("tag {k} is given twice"),
                         });
                     }
-                    cur.tags.push((k, v));
+                    cur.tags.push((k.to_string(), v));
                     continue;
                 }
             };
@@ -388,10 +478,10 @@ pub fn parse_all(text: &str) -> Result<Vec<Record>, RecordError> {
     Ok(games)
 }
 
-fn scan_moves(
-    line: &str,
+fn scan_moves<'a>(
+    line: &'a str,
     n: usize,
-    cur: &mut Pending,
+    cur: &mut Pending<'a>,
     in_comment: &mut bool,
 ) -> Result<(), RecordError> {
     let mut rest = line;
@@ -411,7 +501,7 @@ fn scan_moves(
     }
 }
 
-fn scan_tokens(text: &str, n: usize, cur: &mut Pending) -> Result<(), RecordError> {
+fn scan_tokens<'a>(text: &'a str, n: usize, cur: &mut Pending<'a>) -> Result<(), RecordError> {
     for tok in text.split_whitespace() {
         if let Some((line, end)) = &cur.end_token {
             return Err(RecordError {
@@ -423,9 +513,9 @@ fn scan_tokens(text: &str, n: usize, cur: &mut Pending) -> Result<(), RecordErro
             });
         }
         if RESULTS.contains(&tok) {
-            cur.end_token = Some((n, tok.to_string()));
+            cur.end_token = Some((n, tok));
         } else {
-            cur.moves.push((n, tok.to_string()));
+            cur.moves.push((n, tok));
         }
     }
     Ok(())

@@ -455,3 +455,155 @@ fn the_documented_example_parses() {
     assert_eq!(rec.moves.len(), 5);
     assert_eq!(rec.tag("South"), Some("Ojulu"));
 }
+
+// Big records (issue 10): reading and writing must stay linear (or `n log n`) in the text's
+// size whatever it holds. Time is not measured here (see `benches/records.rs`); these check
+// that the big cases are read, refused and written back correctly.
+
+/// `n` distinct free tag lines: about 13 bytes a tag.
+fn many_tags(n: usize) -> String {
+    let mut text = String::with_capacity(n * 13 + 40);
+    for i in 0..n {
+        text.push_str(&format!("[t{i} \"{}\"]\n", i % 10));
+    }
+    text
+}
+
+/// Whole games from a fixed line of play, written one after the other, as many as fit in
+/// `len` bytes (a single game cannot be that long: the quiet rule ends it within 100 plies of
+/// the last capture).
+fn games_of_moves(len: usize) -> (String, Vec<Record>) {
+    let mut text = String::new();
+    let mut games = Vec::new();
+    let mut x: u64 = 0x2545_f491;
+    loop {
+        let mut p = Position::start(Rules::Anywoli);
+        let mut rec = Record::new(p);
+        while !p.is_over() {
+            let ms = p.moves();
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let m = ms.nth((x % ms.len() as u64) as usize).unwrap();
+            p.play(m).unwrap();
+            rec.moves.push(m);
+        }
+        rec.set_result_from_play();
+        let t = rec.to_string();
+        if text.len() + t.len() > len {
+            return (text, games);
+        }
+        text.push_str(&t);
+        games.push(rec);
+    }
+}
+
+#[test]
+fn sixty_four_thousand_tags_are_read_and_written_back() {
+    let text = format!("{}\n{OPENING}\n", many_tags(64_000));
+    assert!(text.len() <= MAX_RECORD_LEN);
+    let r = Record::parse(&text).unwrap();
+    assert_eq!(r.tags.len(), 64_000);
+    assert_eq!(r.tags[0], ("t0".to_string(), "0".to_string()));
+    assert_eq!(r.tags[63_999], ("t63999".to_string(), "9".to_string()));
+    assert_eq!(r.tag("t31415"), Some("5"));
+    assert_eq!(r.moves, moves(OPENING));
+    let written = r.to_string();
+    assert_eq!(Record::parse(&written).unwrap(), r);
+    assert_eq!(Record::parse(&written).unwrap().to_string(), written);
+    // The same record built in code, all tags at once.
+    let mut built = Record::new(Position::start(Rules::Anywoli));
+    built.set_tags((0..64_000).map(|i| (format!("t{i}"), (i % 10).to_string())));
+    built.moves = moves(OPENING);
+    assert_eq!(built, r);
+    assert_eq!(built.to_string(), written);
+}
+
+#[test]
+fn a_tag_given_sixty_four_thousand_times_is_refused_at_its_second_line() {
+    let text = "[Event \"x\"]\n".repeat(64_000);
+    assert!(text.len() <= MAX_RECORD_LEN);
+    let (line, msg) = error(&text);
+    assert_eq!(line, 2);
+    assert_eq!(msg, "tag Event is given twice");
+    // After 64,000 distinct ones, the repeat is found where it is.
+    let text = format!("{}[t17 \"again\"]\n\n{OPENING}\n", many_tags(64_000));
+    let (line, msg) = error(&text);
+    assert_eq!(line, 64_001);
+    assert_eq!(msg, "tag t17 is given twice");
+}
+
+#[test]
+fn a_mebibyte_of_moves_is_read_and_written_back() {
+    let (text, games) = games_of_moves(MAX_RECORD_LEN);
+    assert!(text.len() > MAX_RECORD_LEN - 4096, "{}", text.len());
+    let moves: usize = games.iter().map(|g| g.moves.len()).sum();
+    assert!(moves > 300_000, "{moves} moves");
+    let read = parse_all(&text).unwrap();
+    assert_eq!(read, games);
+    let written: String = read.iter().map(|g| g.to_string()).collect();
+    assert_eq!(written, text);
+    // Record::parse reads it all and says how many games it found.
+    let e = Record::parse(&text).unwrap_err();
+    assert!(e.message.contains(&format!("{} games", games.len())), "{e}");
+}
+
+#[test]
+fn other_big_shapes_are_read_or_refused() {
+    // One tag whose value is nearly a mebibyte, with every character that needs escaping.
+    let value = "a\\\"b".repeat(MAX_RECORD_LEN / 8);
+    let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+    let text = format!("[Note \"{escaped}\"]\ne\n");
+    let r = Record::parse(&text).unwrap();
+    assert_eq!(r.tag("Note"), Some(value.as_str()));
+    assert_eq!(Record::parse(&r.to_string()).unwrap(), r);
+    // A comment of nearly a mebibyte, and as many empty comments on one line.
+    let r = Record::parse(&format!("e {{{}}} F", "x ".repeat(MAX_RECORD_LEN / 3))).unwrap();
+    assert_eq!(r.moves, moves("e F"));
+    let r = Record::parse(&format!("e {} F", "{}".repeat(MAX_RECORD_LEN / 3))).unwrap();
+    assert_eq!(r.moves, moves("e F"));
+    // Comments opened on every line and never closed, and one never-ending token.
+    let (line, msg) = error(&"{ {\n".repeat(MAX_RECORD_LEN / 5));
+    assert_eq!(line, MAX_RECORD_LEN / 5);
+    assert!(msg.contains("never closed"), "{msg}");
+    let (line, msg) = error(&"e".repeat(MAX_RECORD_LEN));
+    assert_eq!(line, 1);
+    assert!(msg.contains("move 1"), "{msg}");
+    // Half a million moves, illegal from the second on.
+    let (line, msg) = error(&"e ".repeat(MAX_RECORD_LEN / 2));
+    assert_eq!(line, 1);
+    assert!(msg.contains("move 2 is illegal"), "{msg}");
+    // 64,000 games of one tag each.
+    let games = parse_all(&"[Event \"x\"]\n*\n".repeat(64_000)).unwrap();
+    assert_eq!(games.len(), 64_000);
+}
+
+#[test]
+fn set_tags_is_set_tag_for_each() {
+    let names = ["Event", "Site", "Date", "South", "North"];
+    let mut x: u64 = 0x1357_9bdf;
+    let mut next = |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    for _ in 0..500 {
+        let mut base = Record::new(Position::start(Rules::Anywoli));
+        // The tags are a public field: they may hold a name twice already.
+        for _ in 0..next(4) {
+            let k = names[next(5) as usize].to_string();
+            base.tags.push((k, next(100).to_string()));
+        }
+        let new: Vec<(String, String)> = (0..next(8))
+            .map(|_| (names[next(5) as usize].to_string(), next(100).to_string()))
+            .collect();
+        let mut one_by_one = base.clone();
+        for (k, v) in &new {
+            one_by_one.set_tag(k, v);
+        }
+        let mut at_once = base.clone();
+        at_once.set_tags(new.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        assert_eq!(at_once, one_by_one, "{:?} + {new:?}", base.tags);
+    }
+}

@@ -86,6 +86,13 @@ fn main() {
             db: dir.join("bench.sqlite"),
             think: Think::default(),
             public_url: None,
+            limits: Default::default(),
+            rates: anywoli_server::RateLimits {
+                games_per_minute: 0,
+                hints_per_minute: 0,
+                imports_per_minute: 0,
+            },
+            allowed_hosts: Vec::new(),
         }))
         .unwrap();
     let mut conn = Conn::open(server.addr);

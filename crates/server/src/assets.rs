@@ -77,14 +77,14 @@ pub async fn page_not_found(method: axum::http::Method) -> Response {
         )
             .into_response()
     } else {
-        crate::api::not_found().await.into_response()
+        crate::routes::not_found().await.into_response()
     }
 }
 
 /// A game's page; an address that cannot be a game's gets the page with a 404 status (the page
 /// then shows its "no such game" view), so that a mistyped link is told apart by programs too.
 pub async fn game_page(Path(id): Path<String>) -> Response {
-    if crate::api::valid_id(&id) {
+    if crate::ids::valid_id(&id) {
         index().await
     } else {
         page_not_found(axum::http::Method::GET).await

@@ -4,11 +4,18 @@
 //! before acknowledging it, runs the engine on blocking threads and tells every watcher of a
 //! game what happened over a WebSocket. The API is documented in docs/api.md.
 
-mod api;
 mod assets;
 pub mod backup;
-pub mod game;
+mod dates;
+pub mod engine_queue;
+pub mod error;
+mod guard;
+mod ids;
+mod listener;
 mod puzzles;
+pub mod rate_limit;
+pub mod round;
+mod routes;
 pub mod site;
 pub mod store;
 pub mod trace_json;
@@ -21,7 +28,12 @@ use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::Router;
 
-pub use api::{ApiError, AppState, Think, DEFAULT_LEVEL};
+pub use error::ApiError;
+pub use listener::Limits;
+pub use rate_limit::RateLimits;
+pub use round::Think;
+pub use routes::games::DEFAULT_LEVEL;
+pub use routes::{AppState, Options};
 pub use site::{PublicUrl, PublicUrlError, SiteView};
 pub use store::Store;
 
@@ -39,6 +51,13 @@ pub struct Config {
     pub think: Think,
     /// The address people reach the server at, behind a reverse proxy (`--public-url`).
     pub public_url: Option<PublicUrl>,
+    /// Connections and timeouts (`--max-connections` and the like).
+    pub limits: Limits,
+    /// Per-client rates of new games, hints and imports (`--games-per-minute` and the like).
+    pub rates: RateLimits,
+    /// Host names the server answers to besides IP addresses, `localhost` and the public
+    /// URL's host (`--allowed-host`).
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Default for Config {
@@ -49,27 +68,31 @@ impl Default for Config {
             db: PathBuf::from("anywoli.sqlite"),
             think: Think::default(),
             public_url: None,
+            limits: Limits::default(),
+            rates: RateLimits::default(),
+            allowed_hosts: Vec::new(),
         }
     }
 }
 
 /// The whole app as a router, for a server or for tests that call it directly.
 pub fn app(state: AppState) -> Router {
+    use routes::{events, games, play};
     let api = Router::new()
-        .route("/site", get(api::site))
-        .route("/rules", get(api::rules_list))
-        .route("/games", get(api::list_games).post(api::create_game))
-        .route("/games/{id}", get(api::get_game))
-        .route("/games/{id}/positions", get(api::positions))
-        .route("/games/{id}/moves", post(api::make_move))
-        .route("/games/{id}/moves/{n}/trace", get(api::move_trace))
-        .route("/games/{id}/join", post(api::join))
-        .route("/games/{id}/takeback", post(api::takeback))
-        .route("/games/{id}/resign", post(api::resign))
-        .route("/games/{id}/rematch", post(api::rematch))
-        .route("/games/{id}/hint", post(api::hint))
-        .route("/games/{id}/record", get(api::record))
-        .route("/games/{id}/events", get(api::events))
+        .route("/site", get(games::site))
+        .route("/rules", get(games::rules_list))
+        .route("/games", get(games::list).post(games::create))
+        .route("/games/{id}", get(games::get))
+        .route("/games/{id}/positions", get(games::positions))
+        .route("/games/{id}/moves", post(play::moves))
+        .route("/games/{id}/moves/{n}/trace", get(games::move_trace))
+        .route("/games/{id}/join", post(play::join))
+        .route("/games/{id}/takeback", post(play::takeback))
+        .route("/games/{id}/resign", post(play::resign))
+        .route("/games/{id}/rematch", post(play::rematch))
+        .route("/games/{id}/hint", post(play::hint))
+        .route("/games/{id}/record", get(games::record))
+        .route("/games/{id}/events", get(events::events))
         .route("/puzzles", get(puzzles::list))
         .route("/puzzles/daily", get(puzzles::daily))
         .route("/puzzles/{id}", get(puzzles::get))
@@ -77,10 +100,10 @@ pub fn app(state: AppState) -> Router {
         .route("/puzzles/{id}/solution", get(puzzles::solution))
         .route(
             "/import",
-            post(api::import).layer(DefaultBodyLimit::max(IMPORT_LIMIT)),
+            post(games::import).layer(DefaultBodyLimit::max(IMPORT_LIMIT)),
         )
-        .fallback(api::not_found)
-        .method_not_allowed_fallback(api::method_not_allowed);
+        .fallback(routes::not_found)
+        .method_not_allowed_fallback(routes::method_not_allowed);
     Router::new()
         .route("/", get(assets::index))
         .route("/new", get(assets::index))
@@ -92,8 +115,12 @@ pub fn app(state: AppState) -> Router {
         .route("/assets/{name}", get(assets::asset))
         .nest("/api", api)
         .fallback(assets::page_not_found)
-        .method_not_allowed_fallback(api::method_not_allowed)
+        .method_not_allowed_fallback(routes::method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn_with_state(
+            state.hosts(),
+            guard::guard,
+        ))
         .with_state(state)
 }
 
@@ -127,15 +154,19 @@ pub async fn start(config: &Config) -> Result<Server, String> {
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let site = SiteView::new(addr, config.public_url.as_ref());
-    let router = app(AppState::with_site(store, config.think, site));
+    let mut options = Options::new(config.think, site);
+    options.rates = config.rates;
+    options.allowed_hosts = config.allowed_hosts.clone();
+    let router = app(AppState::with_options(store, options));
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let task = tokio::spawn(async move {
-        axum::serve(listener, router)
-            .with_graceful_shutdown(async move {
-                let _ = rx.await;
-            })
-            .await
-    });
+    let task = tokio::spawn(listener::serve(
+        listener,
+        router,
+        config.limits,
+        async move {
+            let _ = rx.await;
+        },
+    ));
     Ok(Server {
         addr,
         shutdown: Some(tx),

@@ -97,13 +97,19 @@ pub async fn daily(RawQuery(q): RawQuery) -> ApiResult<Json<Value>> {
         }
     }
     let day = match &date {
-        Some(d) => puzzles::day_of(d).ok_or_else(|| {
-            malformed(format!(
-                "bad date '{}': expected YYYY-MM-DD",
-                d.chars().take(20).collect::<String>()
-            ))
-        })?,
-        None => crate::api::now_ms() / 86_400_000,
+        Some(d) => puzzles::day_of(d)
+            // A day that does not exist (2026-02-31) is refused, not rolled over into March.
+            .filter(|&day| {
+                let (y, m, dd) = crate::dates::civil(day);
+                format!("{y:04}-{m:02}-{dd:02}") == d.trim()
+            })
+            .ok_or_else(|| {
+                malformed(format!(
+                    "bad date '{}': expected YYYY-MM-DD",
+                    d.chars().take(20).collect::<String>()
+                ))
+            })?,
+        None => crate::dates::now_ms() / 86_400_000,
     };
     let p = puzzles::daily(day);
     let mut v = view(p);

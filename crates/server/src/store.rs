@@ -60,6 +60,8 @@ pub struct GameRow {
     pub tags: String,
     /// Hints may be asked for. Between friends only when both agreed as the game was made.
     pub hints: bool,
+    /// A friend game's join token (only the invite link carries it); `None` before tokens.
+    pub invite: Option<String>,
 }
 
 /// A line of the archive.
@@ -162,7 +164,7 @@ impl Store {
                 .query_row(
                     "SELECT id, created, updated, mode, rules, seed, start, south, north,
                         south_secret, north_secret, status, result, termination, rematch, tags,
-                        hints
+                        hints, invite
                      FROM games WHERE id = ?1",
                     [id],
                     |r| {
@@ -185,6 +187,7 @@ impl Store {
                                 let mode: String = r.get(3)?;
                                 hints_or_default(r.get(16)?, &mode)
                             },
+                            invite: r.get(17)?,
                         })
                     },
                 )
@@ -261,6 +264,12 @@ impl Store {
         })
     }
 
+    /// Refuses every write from now on (`true`), or allows them again: for an operator's
+    /// maintenance, and for the tests of what the server does when the database refuses one.
+    pub fn set_read_only(&self, on: bool) -> StoreResult<()> {
+        self.with(|c| c.pragma_update(None, "query_only", on))
+    }
+
     /// Gives an untaken seat its secret; false if someone took it first.
     pub fn claim_seat(&self, id: &str, seat: usize, secret: &str) -> StoreResult<bool> {
         let column = if seat == 0 {
@@ -295,13 +304,15 @@ impl Store {
         })
     }
 
-    /// The most recently updated games, newest first.
+    /// The most recently updated games, newest first; live friend games are unlisted (their
+    /// players did not make them public, and their free seat is for the invited friend).
     pub fn recent(&self, limit: usize) -> StoreResult<Vec<Summary>> {
         self.with(|c| {
             let mut st = c.prepare(
                 "SELECT g.id, g.created, g.updated, g.mode, g.rules, g.south, g.north, g.status,
                     g.result, (SELECT COUNT(*) FROM moves m WHERE m.game = g.id)
-                 FROM games g ORDER BY g.updated DESC, g.id LIMIT ?1",
+                 FROM games g WHERE NOT (g.mode = 'friend' AND g.status = 'playing')
+                 ORDER BY g.updated DESC, g.id LIMIT ?1",
             )?;
             let rows = st.query_map([limit as i64], |r| {
                 Ok(Summary {
@@ -333,6 +344,15 @@ fn migrate(conn: &Connection) -> rusqlite::Result<()> {
         // NULL in games made before hints could be turned off: see `hints_or_default`.
         conn.execute_batch("ALTER TABLE games ADD COLUMN hints INTEGER")?;
     }
+    let has_invite: bool = conn.query_row(
+        "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'invite'",
+        [],
+        |r| r.get::<_, i64>(0).map(|n| n > 0),
+    )?;
+    if !has_invite {
+        // NULL: a friend game made before invite tokens, whose old link still opens its seat.
+        conn.execute_batch("ALTER TABLE games ADD COLUMN invite TEXT")?;
+    }
     Ok(())
 }
 
@@ -349,8 +369,8 @@ fn insert_game(
 ) -> rusqlite::Result<()> {
     tx.execute(
         "INSERT INTO games (id, created, updated, mode, rules, seed, start, south, north,
-            south_secret, north_secret, status, result, termination, rematch, tags, hints)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+            south_secret, north_secret, status, result, termination, rematch, tags, hints, invite)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
         params![
             g.id,
             g.created,
@@ -368,7 +388,8 @@ fn insert_game(
             g.termination,
             g.rematch,
             g.tags,
-            g.hints
+            g.hints,
+            g.invite
         ],
     )?;
     let mut ins = tx.prepare("INSERT INTO moves (game, ply, mv, at) VALUES (?1, ?2, ?3, ?4)")?;

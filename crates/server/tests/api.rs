@@ -77,7 +77,42 @@ async fn friend_game(app: &Router) -> (String, String, String) {
     let id = v["game"]["id"].as_str().unwrap().to_string();
     let south = v["secret"].as_str().unwrap().to_string();
     assert_eq!(v["game"]["seats"]["north"]["taken"], false);
-    let (s, j) = post(app, &format!("/api/games/{id}/join"), json!({})).await;
+    let invite = v["invite"].as_str().unwrap().to_string();
+    assert_eq!(invite.len(), 32);
+    assert!(
+        !v["game"].to_string().contains(&invite),
+        "the invite token is not part of the game everyone sees"
+    );
+    // Knowing the game's id is not enough: the free seat is for the invite's holder.
+    for wrong in [
+        json!({}),
+        json!({"invite": "0".repeat(32)}),
+        json!({"invite": null}),
+    ] {
+        assert_error(
+            post(app, &format!("/api/games/{id}/join"), wrong).await,
+            StatusCode::FORBIDDEN,
+            "wrong_invite",
+            "invite link",
+        );
+    }
+    assert_error(
+        post(
+            app,
+            &format!("/api/games/{id}/join"),
+            json!({"invite": invite, "extra": 1}),
+        )
+        .await,
+        StatusCode::BAD_REQUEST,
+        "malformed",
+        "unknown field",
+    );
+    let (s, j) = post(
+        app,
+        &format!("/api/games/{id}/join"),
+        json!({ "invite": invite }),
+    )
+    .await;
     assert_eq!(s, StatusCode::OK, "{j}");
     assert_eq!(j["seat"], "north");
     assert_eq!(j["game"]["seats"]["north"]["taken"], true);
@@ -434,7 +469,12 @@ async fn hints_need_the_secret_of_the_side_to_move_and_friends_consent() {
     assert_eq!(v["game"]["hints"], true);
     let id = v["game"]["id"].as_str().unwrap().to_string();
     let south = v["secret"].as_str().unwrap().to_string();
-    let (_, j) = post(&app, &format!("/api/games/{id}/join"), json!({})).await;
+    let (_, j) = post(
+        &app,
+        &format!("/api/games/{id}/join"),
+        json!({"invite": v["invite"]}),
+    )
+    .await;
     assert_eq!(j["game"]["hints"], true);
     let north = j["secret"].as_str().unwrap().to_string();
     assert_error(
@@ -543,17 +583,19 @@ async fn the_computer_moves_first_when_the_player_takes_north() {
     .await;
     let id = v["game"]["id"].as_str().unwrap().to_string();
     let secret = v["secret"].as_str().unwrap().to_string();
-    assert_error(
-        post(
-            &app,
-            &format!("/api/games/{id}/moves"),
-            json!({"move": "a", "secret": secret}),
-        )
-        .await,
-        StatusCode::CONFLICT,
-        "not_your_turn",
-        "South's turn",
-    );
+    // South's hole while South (the computer) is to move, or once it has moved: refused
+    // either way (a level-2 reply can be stored before this request arrives).
+    let (s, e) = post(
+        &app,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "a", "secret": secret}),
+    )
+    .await;
+    match e["error"].as_str() {
+        Some("not_your_turn") => assert_eq!(s, StatusCode::CONFLICT),
+        Some("illegal_move") => assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY),
+        _ => panic!("{s} {e}"),
+    }
     let mut g = Value::Null;
     for _ in 0..200 {
         g = get(&app, &format!("/api/games/{id}")).await.1;
@@ -755,4 +797,246 @@ async fn a_new_player_meets_the_default_level() {
         2,
         "docs/decisions.md names level 2"
     );
+}
+
+fn router_with(options: impl FnOnce(&mut anywoli_server::Options)) -> (Router, AppState) {
+    let site = anywoli_server::SiteView::new(([127, 0, 0, 1], 8080).into(), None);
+    let mut o = anywoli_server::Options::new(think(), site);
+    options(&mut o);
+    let state = AppState::with_options(Store::in_memory().unwrap(), o);
+    (app(state.clone()), state)
+}
+
+async fn raw(app: &Router, req: Request<Body>) -> (StatusCode, axum::http::HeaderMap, String) {
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let (status, headers) = (resp.status(), resp.headers().clone());
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    (status, headers, String::from_utf8_lossy(&bytes).to_string())
+}
+
+#[tokio::test]
+async fn posts_need_json_and_a_page_of_ours() {
+    let app = router();
+    // A plain form post from another site (no JSON type) makes nothing.
+    for ty in [
+        None,
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+    ] {
+        let mut req = Request::builder().method("POST").uri("/api/games");
+        if let Some(t) = ty {
+            req = req.header("content-type", t);
+        }
+        let (s, h, body) = raw(&app, req.body(Body::from("{}")).unwrap()).await;
+        assert_eq!(s, StatusCode::UNSUPPORTED_MEDIA_TYPE, "{ty:?}: {body}");
+        assert!(h["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("application/json"));
+        assert!(body.contains("\"unsupported_media_type\""), "{body}");
+    }
+    let (_, list) = get(&app, "/api/games").await;
+    assert_eq!(list["games"], json!([]), "nothing was made");
+    // Another site's page, even with the right type, and another host name (DNS rebinding).
+    let req = Request::builder()
+        .method("POST")
+        .uri("/api/games")
+        .header("content-type", "application/json")
+        .header("origin", "https://evil.example.com")
+        .body(Body::from("{}"))
+        .unwrap();
+    let (s, _, body) = raw(&app, req).await;
+    assert_eq!(s, StatusCode::FORBIDDEN, "{body}");
+    assert!(body.contains("wrong_origin"));
+    let req = Request::builder()
+        .uri("/api/rules")
+        .header("host", "evil.example.com:8080")
+        .body(Body::empty())
+        .unwrap();
+    let (s, h, body) = raw(&app, req).await;
+    assert_eq!(s, StatusCode::MISDIRECTED_REQUEST, "{body}");
+    assert!(body.contains("wrong_host") && body.contains("--allowed-host"));
+    assert_eq!(h["x-content-type-options"], "nosniff");
+    // Our own page, by address or by name, is fine; every answer says nosniff.
+    for (host, origin) in [
+        ("127.0.0.1:8080", "http://127.0.0.1:8080"),
+        ("localhost:8080", "http://localhost:8080"),
+        ("192.168.1.5:8080", "http://192.168.1.5:8080"),
+    ] {
+        let req = Request::builder()
+            .method("POST")
+            .uri("/api/games")
+            .header("host", host)
+            .header("origin", origin)
+            .header("content-type", "application/json")
+            .body(Body::from(r#"{"mode":"local"}"#))
+            .unwrap();
+        let (s, h, body) = raw(&app, req).await;
+        assert_eq!(s, StatusCode::CREATED, "{host}: {body}");
+        assert_eq!(h["x-content-type-options"], "nosniff");
+    }
+    let (app, _) = router_with(|o| o.allowed_hosts = vec!["anywoli.example.org".into()]);
+    let req = Request::builder()
+        .uri("/api/rules")
+        .header("host", "anywoli.example.org")
+        .body(Body::empty())
+        .unwrap();
+    assert_eq!(raw(&app, req).await.0, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn every_api_error_is_json_even_before_a_handler() {
+    let app = router();
+    for (method, uri) in [
+        ("GET", "/api/games/%FF%FE/moves/1/trace"),
+        ("GET", "/api/games/abcdefghijkm/moves/x/trace"),
+        ("DELETE", "/api/games"),
+        ("GET", "/api/nothing/here"),
+        ("GET", "/api/puzzles/daily?date=2026-02-31"),
+        ("GET", "/api/puzzles/daily?date=2026-13-01"),
+    ] {
+        let req = Request::builder()
+            .method(method)
+            .uri(uri)
+            .body(Body::empty())
+            .unwrap();
+        let (s, h, body) = raw(&app, req).await;
+        assert!(s.is_client_error(), "{uri}: {s}");
+        assert!(
+            h["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("application/json"),
+            "{uri}: {body}"
+        );
+        let v: Value = serde_json::from_str(&body).unwrap();
+        assert!(
+            v["error"].is_string() && v["message"].is_string(),
+            "{uri}: {body}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn each_client_is_held_to_its_rates() {
+    use axum::extract::ConnectInfo;
+    let (app, _) = router_with(|o| {
+        o.rates = anywoli_server::RateLimits {
+            games_per_minute: 6,
+            hints_per_minute: 6,
+            imports_per_minute: 6,
+        }
+    });
+    let from = |ip: &str| {
+        let addr: std::net::SocketAddr = format!("{ip}:5000").parse().unwrap();
+        Request::builder()
+            .method("POST")
+            .uri("/api/games")
+            .header("content-type", "application/json")
+            .extension(ConnectInfo(addr))
+            .body(Body::from(r#"{"mode":"local"}"#))
+            .unwrap()
+    };
+    let mut made = 0;
+    let mut refused = None;
+    for _ in 0..15 {
+        let (s, h, body) = raw(&app, from("203.0.113.7")).await;
+        match s {
+            StatusCode::CREATED => made += 1,
+            StatusCode::TOO_MANY_REQUESTS => {
+                assert!(body.contains("rate_limited"), "{body}");
+                refused = Some(h["retry-after"].to_str().unwrap().parse::<u64>().unwrap());
+                break;
+            }
+            other => panic!("{other}: {body}"),
+        }
+    }
+    assert_eq!(made, 10, "the burst");
+    assert!(
+        refused.is_some_and(|s| (1..=10).contains(&s)),
+        "{refused:?}"
+    );
+    // Another client is not held back by the first.
+    assert_eq!(raw(&app, from("198.51.100.9")).await.0, StatusCode::CREATED);
+}
+
+#[tokio::test]
+async fn games_not_in_play_are_not_kept_in_memory() {
+    let (app, state) = router_with(|o| o.idle = Duration::from_millis(100));
+    let mut ids = Vec::new();
+    for _ in 0..20 {
+        let (_, v) = post(&app, "/api/games", json!({"mode": "local"})).await;
+        ids.push((
+            v["game"]["id"].as_str().unwrap().to_string(),
+            v["secret"].as_str().unwrap().to_string(),
+        ));
+    }
+    assert_eq!(state.games_in_memory(), 20, "new games are in play");
+    for _ in 0..100 {
+        if state.games_in_memory() == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(state.games_in_memory(), 0, "idle rounds rest");
+    // Reading games does not bring them back into memory.
+    for (id, _) in &ids {
+        let (s, _) = get(&app, &format!("/api/games/{id}")).await;
+        assert_eq!(s, StatusCode::OK);
+        let (s, _) = call_text(&app, "GET", &format!("/api/games/{id}/record"), None).await;
+        assert_eq!(s, StatusCode::OK);
+    }
+    assert_eq!(state.games_in_memory(), 0, "reads load no round");
+    // Playing brings one back, from the store, with nothing lost.
+    let (id, secret) = &ids[3];
+    let (s, v) = post(
+        &app,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "e", "secret": secret, "ply": 0}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(state.games_in_memory(), 1);
+}
+
+#[tokio::test]
+async fn the_engines_move_is_stored_once_the_database_takes_writes_again() {
+    let (app, state) = router_with(|o| {
+        o.think = Think {
+            movetime: Duration::from_millis(400),
+            hash_mib: 1,
+        }
+    });
+    let (_, v) = post(&app, "/api/games", json!({"mode": "computer", "level": 10})).await;
+    let id = v["game"]["id"].as_str().unwrap().to_string();
+    let secret = v["secret"].as_str().unwrap().to_string();
+    let (s, _) = post(
+        &app,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "e", "secret": secret}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    // The engine thinks for 400 ms; meanwhile the database stops taking writes.
+    let store = state.rounds().ctx.store.clone();
+    store.set_read_only(true).unwrap();
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let (_, g) = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(g["ply"], 1, "the engine's move could not be stored");
+    assert_eq!(
+        g["thinking"], true,
+        "and the game says the engine is still at it"
+    );
+    store.set_read_only(false).unwrap();
+    let mut g = Value::Null;
+    for _ in 0..150 {
+        g = get(&app, &format!("/api/games/{id}")).await.1;
+        if g["ply"] == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(g["ply"], 2, "the move was stored on a later try: {g}");
+    assert_eq!(g["thinking"], false);
+    assert_eq!(g["to_move"], "south");
 }

@@ -584,6 +584,13 @@ async fn the_page_in_a_real_browser() {
             hash_mib: 1,
         },
         public_url: None,
+        limits: Default::default(),
+        rates: anywoli_server::RateLimits {
+            games_per_minute: 0,
+            hints_per_minute: 0,
+            imports_per_minute: 0,
+        },
+        allowed_hosts: Vec::new(),
     })
     .await
     .unwrap();

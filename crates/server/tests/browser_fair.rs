@@ -19,8 +19,13 @@ const NORTH_LOSES: &str = "3,0,0,0,0,3,0,1,0,0,0,0/1,0,0,0,0,0,0,0,0,0,0,0 s 48 
 
 const LANGS: [&str; 6] = ["en", "tl", "cs", "nl", "hi", "it"];
 
-/// A friend game from `position` created through the API as South: (id, South's secret).
-async fn friend_game_from(server: &Server, position: &str, hints: bool) -> (String, String) {
+/// A friend game from `position` created through the API as South: (id, South's secret, the
+/// invite token).
+async fn friend_game_from(
+    server: &Server,
+    position: &str,
+    hints: bool,
+) -> (String, String, String) {
     let (s, v) = http_json(
         server,
         "POST",
@@ -32,12 +37,15 @@ async fn friend_game_from(server: &Server, position: &str, hints: bool) -> (Stri
     (
         v["game"]["id"].as_str().unwrap().to_string(),
         v["secret"].as_str().unwrap().to_string(),
+        v["invite"].as_str().unwrap().to_string(),
     )
 }
 
-/// Opens the game in `c` and takes the free seat (North).
-async fn join_as_north(c: &Client, base: &str, id: &str) {
-    c.goto(&format!("{base}/g/{id}")).await.unwrap();
+/// Opens the game's invite link in `c` and takes the free seat (North).
+async fn join_as_north(c: &Client, base: &str, id: &str, invite: &str) {
+    c.goto(&format!("{base}/g/{id}#invite={invite}"))
+        .await
+        .unwrap();
     js(c, "localStorage.setItem('anywoli.speed', 'off'); return 1").await;
     wait_for(
         c,
@@ -90,8 +98,8 @@ async fn north_reads_its_own_score(driver: &Driver, server: &Server, base: &str)
     c.goto(&format!("{base}/")).await.unwrap();
     js(&c, "localStorage.setItem('anywoli.lang', 'en'); return 1").await;
 
-    let (id, south) = friend_game_from(server, NORTH_WINS, false).await;
-    join_as_north(&c, base, &id).await;
+    let (id, south, invite) = friend_game_from(server, NORTH_WINS, false).await;
+    join_as_north(&c, base, &id, &invite).await;
     let (s, v) = http_json(
         server,
         "POST",
@@ -105,8 +113,8 @@ async fn north_reads_its_own_score(driver: &Driver, server: &Server, base: &str)
     assert!(status.starts_with("You win, 55 to 41"), "{status}");
     scores_read_from_my_side(&c, "55", "41").await;
 
-    let (id, south) = friend_game_from(server, NORTH_LOSES, false).await;
-    join_as_north(&c, base, &id).await;
+    let (id, south, invite) = friend_game_from(server, NORTH_LOSES, false).await;
+    join_as_north(&c, base, &id, &invite).await;
     let (s, v) = http_json(
         server,
         "POST",
@@ -120,8 +128,8 @@ async fn north_reads_its_own_score(driver: &Driver, server: &Server, base: &str)
     scores_read_from_my_side(&c, "41", "55").await;
 
     // Resigning: the scores as they stand, still from North's side.
-    let (id, _) = friend_game_from(server, NORTH_WINS, false).await;
-    join_as_north(&c, base, &id).await;
+    let (id, _, invite) = friend_game_from(server, NORTH_WINS, false).await;
+    join_as_north(&c, base, &id, &invite).await;
     js(&c, "window.confirm = () => true; return 1").await;
     click(&c, "#resign").await;
     let status = final_status(&c).await;
@@ -154,9 +162,21 @@ async fn no_secret_hints_between_friends(driver: &Driver, server: &Server, base:
             "the game",
         )
         .await;
+        wait_for(
+            &a,
+            "!document.querySelector('#invite').hidden",
+            "the invitation",
+        )
+        .await;
+        let link = js(&a, "return document.querySelector('#share').value").await;
+        let link = link.as_str().unwrap().to_string();
         let id = js(&a, "return location.pathname.split('/').pop()").await;
         let id = id.as_str().unwrap().to_string();
-        join_as_north(&b, base, &id).await;
+        let invite = link
+            .split("#invite=")
+            .nth(1)
+            .expect("the link carries the invite");
+        join_as_north(&b, base, &id, invite).await;
         assert!(await_my_turn(&a).await);
         for (c, who) in [(&a, "South"), (&b, "North")] {
             let meta = text_of(c, "#meta").await;

@@ -67,8 +67,8 @@ async fn all_interfaces(driver: &Driver) {
     let network = network.as_str().unwrap();
     match site["network_urls"].as_array().unwrap().first() {
         Some(url) => {
-            let id = link.rsplit('/').next().unwrap();
-            assert_eq!(network, format!("{}/g/{id}", url.as_str().unwrap()));
+            let path = link.strip_prefix(&base).unwrap();
+            assert_eq!(network, format!("{}{path}", url.as_str().unwrap()));
             assert!(text_of(&a, "#invite-network-text")
                 .await
                 .contains("your network"));
@@ -119,8 +119,12 @@ async fn public_url(driver: &Driver) {
     let base = format!("http://{}", server.addr);
     let c = browser(driver, "host-public", &["--lang=en"]).await;
     let link = start_friend_game(&c, &base).await;
-    let id = link.rsplit('/').next().unwrap().to_string();
-    assert_eq!(link, format!("https://anywoli.example.org/g/{id}"));
+    let path = link
+        .strip_prefix("https://anywoli.example.org/g/")
+        .unwrap_or("");
+    let (id, invite) = path.split_once("#invite=").expect("an invite link");
+    assert_eq!(id.len(), 12, "{link}");
+    assert_eq!(invite.len(), 32, "{link}");
     // Behind a proxy, listening on loopback is the plan, not a mistake.
     assert_eq!(
         js(

@@ -18,6 +18,13 @@ fn config(db: PathBuf) -> Config {
             hash_mib: 1,
         },
         public_url: None,
+        limits: Default::default(),
+        rates: anywoli_server::RateLimits {
+            games_per_minute: 0,
+            hints_per_minute: 0,
+            imports_per_minute: 0,
+        },
+        allowed_hosts: Vec::new(),
     }
 }
 
@@ -97,7 +104,7 @@ async fn watchers_hear_every_move_and_reconnecting_resumes() {
         addr,
         "POST",
         &format!("/api/games/{id}/join"),
-        Some(json!({})),
+        Some(json!({"invite": v["invite"]})),
     )
     .await;
     let north = j["secret"].as_str().unwrap().to_string();
@@ -195,5 +202,61 @@ async fn acknowledged_moves_survive_a_restart() {
     )
     .await;
     assert_eq!(s, 200);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_watcher_that_floods_the_socket_is_cut_off() {
+    let server = start(&config(fresh_db("flood"))).await.unwrap();
+    let addr = server.addr;
+    let (_, v) = http(addr, "POST", "/api/games", Some(json!({"mode": "local"}))).await;
+    let id = v["game"]["id"].as_str().unwrap().to_string();
+    let url = format!("ws://{addr}/api/games/{id}/events");
+    let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    assert_eq!(next_json(&mut ws).await["type"], "state");
+    // A few pings are answered, as the page's are.
+    for _ in 0..3 {
+        ws.send(Message::Text(r#"{"type":"ping"}"#.into())).await.unwrap();
+        assert_eq!(next_json(&mut ws).await["type"], "pong");
+    }
+    // A flood is not.
+    for _ in 0..40 {
+        if ws.send(Message::Text(r#"{"type":"ping"}"#.into())).await.is_err() {
+            break;
+        }
+    }
+    let mut closed = false;
+    for _ in 0..100 {
+        match tokio::time::timeout(Duration::from_secs(10), ws.next()).await {
+            Ok(Some(Ok(Message::Close(frame)))) => {
+                assert_eq!(frame.unwrap().reason.as_str(), "too many messages");
+                closed = true;
+                break;
+            }
+            Ok(Some(Ok(_))) => continue,
+            Ok(None) | Ok(Some(Err(_))) => {
+                closed = true;
+                break;
+            }
+            Err(_) => break,
+        }
+    }
+    assert!(closed, "the flooding socket was closed");
+    // A message larger than the limit is refused too.
+    let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    next_json(&mut ws).await;
+    let _ = ws.send(Message::Text("x".repeat(10_000).into())).await;
+    let mut ended = false;
+    for _ in 0..10 {
+        match tokio::time::timeout(Duration::from_secs(10), ws.next()).await {
+            Ok(Some(Ok(Message::Close(_)))) | Ok(None) | Ok(Some(Err(_))) => {
+                ended = true;
+                break;
+            }
+            Ok(Some(Ok(_))) => continue,
+            Err(_) => break,
+        }
+    }
+    assert!(ended, "an oversized message ends the socket");
     server.stop().await;
 }

@@ -95,8 +95,9 @@ export function mySeat(id) {
   return seatsHeld()[id] || null;
 }
 
-export function rememberSeat(id, seat, secret) {
+/** Keeps a seat; `invite` (a friend game's join token) only for the player who made it. */
+export function rememberSeat(id, seat, secret, invite) {
   const all = seatsHeld();
-  all[id] = { seat, secret };
+  all[id] = invite ? { seat, secret, invite } : { seat, secret };
   try { localStorage.setItem(SEATS_KEY, JSON.stringify(all)); } catch { /* private mode: the seat lasts this page only */ }
 }

@@ -180,7 +180,7 @@ class NewGameView {
         main.querySelector('#new-error').textContent = errorText(r);
         return;
       }
-      rememberSeat(r.data.game.id, r.data.seat, r.data.secret);
+      rememberSeat(r.data.game.id, r.data.seat, r.data.secret, r.data.invite);
       navigate('/g/' + r.data.game.id);
     });
   }
@@ -342,6 +342,9 @@ class GameView {
     this.flipped = false;
     this.online = true;
     this.hinted = null;
+    // An invite link carries the free seat's token after '#invite='.
+    const m = /(?:^#|&)invite=([0-9a-f]{32})/.exec(location.hash);
+    this.invite = m ? m[1] : null;
     setBody({ view: 'game', status: 'loading', turn: 'none', busy: '0' });
     this.build();
     this.onKey = (e) => this.key(e);
@@ -361,9 +364,10 @@ class GameView {
    * The link a friend opens: the operator's public address behind a proxy, else the address
    * this browser used (so never a loopback address when the page was opened from elsewhere).
    */
-  inviteLink() {
-    const base = (this.site && this.site.public_url) || location.origin;
-    return base + '/g/' + this.id;
+  inviteLink(base = (this.site && this.site.public_url) || location.origin) {
+    const s = this.seat;
+    // The token opens the free seat; the fragment keeps it out of servers' logs.
+    return base + '/g/' + this.id + (s && s.invite ? '#invite=' + s.invite : '');
   }
 
   /** Tells the inviting player when the link cannot reach a friend's device, and what to do. */
@@ -384,7 +388,7 @@ class GameView {
     network.hidden = others.length === 0;
     if (others.length) {
       $('#invite-network-text').textContent = t('invite_network');
-      $('#share-network').value = others[0] + '/g/' + this.id;
+      $('#share-network').value = this.inviteLink(others[0]);
     }
   }
 
@@ -644,7 +648,7 @@ class GameView {
       lastSeeds.textContent = t(g.rules === 'anywoli-lottery' ? 'lottery_draw' : 'last_seeds_fixed', { side: t(g.last_seeds_to) });
     }
     const open = ['south', 'north'].find((s) => g.seats[s].kind === 'human' && !g.seats[s].taken);
-    $('#join').hidden = !(g.mode === 'friend' && !held && open && g.status === 'playing');
+    $('#join').hidden = !(g.mode === 'friend' && !held && open && g.status === 'playing' && (this.invite || !g.invite_only));
     if (open) $('#join-button').textContent = t('join_seat', { side: t(open) });
     // The board.
     this.board.el.setAttribute('aria-label', t('board_label'));
@@ -798,9 +802,12 @@ class GameView {
   }
 
   async join() {
-    const r = await api('POST', `/games/${this.id}/join`, {});
+    const r = await api('POST', `/games/${this.id}/join`, this.invite ? { invite: this.invite } : {});
     if (!r.ok) { say(errorText(r), true); return; }
     rememberSeat(this.id, r.data.seat, r.data.secret);
+    // The token has done its work: the address bar keeps only the game's own link.
+    this.invite = null;
+    history.replaceState(null, '', location.pathname);
     say(t('you_are', { side: t(r.data.seat) }), true);
     this.queue.push({ type: 'state', game: r.data.game });
     this.pump();

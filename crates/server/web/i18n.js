@@ -203,6 +203,10 @@ const en = {
   r_noskip: 'A sowing that goes all the way round the board drops a seed into the hole it started from too: that hole is not skipped.',
   r_chain: 'Extra moves can chain: if the extra move also ends with its last seed making four, the mover takes those too and moves yet again.',
   r_midend: 'The end can come in the middle of a sowing: the moment a capture leaves only 4 seeds in play, the move stops, even with seeds still in hand. Seeds in hand count as in play.',
+  err_wrong_invite: 'This link lets you watch the game. The free seat is for the friend who got the invite link.',
+  err_unsupported_media_type: 'The request was not understood.',
+  err_rate_limited: 'Too many requests from here; wait a moment and try again.',
+  watch_link: 'Link to watch (no seat):',
 };
 
 const tl = {
@@ -405,6 +409,10 @@ const tl = {
   r_noskip: 'Kapag umikot ang paghahasik sa buong tabla, nahuhulugan din ng buto ang butas na pinagsimulan nito: hindi ito nilalaktawan.',
   r_chain: 'Maaaring magsunod-sunod ang dagdag na tira: kung ang dagdag na tira ay nagtapos din sa pagpapaapat gamit ang huling buto, kukunin din iyon ng tumira at titira pa siya ulit.',
   r_midend: 'Maaaring dumating ang wakas sa gitna ng paghahasik: sa sandaling 4 na buto na lang ang natitira sa laro matapos ang isang pagbihag, titigil ang tira, kahit may hawak pang buto. Kabilang sa laro ang mga butong hawak pa.',
+  err_wrong_invite: 'Panonood lang ng laro ang link na ito. Ang bakanteng upuan ay para sa kaibigang pinadalhan ng imbitasyon.',
+  err_unsupported_media_type: 'Hindi naintindihan ang kahilingan.',
+  err_rate_limited: 'Sobrang daming kahilingan mula rito; maghintay sandali at subukan ulit.',
+  watch_link: 'Link para manood (walang upuan):',
 };
 
 const cs = {
@@ -609,6 +617,10 @@ const cs = {
   r_noskip: 'Když setí obejde celou desku, dostane semínko i jamka, ze které začalo: ta se nepřeskakuje.',
   r_chain: 'Tahy navíc se mohou řetězit: skončí-li i tah navíc tím, že poslední semínko doplní čtveřici, táhnoucí si ji vezme a táhne zase znovu.',
   r_midend: 'Konec může přijít uprostřed setí: jakmile po zajetí zůstanou ve hře jen 4 semínka, tah se zastaví, i když ještě nějaká semínka držíte v ruce. Semínka v ruce jsou také ve hře.',
+  err_wrong_invite: 'Tento odkaz slouží jen ke sledování hry. Volné místo patří příteli, který dostal pozvánku.',
+  err_unsupported_media_type: 'Požadavku nebylo rozumět.',
+  err_rate_limited: 'Odsud přišlo příliš mnoho požadavků; chvíli počkejte a zkuste to znovu.',
+  watch_link: 'Odkaz ke sledování (bez místa):',
 };
 
 const nl = {
@@ -811,6 +823,10 @@ const nl = {
   r_noskip: 'Gaat een zaaironde het hele bord rond, dan krijgt ook het kuiltje waar ze begon een zaad: dat wordt niet overgeslagen.',
   r_chain: 'Extra zetten kunnen elkaar opvolgen: eindigt ook de extra zet met een laatste zaad dat vier maakt, dan neemt de speler ook die en is weer aan zet.',
   r_midend: 'Het einde kan midden in het zaaien komen: zodra er na een vangst nog maar 4 zaden in het spel zijn, stopt de zet, ook met zaden nog in de hand. Zaden in de hand tellen mee als in het spel.',
+  err_wrong_invite: 'Met deze link kijk je alleen mee. De vrije plaats is voor de vriend die de uitnodiging kreeg.',
+  err_unsupported_media_type: 'Het verzoek werd niet begrepen.',
+  err_rate_limited: 'Te veel verzoeken vanaf hier; wacht even en probeer het opnieuw.',
+  watch_link: 'Link om mee te kijken (geen plaats):',
 };
 
 const hi = {
@@ -1013,6 +1029,10 @@ const hi = {
   r_noskip: 'जब बुआई पूरे बोर्ड का चक्कर लगाती है, तो जिस गड्ढे से वह शुरू हुई थी उसमें भी बीज गिरता है: उसे छोड़ा नहीं जाता।',
   r_chain: 'अतिरिक्त चालें लगातार हो सकती हैं: अगर अतिरिक्त चाल का आख़िरी बीज भी चार बनाता है, तो चलने वाला वे भी ले लेता है और फिर से चलता है।',
   r_midend: 'खेल बुआई के बीच में भी ख़त्म हो सकता है: जैसे ही किसी पकड़ के बाद खेल में केवल 4 बीज बचते हैं, चाल रुक जाती है, चाहे हाथ में अभी बीज हों। हाथ के बीज भी खेल में गिने जाते हैं।',
+  err_wrong_invite: 'इस लिंक से आप केवल खेल देख सकते हैं। ख़ाली सीट उस मित्र के लिए है जिसे निमंत्रण लिंक मिला।',
+  err_unsupported_media_type: 'अनुरोध समझ में नहीं आया।',
+  err_rate_limited: 'यहाँ से बहुत अधिक अनुरोध आए; थोड़ा रुककर फिर कोशिश करें।',
+  watch_link: 'देखने का लिंक (बिना सीट):',
 };
 
 const it = {
@@ -1215,6 +1235,10 @@ const it = {
   r_noskip: 'Se una semina fa tutto il giro del tavoliere, lascia un seme anche nella buca da cui è partita: quella buca non viene saltata.',
   r_chain: 'Le mosse extra si possono concatenare: se anche la mossa extra finisce con l’ultimo seme che fa quattro, chi muove prende anche quelli e muove ancora.',
   r_midend: 'La fine può arrivare a metà semina: appena una cattura lascia in gioco solo 4 semi, la mossa si ferma, anche con semi ancora in mano. I semi in mano contano come in gioco.',
+  err_wrong_invite: 'Con questo link puoi solo guardare la partita. Il posto libero è per l’amico che ha ricevuto l’invito.',
+  err_unsupported_media_type: 'La richiesta non è stata capita.',
+  err_rate_limited: 'Troppe richieste da qui; aspetta un momento e riprova.',
+  watch_link: 'Link per guardare (senza posto):',
 };
 
 const DICTS = { en, tl, cs, nl, hi, it };

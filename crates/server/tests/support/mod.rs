@@ -34,6 +34,13 @@ pub async fn serve_at(name: &str, addr: &str, public_url: Option<&str>) -> Serve
             hash_mib: 1,
         },
         public_url: public_url.map(|u| anywoli_server::PublicUrl::parse(u).unwrap()),
+        limits: Default::default(),
+        rates: anywoli_server::RateLimits {
+            games_per_minute: 0,
+            hints_per_minute: 0,
+            imports_per_minute: 0,
+        },
+        allowed_hosts: Vec::new(),
     })
     .await
     .unwrap()

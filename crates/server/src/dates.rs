@@ -1,0 +1,42 @@
+//! Dates as the app writes them: the one place a day is computed from a time.
+
+/// Milliseconds since the Unix epoch, now.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// `YYYY.MM.DD` (UTC) of a time in milliseconds since the epoch, as records write dates.
+pub fn record_date(ms: i64) -> String {
+    let (y, m, d) = civil(ms.div_euclid(86_400_000));
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The (year, month, day) of a day counted from 1970-01-01 (Howard Hinnant's days-to-civil).
+pub fn civil(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_civil_dates() {
+        assert_eq!(record_date(0), "1970.01.01");
+        // 2026-11-30T12:00:00Z
+        assert_eq!(record_date(1_796_040_000_000), "2026.11.30");
+        assert_eq!(record_date(951_782_400_000), "2000.02.29");
+        assert_eq!(record_date(-86_400_000), "1969.12.31");
+    }
+}

@@ -1,0 +1,196 @@
+//! What every request passes before a handler sees it, and what every answer carries:
+//! - the `Host` it was sent to must be this server's (against DNS rebinding: a page of another
+//!   site whose name is made to point at 127.0.0.1 would otherwise talk to the app), and so must
+//!   a WebSocket's or a POST's `Origin` (against cross-site WebSockets and posts);
+//! - `X-Content-Type-Options: nosniff` on every answer;
+//! - an API error is always the JSON error, even one made by the router or an extractor
+//!   before any handler ran (a bad path, a bad method).
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use crate::error::ApiError;
+
+/// The host names a request may be addressed to. IP literals are always allowed: DNS
+/// rebinding needs a name, and friends on a network open the server by its address.
+#[derive(Clone, Debug, Default)]
+pub struct AllowedHosts {
+    names: Arc<Vec<String>>,
+}
+
+impl AllowedHosts {
+    /// `localhost` (and `*.localhost`), plus `names` (the public URL's host, `--allowed-host`).
+    pub fn new(names: impl IntoIterator<Item = String>) -> AllowedHosts {
+        AllowedHosts {
+            names: Arc::new(
+                names
+                    .into_iter()
+                    .map(|n| n.trim().trim_end_matches('.').to_ascii_lowercase())
+                    .filter(|n| !n.is_empty())
+                    .collect(),
+            ),
+        }
+    }
+
+    /// Whether `host` (a `Host` header: name or address, with or without a port) is ours.
+    pub fn allows(&self, host: &str) -> bool {
+        let name = strip_port(host.trim()).to_ascii_lowercase();
+        let name = name.trim_end_matches('.');
+        if name.is_empty() {
+            return false;
+        }
+        if name.trim_matches(['[', ']']).parse::<IpAddr>().is_ok() {
+            return true;
+        }
+        name == "localhost" || name.ends_with(".localhost") || self.names.iter().any(|n| n == name)
+    }
+
+    /// Whether `origin` (`scheme://host[:port]`, or `null`) is a page of ours.
+    pub fn allows_origin(&self, origin: &str) -> bool {
+        let rest = origin
+            .strip_prefix("https://")
+            .or_else(|| origin.strip_prefix("http://"));
+        rest.is_some_and(|r| !r.contains('/') && self.allows(r))
+    }
+}
+
+/// `example.org:8080` → `example.org`; `[::1]:8080` → `[::1]`; `::1` stays.
+fn strip_port(host: &str) -> &str {
+    if host.starts_with('[') {
+        return host
+            .split_once(']')
+            .map_or(host, |(h, _)| &host[..h.len() + 1]);
+    }
+    match host.rsplit_once(':') {
+        Some((h, port)) if !h.contains(':') && port.bytes().all(|b| b.is_ascii_digit()) => h,
+        _ => host,
+    }
+}
+
+/// The middleware: checks `Host` and `Origin`, then marks and fixes up the answer.
+pub async fn guard(State(hosts): State<AllowedHosts>, req: Request, next: Next) -> Response {
+    let host = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .map(str::to_string)
+        .or_else(|| req.uri().authority().map(|a| a.to_string()));
+    let is_api = req.uri().path().starts_with("/api/");
+    let mut resp = match host {
+        Some(h) if !hosts.allows(&h) => ApiError::new(
+            StatusCode::MISDIRECTED_REQUEST,
+            "wrong_host",
+            format!(
+                "this server does not answer to the host '{}' (start it with --allowed-host to add a name)",
+                h.chars().take(80).collect::<String>()
+            ),
+        )
+        .into_response(),
+        _ => {
+            let origin = req
+                .headers()
+                .get(header::ORIGIN)
+                .and_then(|o| o.to_str().ok());
+            let needs_origin = req.method() == Method::POST
+                || req.headers().contains_key(header::UPGRADE);
+            match origin {
+                Some(o) if needs_origin && !hosts.allows_origin(o) => ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "wrong_origin",
+                    "requests from pages of other sites are refused",
+                )
+                .into_response(),
+                _ => next.run(req).await,
+            }
+        }
+    };
+    if is_api {
+        resp = json_errors(resp).await;
+    }
+    resp.headers_mut().insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    resp
+}
+
+/// An API answer that is an error but not JSON (made by the router or an extractor) becomes
+/// the JSON error for its status, keeping the text as the message.
+async fn json_errors(resp: Response) -> Response {
+    let status = resp.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return resp;
+    }
+    let is_json = resp
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if is_json {
+        return resp;
+    }
+    let bytes = axum::body::to_bytes(resp.into_body(), 4096)
+        .await
+        .unwrap_or_default();
+    let text: String = String::from_utf8_lossy(&bytes).chars().take(200).collect();
+    let code = match status {
+        StatusCode::NOT_FOUND => "not_found",
+        StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
+        StatusCode::PAYLOAD_TOO_LARGE => "too_large",
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported_media_type",
+        StatusCode::REQUEST_TIMEOUT => "timeout",
+        s if s.is_server_error() => "storage",
+        _ => "malformed",
+    };
+    let message = if text.trim().is_empty() {
+        status.canonical_reason().unwrap_or("error").to_string()
+    } else {
+        text
+    };
+    ApiError::new(status, code, message).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts_by_address_or_by_a_known_name() {
+        let h = AllowedHosts::new(["anywoli.example.org".to_string()]);
+        for ok in [
+            "127.0.0.1:8080",
+            "127.0.0.2",
+            "192.168.1.5:8080",
+            "[::1]:8080",
+            "::1",
+            "localhost:8080",
+            "LOCALHOST",
+            "app.localhost",
+            "anywoli.example.org",
+            "Anywoli.Example.Org:443",
+            "anywoli.example.org.",
+        ] {
+            assert!(h.allows(ok), "{ok}");
+        }
+        for bad in [
+            "evil.example.com",
+            "evil.example.com:8080",
+            "127.0.0.1.evil.com",
+            "localhost.evil.com",
+            "",
+            "anywoli.example.org.evil.com",
+        ] {
+            assert!(!h.allows(bad), "{bad}");
+        }
+        assert!(h.allows_origin("http://127.0.0.1:8080"));
+        assert!(h.allows_origin("https://anywoli.example.org"));
+        assert!(!h.allows_origin("https://evil.example.com"));
+        assert!(!h.allows_origin("null"));
+        assert!(!h.allows_origin("http://127.0.0.1:8080/path"));
+    }
+}

@@ -1,0 +1,509 @@
+//! One game's round: the task that owns the game in memory. It takes commands one at a time,
+//! so a game's changes are strictly ordered; each change is checked, stored, applied and
+//! announced before the next command is read.
+
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use anywoli_core::{Move, Position, Side};
+use anywoli_engine::{LevelPlayer, Player as _};
+use axum::http::StatusCode;
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+use crate::dates::now_ms;
+use crate::engine_queue::Priority;
+use crate::error::{ApiError, ApiResult};
+use crate::ids::{id_seed, new_id, new_secret, random_bytes};
+use crate::round::game::{Change, Event, Game, NewGame};
+use crate::round::persist::persist;
+use crate::round::view::{event_message, GameView};
+use crate::round::Rounds;
+use crate::trace_json::JsonTrace;
+
+type Reply<T> = oneshot::Sender<ApiResult<T>>;
+
+/// What a request can ask of a game's round.
+pub enum Command {
+    /// The game as it stands.
+    Snapshot(oneshot::Sender<Game>),
+    /// The state message and a subscription to every later event, with nothing in between.
+    Watch(oneshot::Sender<(String, broadcast::Receiver<Arc<str>>)>),
+    Play {
+        secret: String,
+        mv: Move,
+        /// The number of moves the sender saw; another number means the move is stale.
+        ply: Option<usize>,
+        reply: Reply<(GameView, JsonTrace)>,
+    },
+    /// Take the free seat of a friend game with its invite token.
+    Join {
+        invite: Option<String>,
+        reply: Reply<(GameView, Side, String)>,
+    },
+    TakeBack {
+        secret: String,
+        reply: Reply<GameView>,
+    },
+    Resign {
+        secret: String,
+        reply: Reply<GameView>,
+    },
+    /// The rematch (made if there is none yet) and the seats the caller holds in it.
+    Rematch {
+        secret: String,
+        reply: Reply<(String, bool, Vec<Side>)>,
+    },
+    /// The position to hint in, for the player to move.
+    HintPosition {
+        secret: String,
+        reply: Reply<(Position, usize)>,
+    },
+    /// The engine chose `mv` for the game as it was at `token`.
+    EngineDone { token: u64, mv: Option<Move> },
+    /// Try again to store the engine's move.
+    EngineRetry,
+}
+
+struct Round {
+    game: Game,
+    tx: mpsc::Sender<Command>,
+    events: broadcast::Sender<Arc<str>>,
+    rounds: Weak<Rounds>,
+    /// The engine's move, chosen but not yet stored (the store failed): retried until it is.
+    pending: Option<Move>,
+    retries: u32,
+}
+
+/// The round's life: commands until it has been idle long enough, then it is forgotten.
+pub async fn run(
+    game: Game,
+    tx: mpsc::Sender<Command>,
+    mut rx: mpsc::Receiver<Command>,
+    rounds: Weak<Rounds>,
+    generation: u64,
+) {
+    let idle = rounds.upgrade().map_or(super::ROUND_IDLE, |r| r.ctx.idle);
+    let mut r = Round {
+        game,
+        tx,
+        events: broadcast::channel(256).0,
+        rounds,
+        pending: None,
+        retries: 0,
+    };
+    r.kick_engine();
+    loop {
+        let cmd = tokio::select! {
+            cmd = rx.recv() => cmd,
+            _ = tokio::time::sleep(idle) => None,
+        };
+        match cmd {
+            Some(cmd) => r.handle(cmd).await,
+            None if r.can_rest() => break,
+            None => {}
+        }
+    }
+    // Forget first, so that new requests start a new round from the store; then answer what
+    // arrived meanwhile.
+    let id = r.game.id.clone();
+    if let Some(rounds) = r.rounds.upgrade() {
+        rounds.forget(&id, generation);
+    }
+    rx.close();
+    while let Ok(cmd) = rx.try_recv() {
+        r.handle(cmd).await;
+    }
+}
+
+impl Round {
+    fn can_rest(&self) -> bool {
+        self.events.receiver_count() == 0 && !self.game.thinking && self.pending.is_none()
+    }
+
+    fn announce(&self, event: &Event) {
+        // No receiver is not an error: nobody may be watching.
+        let _ = self
+            .events
+            .send(Arc::from(event_message(event, &self.game)));
+    }
+
+    fn rounds(&self) -> ApiResult<Arc<Rounds>> {
+        self.rounds
+            .upgrade()
+            .ok_or_else(|| ApiError::busy("the server is stopping", 5))
+    }
+
+    /// Stores `change` and, only if that worked, applies it and tells the watchers.
+    async fn commit(&mut self, change: Change) -> ApiResult<Event> {
+        let mut next = self.game.clone();
+        let event = next.apply(&change);
+        let rounds = self.rounds()?;
+        let stored = next.clone();
+        rounds.db(move |s| persist(s, &change, &stored)).await?;
+        self.game = next;
+        self.announce(&event);
+        Ok(event)
+    }
+
+    async fn handle(&mut self, cmd: Command) {
+        match cmd {
+            Command::Snapshot(reply) => {
+                let _ = reply.send(self.game.clone());
+            }
+            Command::Watch(reply) => {
+                let rx = self.events.subscribe();
+                let _ = reply.send((event_message(&Event::State, &self.game), rx));
+            }
+            Command::Play {
+                secret,
+                mv,
+                ply,
+                reply,
+            } => {
+                let r = self.play(&secret, mv, ply).await;
+                let _ = reply.send(r);
+            }
+            Command::Join { invite, reply } => {
+                let r = self.join(invite.as_deref()).await;
+                let _ = reply.send(r);
+            }
+            Command::TakeBack { secret, reply } => {
+                let r = self.take_back(&secret).await;
+                let _ = reply.send(r);
+            }
+            Command::Resign { secret, reply } => {
+                let r = self.resign(&secret).await;
+                let _ = reply.send(r);
+            }
+            Command::Rematch { secret, reply } => {
+                let r = self.rematch(&secret).await;
+                let _ = reply.send(r);
+            }
+            Command::HintPosition { secret, reply } => {
+                let _ = reply.send(self.hint_position(&secret));
+            }
+            Command::EngineDone { token, mv } => self.engine_done(token, mv).await,
+            Command::EngineRetry => self.engine_retry().await,
+        }
+        self.kick_engine();
+    }
+
+    fn held(&self, secret: &str) -> ApiResult<Vec<Side>> {
+        let held = self.game.seats_of(secret);
+        if held.is_empty() {
+            return Err(ApiError::wrong_secret());
+        }
+        Ok(held)
+    }
+
+    async fn play(
+        &mut self,
+        secret: &str,
+        mv: Move,
+        ply: Option<usize>,
+    ) -> ApiResult<(GameView, JsonTrace)> {
+        let held = self.held(secret)?;
+        let g = &self.game;
+        if !g.is_playing() {
+            return Err(ApiError::game_over());
+        }
+        let to_move = g.pos.to_move().ok_or_else(ApiError::game_over)?;
+        if !held.contains(&to_move) {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "not_your_turn",
+                format!(
+                    "it is {to_move}'s turn, and your seat is {}",
+                    to_move.opponent()
+                ),
+            ));
+        }
+        if let Some(p) = ply {
+            if p != g.moves.len() {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "stale",
+                    format!(
+                        "the move was sent after move {p}, but the game is at move {}: reload it",
+                        g.moves.len()
+                    ),
+                ));
+            }
+        }
+        let trace = g.pos.trace(mv).map_err(|e| {
+            ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "illegal_move",
+                e.to_string(),
+            )
+        })?;
+        let before = g.pos;
+        let jt = JsonTrace::new(&before, &trace);
+        self.commit(Change::Move {
+            trace,
+            at: now_ms(),
+        })
+        .await?;
+        Ok((GameView::of(&self.game), jt))
+    }
+
+    async fn join(&mut self, invite: Option<&str>) -> ApiResult<(GameView, Side, String)> {
+        let g = &self.game;
+        let Some(seat) = g
+            .free_seat()
+            .filter(|_| g.mode == crate::round::game::Mode::Friend)
+        else {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "seat_taken",
+                "every seat of this game is taken; you can watch it",
+            ));
+        };
+        if !g.invite_matches(invite) {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "wrong_invite",
+                "the free seat is for the player the invite link was sent to; this link only watches",
+            ));
+        }
+        let secret = new_secret();
+        self.commit(Change::Join {
+            seat,
+            secret: secret.clone(),
+        })
+        .await?;
+        Ok((GameView::of(&self.game), seat, secret))
+    }
+
+    async fn take_back(&mut self, secret: &str) -> ApiResult<GameView> {
+        let held = self.held(secret)?;
+        let g = &self.game;
+        if g.mode == crate::round::game::Mode::Friend {
+            return Err(ApiError::not_allowed(
+                "moves are taken back only in games against the computer or on one screen",
+            ));
+        }
+        if matches!(
+            g.status,
+            crate::round::game::Status::Over {
+                termination: Some(crate::round::game::Termination::Resignation),
+                ..
+            }
+        ) {
+            return Err(ApiError::not_allowed("the game was resigned"));
+        }
+        // Back to the last position where one of the caller's seats was to move, so that a
+        // take-back against the computer also undoes the computer's replies.
+        let mut p = g.start;
+        let mut keep = None;
+        for (k, &mv) in g.moves.iter().enumerate() {
+            if p.to_move().is_some_and(|s| held.contains(&s)) {
+                keep = Some(k);
+            }
+            if p.play(mv).is_err() {
+                break;
+            }
+        }
+        let keep =
+            keep.ok_or_else(|| ApiError::not_allowed("there is no move of yours to take back"))?;
+        // The engine's move waiting to be stored belongs to the position being taken back.
+        self.pending = None;
+        self.commit(Change::TakeBack { keep, at: now_ms() }).await?;
+        Ok(GameView::of(&self.game))
+    }
+
+    async fn resign(&mut self, secret: &str) -> ApiResult<GameView> {
+        let held = self.held(secret)?;
+        let g = &self.game;
+        if !g.is_playing() {
+            return Err(ApiError::game_over());
+        }
+        // On one screen the player to move is the one resigning.
+        let loser = match (held.as_slice(), g.pos.to_move()) {
+            ([one], _) => *one,
+            (_, Some(s)) => s,
+            (_, None) => return Err(ApiError::game_over()),
+        };
+        self.pending = None;
+        self.commit(Change::Resign {
+            loser,
+            at: now_ms(),
+        })
+        .await?;
+        Ok(GameView::of(&self.game))
+    }
+
+    async fn rematch(&mut self, secret: &str) -> ApiResult<(String, bool, Vec<Side>)> {
+        let held = self.held(secret)?;
+        let after: Vec<Side> = held.iter().map(|s| s.opponent()).collect();
+        if let Some(next) = &self.game.rematch {
+            return Ok((next.clone(), false, after));
+        }
+        let g = &self.game;
+        if g.is_playing() {
+            return Err(ApiError::not_allowed(
+                "the game is still going on: a rematch starts once it is over",
+            ));
+        }
+        let seed = match g.rules {
+            anywoli_core::Rules::Lottery { .. } => u64::from_le_bytes(random_bytes::<8>()),
+            _ => 0,
+        };
+        let rules = anywoli_core::Rules::from_name(g.rules.name(), seed).unwrap_or(g.rules);
+        // The players change sides and keep their secrets, so each browser already holds the
+        // key to its new seat.
+        let [s, n] = g.secrets().clone();
+        let next = Game::new(NewGame {
+            id: new_id(),
+            at: now_ms(),
+            mode: g.mode,
+            rules,
+            players: [g.players[1], g.players[0]],
+            secrets: [n, s],
+            start: Position::start(rules),
+            hints: g.hints,
+            invite: None,
+        });
+        let id = next.id.clone();
+        self.commit(Change::Rematch {
+            next: Box::new(next.clone()),
+        })
+        .await?;
+        self.rounds()?.adopt(next);
+        Ok((id, true, after))
+    }
+
+    fn hint_position(&self, secret: &str) -> ApiResult<(Position, usize)> {
+        let held = self.held(secret)?;
+        let g = &self.game;
+        if !g.is_playing() {
+            return Err(ApiError::game_over());
+        }
+        let to_move = g.pos.to_move().ok_or_else(ApiError::game_over)?;
+        if !g.hints {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "hints_off",
+                "hints are off in this game: it was made without them, for both players",
+            ));
+        }
+        if !held.contains(&to_move) {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "not_your_turn",
+                format!("a hint is for the player to move, and it is {to_move}'s turn"),
+            ));
+        }
+        Ok((g.pos, g.moves.len()))
+    }
+
+    /// Starts the engine if it is its turn and it is not already at work.
+    fn kick_engine(&mut self) {
+        let Some(level) = self.game.computer_to_move() else {
+            return;
+        };
+        if self.game.thinking || self.pending.is_some() {
+            return;
+        }
+        let Ok(rounds) = self.rounds() else {
+            return;
+        };
+        let event = self.game.set_thinking(true);
+        self.announce(&event);
+        let token = self.game.version;
+        let pos = self.game.pos;
+        let seed = id_seed(&self.game.id) ^ self.game.moves.len() as u64;
+        let tx = self.tx.clone();
+        let think = rounds.ctx.think;
+        let engine = rounds.ctx.engine.clone();
+        drop(rounds);
+        tokio::spawn(async move {
+            let job = move || {
+                let mut player = LevelPlayer::new(level, seed, think.hash_mib, 1)?;
+                // Levels below 10 search to a depth; the time is only their upper bound.
+                let time = if level == 10 {
+                    think.movetime
+                } else {
+                    think.movetime * 2
+                };
+                player.choose(&pos, time)
+            };
+            let mv = engine.run(Priority::Game, job).await.ok().flatten();
+            let _ = tx.send(Command::EngineDone { token, mv }).await;
+        });
+    }
+
+    async fn engine_done(&mut self, token: u64, mv: Option<Move>) {
+        if self.game.version != token {
+            // A take-back or resignation came first: look again at what is to be done.
+            let event = self.game.set_thinking(false);
+            self.announce(&event);
+            return;
+        }
+        match mv {
+            Some(mv) => {
+                self.pending = Some(mv);
+                self.store_engine_move().await;
+            }
+            None => {
+                tracing::error!("the engine found no move in game {}", self.game.id);
+                let event = self.game.set_thinking(false);
+                self.announce(&event);
+            }
+        }
+    }
+
+    async fn engine_retry(&mut self) {
+        if self.pending.is_some() {
+            self.store_engine_move().await;
+        }
+    }
+
+    /// Stores the engine's chosen move; when the store fails, tries again later (1 s, 2 s, …
+    /// up to 30 s apart) so that the game never stays stuck on the engine's turn.
+    async fn store_engine_move(&mut self) {
+        let Some(mv) = self.pending else { return };
+        if self.game.computer_to_move().is_none() {
+            self.pending = None;
+            return;
+        }
+        let Ok(trace) = self.game.pos.trace(mv) else {
+            self.pending = None;
+            let event = self.game.set_thinking(false);
+            self.announce(&event);
+            return;
+        };
+        let mut change_game = self.game.clone();
+        change_game.thinking = false;
+        let saved = std::mem::replace(&mut self.game, change_game);
+        match self
+            .commit(Change::Move {
+                trace,
+                at: now_ms(),
+            })
+            .await
+        {
+            Ok(_) => {
+                self.pending = None;
+                self.retries = 0;
+            }
+            Err(e) => {
+                self.game = saved;
+                self.retries += 1;
+                let wait =
+                    Duration::from_secs(1 << self.retries.min(5)).min(Duration::from_secs(30));
+                tracing::error!(
+                    "the engine's move in game {} was not stored ({}); trying again in {:?}",
+                    self.game.id,
+                    e.message,
+                    wait
+                );
+                let tx = self.tx.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(wait).await;
+                    let _ = tx.send(Command::EngineRetry).await;
+                });
+            }
+        }
+    }
+}

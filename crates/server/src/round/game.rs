@@ -1,0 +1,673 @@
+//! A game as the server holds it, typed: who sits where, how it stands, and the changes that
+//! can happen to it. A change is decided (checked) first, then stored, then applied to memory;
+//! [`Game::apply`] is the one place a game changes, and it returns the event to announce.
+
+use anywoli_core::{
+    lottery_draw, parse_position, EndReason, Event as CoreEvent, Move, Outcome, Position, Record,
+    Rules, Side, Trace,
+};
+
+use crate::store::GameRow;
+
+/// How the seats are held.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mode {
+    /// One person against the engine.
+    Computer,
+    /// Two people on two devices; each seat has its own secret.
+    Friend,
+    /// Two people on one screen: one secret holds both seats.
+    Local,
+}
+
+impl Mode {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mode::Computer => "computer",
+            Mode::Friend => "friend",
+            Mode::Local => "local",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Mode> {
+        match s {
+            "computer" => Some(Mode::Computer),
+            "friend" => Some(Mode::Friend),
+            "local" => Some(Mode::Local),
+            _ => None,
+        }
+    }
+}
+
+/// Who sits in a seat.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Player {
+    Human,
+    Computer(u8),
+}
+
+impl Player {
+    pub fn to_db(self) -> String {
+        match self {
+            Player::Human => "human".to_string(),
+            Player::Computer(l) => format!("level:{l}"),
+        }
+    }
+
+    pub fn from_db(s: &str) -> Option<Player> {
+        if s == "human" {
+            return Some(Player::Human);
+        }
+        let level: u8 = s.strip_prefix("level:")?.parse().ok()?;
+        (1..=10).contains(&level).then_some(Player::Computer(level))
+    }
+}
+
+/// Why a finished game ended.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Termination {
+    /// The last seeds were handed over (docs/rules.md, "The end").
+    LastSeeds,
+    /// 100 plies without a capture.
+    Quiet,
+    Resignation,
+    /// An imported record's own words.
+    Recorded(String),
+}
+
+impl Termination {
+    pub fn to_db(&self) -> &str {
+        match self {
+            Termination::LastSeeds => "last_seeds",
+            Termination::Quiet => "quiet",
+            Termination::Resignation => "resignation",
+            Termination::Recorded(s) => s,
+        }
+    }
+
+    pub fn from_db(s: &str) -> Termination {
+        match s {
+            "last_seeds" => Termination::LastSeeds,
+            "quiet" => Termination::Quiet,
+            "resignation" => Termination::Resignation,
+            other => Termination::Recorded(other.to_string()),
+        }
+    }
+
+    /// The words of a record's `Termination` tag.
+    fn record_text(&self) -> &str {
+        match self {
+            Termination::LastSeeds => "last seeds",
+            Termination::Quiet => "quiet rule",
+            other => other.to_db(),
+        }
+    }
+}
+
+/// Whether a game goes on, and how it ended.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Status {
+    Playing,
+    Over {
+        outcome: Outcome,
+        termination: Option<Termination>,
+    },
+}
+
+/// `1-0`, `0-1`, `1/2-1/2` as an outcome.
+pub fn parse_outcome(s: &str) -> Option<Outcome> {
+    match s {
+        "1-0" => Some(Outcome::Win(Side::South)),
+        "0-1" => Some(Outcome::Win(Side::North)),
+        "1/2-1/2" => Some(Outcome::Draw),
+        _ => None,
+    }
+}
+
+/// The status a position reached by `trace` leaves the game in.
+pub fn status_after(trace: &Trace) -> Status {
+    match trace.after.outcome() {
+        None => Status::Playing,
+        Some(outcome) => {
+            let termination = trace.events.iter().rev().find_map(|e| match e {
+                CoreEvent::GameOver {
+                    reason: EndReason::Quiet { .. },
+                } => Some(Termination::Quiet),
+                CoreEvent::GameOver {
+                    reason: EndReason::LastSeeds { .. },
+                } => Some(Termination::LastSeeds),
+                _ => None,
+            });
+            Status::Over {
+                outcome,
+                termination,
+            }
+        }
+    }
+}
+
+/// A change to a game, checked against the game before it is stored. The same value is stored
+/// (crate::round::persist) and applied to memory ([`Game::apply`]), so the two cannot differ.
+#[derive(Clone, Debug)]
+pub enum Change {
+    /// A move by a person or the engine.
+    Move {
+        trace: Trace,
+        at: i64,
+    },
+    /// Keep the first `keep` moves.
+    TakeBack {
+        keep: usize,
+        at: i64,
+    },
+    Resign {
+        loser: Side,
+        at: i64,
+    },
+    /// A friend takes the free seat.
+    Join {
+        seat: Side,
+        secret: String,
+    },
+    /// A rematch `next` was made (and is stored in the same transaction).
+    Rematch {
+        next: Box<Game>,
+    },
+}
+
+/// What happened, for the game's watchers (docs/api.md, "Events").
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// The whole state (on connecting, or after something a watcher has to look at again).
+    State,
+    Move {
+        before: Position,
+        trace: Trace,
+    },
+    Thinking,
+    Seat,
+    TakeBack,
+    Resign {
+        side: Side,
+    },
+    Rematch {
+        id: String,
+    },
+}
+
+/// A game in memory. `pos` is always the position after `moves` from `start`.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub id: String,
+    pub created: i64,
+    pub updated: i64,
+    pub mode: Mode,
+    pub rules: Rules,
+    /// South's and North's seats (index with `Side::index`).
+    pub players: [Player; 2],
+    secrets: [Option<String>; 2],
+    pub start: Position,
+    pub moves: Vec<Move>,
+    pub pos: Position,
+    pub status: Status,
+    pub rematch: Option<String>,
+    /// An imported record's tags, kept for export.
+    pub tags: Vec<(String, String)>,
+    /// Hints may be asked for; between friends only when both agreed when the game was made.
+    pub hints: bool,
+    /// The token a friend game's invite link carries: only its holder may take the free seat.
+    pub invite: Option<String>,
+    /// Goes up with every change, so that a client can tell a newer state from an older one.
+    pub version: u64,
+    /// The engine is choosing (or storing) a move for this game.
+    pub thinking: bool,
+}
+
+/// Everything needed to make a new game.
+pub struct NewGame {
+    pub id: String,
+    pub at: i64,
+    pub mode: Mode,
+    pub rules: Rules,
+    pub players: [Player; 2],
+    pub secrets: [Option<String>; 2],
+    pub start: Position,
+    pub hints: bool,
+    pub invite: Option<String>,
+}
+
+fn clock_version() -> u64 {
+    // Starting from the clock keeps versions rising across server restarts, so a page that
+    // reconnects to a restarted server never mistakes new states for old ones.
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_millis() as u64)
+}
+
+impl Game {
+    pub fn new(n: NewGame) -> Game {
+        Game {
+            id: n.id,
+            created: n.at,
+            updated: n.at,
+            mode: n.mode,
+            rules: n.rules,
+            players: n.players,
+            secrets: n.secrets,
+            start: n.start,
+            moves: Vec::new(),
+            pos: n.start,
+            status: Status::Playing,
+            rematch: None,
+            tags: Vec::new(),
+            hints: n.hints,
+            invite: n.invite,
+            version: clock_version(),
+            thinking: false,
+        }
+    }
+
+    /// A game read from a record, its moves replayed (an import).
+    pub fn from_record(n: NewGame, rec: &Record) -> Result<Game, String> {
+        let mut g = Game::new(n);
+        g.start = rec.start;
+        g.pos = rec.start;
+        for (i, &mv) in rec.moves.iter().enumerate() {
+            g.pos
+                .play(mv)
+                .map_err(|e| format!("move {} is illegal: {e}", i + 1))?;
+        }
+        g.moves = rec.moves.clone();
+        let recorded = rec.tag("Termination").map(Termination::from_db);
+        g.status = match (g.pos.outcome(), parse_outcome(&rec.result)) {
+            (Some(outcome), _) => Status::Over {
+                outcome,
+                termination: recorded.or(Some(Termination::Recorded("recorded".into()))),
+            },
+            (None, Some(outcome)) => Status::Over {
+                outcome,
+                termination: recorded.or(Some(Termination::Recorded("recorded".into()))),
+            },
+            (None, None) => Status::Playing,
+        };
+        g.tags = rec
+            .tags
+            .iter()
+            .filter(|(k, _)| k != "Termination")
+            .cloned()
+            .collect();
+        Ok(g)
+    }
+
+    /// Rebuilds a game from its stored row and moves, replaying every move.
+    pub fn from_row(row: GameRow, moves: &[String]) -> Result<Game, String> {
+        let bad = |what: String| format!("stored game {} is damaged: {what}", row.id);
+        let mode = Mode::from_name(&row.mode).ok_or_else(|| bad(format!("mode {}", row.mode)))?;
+        let seed: u64 = row
+            .seed
+            .parse()
+            .map_err(|_| bad(format!("seed {}", row.seed)))?;
+        let rules = Rules::from_name(&row.rules, seed).map_err(|e| bad(e.to_string()))?;
+        let start = parse_position(&row.start, rules).map_err(|e| bad(e.to_string()))?;
+        let mut players = [Player::Human; 2];
+        for (i, s) in row.seats.iter().enumerate() {
+            players[i] = Player::from_db(s).ok_or_else(|| bad(format!("seat {s}")))?;
+        }
+        let mut pos = start;
+        let mut mv_list = Vec::with_capacity(moves.len());
+        for (i, m) in moves.iter().enumerate() {
+            let mv: Move = m.parse().map_err(|e| bad(format!("move {}: {e}", i + 1)))?;
+            pos.play(mv)
+                .map_err(|e| bad(format!("move {}: {e}", i + 1)))?;
+            mv_list.push(mv);
+        }
+        let status = match row.status.as_str() {
+            "playing" => Status::Playing,
+            "over" => Status::Over {
+                outcome: parse_outcome(&row.result)
+                    .ok_or_else(|| bad(format!("result {}", row.result)))?,
+                termination: row.termination.as_deref().map(Termination::from_db),
+            },
+            other => return Err(bad(format!("status {other}"))),
+        };
+        let tags = serde_json::from_str(&row.tags).map_err(|e| bad(format!("tags: {e}")))?;
+        Ok(Game {
+            id: row.id,
+            created: row.created,
+            updated: row.updated,
+            mode,
+            rules,
+            players,
+            secrets: row.secrets,
+            start,
+            moves: mv_list,
+            pos,
+            status,
+            rematch: row.rematch,
+            tags,
+            hints: row.hints,
+            invite: row.invite,
+            version: clock_version(),
+            thinking: false,
+        })
+    }
+
+    /// The row the store keeps (everything but the moves).
+    pub fn to_row(&self) -> GameRow {
+        let (status, result, termination) = self.status_columns();
+        GameRow {
+            id: self.id.clone(),
+            created: self.created,
+            updated: self.updated,
+            mode: self.mode.name().to_string(),
+            rules: self.rules.name().to_string(),
+            seed: self.rules.seed().unwrap_or(0).to_string(),
+            start: self.start.to_string(),
+            seats: [self.players[0].to_db(), self.players[1].to_db()],
+            secrets: self.secrets.clone(),
+            status: status.to_string(),
+            result: result.to_string(),
+            termination,
+            rematch: self.rematch.clone(),
+            tags: serde_json::to_string(&self.tags).unwrap_or_else(|_| "[]".to_string()),
+            hints: self.hints,
+            invite: self.invite.clone(),
+        }
+    }
+
+    /// `status`, `result` and `termination` as the store and the API write them.
+    pub fn status_columns(&self) -> (&'static str, &'static str, Option<String>) {
+        match &self.status {
+            Status::Playing => ("playing", "*", None),
+            Status::Over {
+                outcome,
+                termination,
+            } => (
+                "over",
+                outcome.as_str(),
+                termination.as_ref().map(|t| t.to_db().to_string()),
+            ),
+        }
+    }
+
+    pub fn is_playing(&self) -> bool {
+        self.status == Status::Playing
+    }
+
+    /// The seats `secret` holds (South, North or both); none for a wrong secret.
+    pub fn seats_of(&self, secret: &str) -> Vec<Side> {
+        [Side::South, Side::North]
+            .into_iter()
+            .filter(|s| {
+                self.secrets[s.index()]
+                    .as_deref()
+                    .is_some_and(|held| constant_time_eq(held.as_bytes(), secret.as_bytes()))
+            })
+            .collect()
+    }
+
+    /// The secrets of both seats, for a rematch (the players keep theirs).
+    pub fn secrets(&self) -> &[Option<String>; 2] {
+        &self.secrets
+    }
+
+    /// A friend game's seat that nobody holds yet.
+    pub fn free_seat(&self) -> Option<Side> {
+        [Side::South, Side::North]
+            .into_iter()
+            .find(|s| self.players[s.index()] == Player::Human && self.secrets[s.index()].is_none())
+    }
+
+    /// Whether `token` opens this game's free seat. A friend game made before invite tokens
+    /// has none, and its old links keep working.
+    pub fn invite_matches(&self, token: Option<&str>) -> bool {
+        match (&self.invite, token) {
+            (None, _) => true,
+            (Some(want), Some(got)) => constant_time_eq(want.as_bytes(), got.as_bytes()),
+            (Some(_), None) => false,
+        }
+    }
+
+    /// The engine's level when it is the engine's turn in a game still going on.
+    pub fn computer_to_move(&self) -> Option<u8> {
+        if !self.is_playing() {
+            return None;
+        }
+        match self.players[self.pos.to_move()?.index()] {
+            Player::Computer(level) => Some(level),
+            Player::Human => None,
+        }
+    }
+
+    /// Who takes the last seeds whatever happens in the game, if the rules say so up front.
+    pub fn last_seeds_to(&self) -> Option<Side> {
+        match self.rules {
+            Rules::Lottery { seed } => Some(lottery_draw(seed)),
+            Rules::It => Some(Side::South),
+            Rules::Anywoli | Rules::FirstFinal => None,
+        }
+    }
+
+    /// Makes `change` happen in memory (it was checked and stored before) and says what
+    /// happened. The only place a game changes.
+    pub fn apply(&mut self, change: &Change) -> Event {
+        self.version += 1;
+        match change {
+            Change::Move { trace, at } => {
+                let before = self.pos;
+                self.moves.push(trace.mv);
+                self.pos = trace.after;
+                self.status = status_after(trace);
+                self.updated = *at;
+                Event::Move {
+                    before,
+                    trace: trace.clone(),
+                }
+            }
+            Change::TakeBack { keep, at } => {
+                self.moves.truncate(*keep);
+                self.pos = self.position_after(*keep);
+                self.status = Status::Playing;
+                self.updated = *at;
+                Event::TakeBack
+            }
+            Change::Resign { loser, at } => {
+                self.status = Status::Over {
+                    outcome: Outcome::Win(loser.opponent()),
+                    termination: Some(Termination::Resignation),
+                };
+                self.updated = *at;
+                Event::Resign { side: *loser }
+            }
+            Change::Join { seat, secret } => {
+                self.secrets[seat.index()] = Some(secret.clone());
+                Event::Seat
+            }
+            Change::Rematch { next } => {
+                self.rematch = Some(next.id.clone());
+                Event::Rematch {
+                    id: next.id.clone(),
+                }
+            }
+        }
+    }
+
+    /// Marks the engine as thinking (or not), which watchers see.
+    pub fn set_thinking(&mut self, thinking: bool) -> Event {
+        self.thinking = thinking;
+        self.version += 1;
+        if thinking {
+            Event::Thinking
+        } else {
+            Event::State
+        }
+    }
+
+    /// The position after the first `n` moves (every stored move was checked when played).
+    pub fn position_after(&self, n: usize) -> Position {
+        let mut p = self.start;
+        for &mv in &self.moves[..n.min(self.moves.len())] {
+            if p.play(mv).is_err() {
+                break;
+            }
+        }
+        p
+    }
+
+    /// The positions from the start through every move.
+    pub fn positions(&self) -> Vec<String> {
+        let mut out = Vec::with_capacity(self.moves.len() + 1);
+        let mut p = self.start;
+        out.push(p.to_string());
+        for &mv in &self.moves {
+            if p.play(mv).is_err() {
+                break;
+            }
+            out.push(p.to_string());
+        }
+        out
+    }
+
+    /// The position before move `n` (counting from 1), if there is such a move.
+    pub fn before_move(&self, n: usize) -> Option<Position> {
+        (1..=self.moves.len())
+            .contains(&n)
+            .then(|| self.position_after(n - 1))
+    }
+
+    /// The game as a record (docs/record-format.md).
+    pub fn record(&self) -> Record {
+        let mut r = Record::new(self.start);
+        // All stored tags at once (`set_tag` for each would be quadratic in their number).
+        r.set_tags(self.tags.clone());
+        if r.tag("Event").is_none() {
+            r.set_tag("Event", "Anywoli web game");
+        }
+        if r.tag("Date").is_none() {
+            r.set_tag("Date", &crate::dates::record_date(self.created));
+        }
+        for side in [Side::South, Side::North] {
+            let tag = if side == Side::South {
+                "South"
+            } else {
+                "North"
+            };
+            if r.tag(tag).is_none() {
+                let name = match self.players[side.index()] {
+                    Player::Human => "Player".to_string(),
+                    Player::Computer(l) => format!("Anywoli engine, level {l}"),
+                };
+                r.set_tag(tag, &name);
+            }
+        }
+        if let Rules::Lottery { seed } = self.rules {
+            // The Seed tag fixes the draw already; this says it in words for people.
+            let winner = if lottery_draw(seed) == Side::South {
+                "South"
+            } else {
+                "North"
+            };
+            r.set_tag("LastSeeds", winner);
+        }
+        if let Status::Over {
+            outcome,
+            termination,
+        } = &self.status
+        {
+            if let Some(t) = termination {
+                r.set_tag("Termination", t.record_text());
+            }
+            r.result = outcome.as_str().to_string();
+        } else {
+            r.result = "*".to_string();
+        }
+        r.moves = self.moves.clone();
+        r
+    }
+}
+
+/// Compares secrets without stopping at the first difference, so that response times do not
+/// tell an attacker how much of a guess was right.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn local() -> Game {
+        Game::new(NewGame {
+            id: "abcdefghijkm".into(),
+            at: 0,
+            mode: Mode::Local,
+            rules: Rules::Anywoli,
+            players: [Player::Human; 2],
+            secrets: [Some("s".into()), Some("s".into())],
+            start: Position::start(Rules::Anywoli),
+            hints: true,
+            invite: None,
+        })
+    }
+
+    #[test]
+    fn players_round_trip_through_the_database_form() {
+        for p in [Player::Human, Player::Computer(1), Player::Computer(10)] {
+            assert_eq!(Player::from_db(&p.to_db()), Some(p));
+        }
+        assert_eq!(Player::from_db("level:11"), None);
+        assert_eq!(Player::from_db("robot"), None);
+    }
+
+    #[test]
+    fn a_game_survives_its_row() {
+        let mut g = local();
+        for mv in ["e", "F", "a"] {
+            let trace = g.pos.trace(mv.parse().unwrap()).unwrap();
+            let v = g.version;
+            g.apply(&Change::Move { trace, at: 5 });
+            assert_eq!(g.version, v + 1);
+        }
+        g.apply(&Change::Resign {
+            loser: Side::North,
+            at: 9,
+        });
+        let moves: Vec<String> = g.moves.iter().map(|m| m.to_string()).collect();
+        let back = Game::from_row(g.to_row(), &moves).unwrap();
+        assert_eq!(back.pos, g.pos);
+        assert_eq!(back.status, g.status);
+        assert_eq!(back.to_row(), g.to_row());
+        assert_eq!(g.status_columns().1, "1-0");
+    }
+
+    #[test]
+    fn take_back_returns_to_the_position_after_the_moves_kept() {
+        let mut g = local();
+        let mut after_one = None;
+        for mv in ["e", "F", "a"] {
+            let trace = g.pos.trace(mv.parse().unwrap()).unwrap();
+            g.apply(&Change::Move { trace, at: 1 });
+            after_one.get_or_insert(g.pos);
+        }
+        g.apply(&Change::TakeBack { keep: 1, at: 2 });
+        assert_eq!(g.moves.len(), 1);
+        assert_eq!(Some(g.pos), after_one);
+        assert!(g.is_playing());
+    }
+
+    #[test]
+    fn invites_open_only_their_game() {
+        let mut g = local();
+        assert!(
+            g.invite_matches(None),
+            "games without a token keep old links working"
+        );
+        g.invite = Some("t0ken".into());
+        assert!(g.invite_matches(Some("t0ken")));
+        assert!(!g.invite_matches(Some("t0keN")));
+        assert!(!g.invite_matches(None));
+    }
+}

@@ -1,0 +1,237 @@
+//! Games in play, one task (a "round", as lila calls it) per game that is being played or
+//! watched. A request does not change a game itself: it sends the round a command and awaits
+//! the answer. The round checks the change, stores it, applies it to memory and tells the
+//! watchers, in that order and to the end, whether or not the request is still waiting; so a
+//! client that hangs up at any moment leaves either nothing changed or everything changed.
+//!
+//! A round ends after [`ROUND_IDLE`] without commands, watchers or engine work, and is started
+//! again from the store when needed; reading a game nobody is playing loads it without starting
+//! a round, so memory holds only the games in play.
+
+pub mod actor;
+pub mod game;
+mod persist;
+pub mod view;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+
+use tokio::sync::{mpsc, oneshot};
+
+pub use actor::Command;
+use game::Game;
+
+use crate::engine_queue::EngineQueue;
+use crate::error::{ApiError, ApiResult};
+use crate::store::Store;
+
+/// How long a round with nothing to do stays in memory.
+pub const ROUND_IDLE: Duration = Duration::from_secs(60);
+/// Commands a round holds before senders wait (a round answers in microseconds, a store
+/// call in milliseconds).
+const MAILBOX: usize = 64;
+
+/// How long the engine may think.
+#[derive(Clone, Copy, Debug)]
+pub struct Think {
+    /// For level 10 (a timed search) and for hints.
+    pub movetime: Duration,
+    /// Hash table size for each search.
+    pub hash_mib: usize,
+}
+
+impl Default for Think {
+    fn default() -> Think {
+        Think {
+            movetime: Duration::from_millis(1500),
+            hash_mib: 16,
+        }
+    }
+}
+
+/// What every round shares.
+pub struct Context {
+    pub store: Arc<Store>,
+    /// The engine's work: one search per core, the computer's own moves before hints, and a
+    /// bounded number of hints waiting (crate::engine_queue).
+    pub engine: EngineQueue,
+    pub think: Think,
+    pub idle: Duration,
+}
+
+struct Live {
+    tx: mpsc::Sender<Command>,
+    generation: u64,
+}
+
+/// The games in play, by id.
+pub struct Rounds {
+    live: Mutex<HashMap<String, Live>>,
+    generation: AtomicU64,
+    pub ctx: Context,
+    me: Weak<Rounds>,
+}
+
+impl Rounds {
+    pub fn new(ctx: Context) -> Arc<Rounds> {
+        Arc::new_cyclic(|me| Rounds {
+            live: Mutex::new(HashMap::new()),
+            generation: AtomicU64::new(0),
+            ctx,
+            me: me.clone(),
+        })
+    }
+
+    fn live(&self) -> std::sync::MutexGuard<'_, HashMap<String, Live>> {
+        self.live.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// How many rounds are in memory.
+    pub fn len(&self) -> usize {
+        self.live().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Runs a store call on a blocking thread.
+    pub async fn db<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Store) -> Result<T, crate::store::StoreError> + Send + 'static,
+    ) -> ApiResult<T> {
+        let store = self.ctx.store.clone();
+        match tokio::task::spawn_blocking(move || f(&store)).await {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(e)) => Err(ApiError::storage(e)),
+            Err(e) => Err(ApiError::storage(format!("the storage task failed: {e}"))),
+        }
+    }
+
+    /// Stores a new game with its moves and starts its round. Runs to the end even if the
+    /// request that asked for it is gone.
+    pub async fn create(&self, game: Game) -> ApiResult<Game> {
+        let me = self.me.upgrade().ok_or_else(stopping)?;
+        detached(async move {
+            let (row, moves) = (
+                game.to_row(),
+                game.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+            );
+            me.db(move |s| s.create_game(&row, &moves)).await?;
+            me.adopt(game.clone());
+            Ok(game)
+        })
+        .await
+    }
+
+    /// Starts the round of a game that is already stored (a new game, or a rematch).
+    pub fn adopt(&self, game: Game) {
+        let mut live = self.live();
+        if !live.contains_key(&game.id) {
+            let id = game.id.clone();
+            let l = self.spawn(game);
+            live.insert(id, l);
+        }
+    }
+
+    fn spawn(&self, game: Game) -> Live {
+        let generation = self.generation.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = mpsc::channel(MAILBOX);
+        let me = self.me.clone();
+        tokio::spawn(actor::run(game, tx.clone(), rx, me, generation));
+        Live { tx, generation }
+    }
+
+    /// Called by a round that is ending: it is forgotten unless a newer round took its place.
+    fn forget(&self, id: &str, generation: u64) {
+        let mut live = self.live();
+        if live.get(id).is_some_and(|l| l.generation == generation) {
+            live.remove(id);
+        }
+    }
+
+    /// The round of game `id`, started from the store if it is not in memory.
+    async fn handle(&self, id: &str) -> ApiResult<mpsc::Sender<Command>> {
+        if !crate::ids::valid_id(id) {
+            return Err(ApiError::unknown_game(id));
+        }
+        if let Some(l) = self.live().get(id) {
+            return Ok(l.tx.clone());
+        }
+        let game = self.load(id).await?;
+        let mut live = self.live();
+        if let Some(l) = live.get(id) {
+            return Ok(l.tx.clone());
+        }
+        let l = self.spawn(game);
+        let tx = l.tx.clone();
+        live.insert(id.to_string(), l);
+        Ok(tx)
+    }
+
+    async fn load(&self, id: &str) -> ApiResult<Game> {
+        let key = id.to_string();
+        let Some((row, moves)) = self.db(move |s| s.load(&key)).await? else {
+            return Err(ApiError::unknown_game(id));
+        };
+        Game::from_row(row, &moves).map_err(ApiError::storage)
+    }
+
+    /// Sends game `id`'s round a command and awaits its answer. A round that ended just
+    /// before the command arrived is started again once.
+    pub async fn call<T>(
+        &self,
+        id: &str,
+        make: impl Fn(oneshot::Sender<T>) -> Command,
+    ) -> ApiResult<T> {
+        for _ in 0..3 {
+            let tx = self.handle(id).await?;
+            let (reply, answer) = oneshot::channel();
+            if tx.send(make(reply)).await.is_err() {
+                continue;
+            }
+            if let Ok(v) = answer.await {
+                return Ok(v);
+            }
+        }
+        Err(ApiError::busy(
+            "the game's round could not be reached; try again",
+            1,
+        ))
+    }
+
+    /// The game as it stands: from its round if it has one, else read from the store without
+    /// starting a round (reading old games must not fill memory).
+    pub async fn snapshot(&self, id: &str) -> ApiResult<Game> {
+        if !crate::ids::valid_id(id) {
+            return Err(ApiError::unknown_game(id));
+        }
+        let tx = self.live().get(id).map(|l| l.tx.clone());
+        if let Some(tx) = tx {
+            let (reply, answer) = oneshot::channel();
+            if tx.send(Command::Snapshot(reply)).await.is_ok() {
+                if let Ok(g) = answer.await {
+                    return Ok(g);
+                }
+            }
+        }
+        self.load(id).await
+    }
+}
+
+fn stopping() -> ApiError {
+    ApiError::busy("the server is stopping", 5)
+}
+
+/// Runs `fut` as a task of its own and awaits it: if the caller is dropped (its client hung
+/// up), the task still runs to the end, so nothing is left half-done.
+pub async fn detached<T: Send + 'static>(
+    fut: impl std::future::Future<Output = ApiResult<T>> + Send + 'static,
+) -> ApiResult<T> {
+    match tokio::spawn(fut).await {
+        Ok(r) => r,
+        Err(e) => Err(ApiError::storage(format!("a task failed: {e}"))),
+    }
+}

@@ -1,0 +1,194 @@
+//! The JSON views of a game the API sends (docs/api.md, "The game"); secrets are never in them.
+
+use anywoli_core::Side;
+use serde::Serialize;
+
+use crate::round::game::{Event, Game, Player, Status};
+use crate::store::Summary;
+use crate::trace_json::{side_name, JsonTrace};
+
+#[derive(Serialize, Clone, Debug)]
+pub struct SeatView {
+    /// `human` or `computer`.
+    pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
+    /// A person holds this seat's secret.
+    pub taken: bool,
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct SeatsView {
+    pub south: SeatView,
+    pub north: SeatView,
+}
+
+/// A game as the API shows it to everyone.
+#[derive(Serialize, Clone, Debug)]
+pub struct GameView {
+    pub id: String,
+    pub mode: &'static str,
+    pub rules: &'static str,
+    /// The lottery's game seed, as a string (it may not fit a JavaScript number).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
+    pub start: String,
+    pub position: String,
+    pub holes: Vec<u8>,
+    pub stores: [u8; 2],
+    pub to_move: Option<&'static str>,
+    pub legal: Vec<String>,
+    pub moves: Vec<String>,
+    pub ply: usize,
+    pub status: &'static str,
+    pub result: &'static str,
+    pub termination: Option<String>,
+    pub seats: SeatsView,
+    pub thinking: bool,
+    pub rematch: Option<String>,
+    /// Hints may be asked for (by the player to move, with their secret).
+    pub hints: bool,
+    /// The free seat (of a friend game) opens only with the invite link's token.
+    pub invite_only: bool,
+    /// Who takes the last seeds, when the rules fix it before the game starts (the lottery's
+    /// draw, South in `anywoli-it`): both players see what the engine knows.
+    pub last_seeds_to: Option<&'static str>,
+    pub version: u64,
+    pub created: i64,
+    pub updated: i64,
+}
+
+impl GameView {
+    pub fn of(g: &Game) -> GameView {
+        let seat = |side: Side| {
+            let p = g.players[side.index()];
+            SeatView {
+                kind: match p {
+                    Player::Human => "human",
+                    Player::Computer(_) => "computer",
+                },
+                level: match p {
+                    Player::Computer(l) => Some(l),
+                    Player::Human => None,
+                },
+                taken: p == Player::Human && g.secrets()[side.index()].is_some(),
+            }
+        };
+        let playing = g.is_playing();
+        let (status, result, termination) = g.status_columns();
+        GameView {
+            id: g.id.clone(),
+            mode: g.mode.name(),
+            rules: g.rules.name(),
+            seed: g.rules.seed().map(|s| s.to_string()),
+            start: g.start.to_string(),
+            position: g.pos.to_string(),
+            holes: g.pos.holes().to_vec(),
+            stores: [g.pos.store(Side::South), g.pos.store(Side::North)],
+            to_move: if playing {
+                g.pos.to_move().map(side_name)
+            } else {
+                None
+            },
+            legal: if playing {
+                g.pos.moves().map(|m| m.to_string()).collect()
+            } else {
+                Vec::new()
+            },
+            moves: g.moves.iter().map(|m| m.to_string()).collect(),
+            ply: g.moves.len(),
+            status,
+            result,
+            termination,
+            seats: SeatsView {
+                south: seat(Side::South),
+                north: seat(Side::North),
+            },
+            thinking: g.thinking && matches!(g.status, Status::Playing),
+            rematch: g.rematch.clone(),
+            hints: g.hints,
+            invite_only: g.invite.is_some() && g.free_seat().is_some(),
+            last_seeds_to: g.last_seeds_to().map(side_name),
+            version: g.version,
+            created: g.created,
+            updated: g.updated,
+        }
+    }
+}
+
+/// A line of the archive.
+#[derive(Serialize, Clone, Debug)]
+pub struct SummaryView {
+    pub id: String,
+    pub mode: String,
+    pub rules: String,
+    pub south: String,
+    pub north: String,
+    pub status: String,
+    pub result: String,
+    pub moves: i64,
+    pub created: i64,
+    pub updated: i64,
+}
+
+impl From<Summary> for SummaryView {
+    fn from(s: Summary) -> SummaryView {
+        let [south, north] = s.seats;
+        SummaryView {
+            id: s.id,
+            mode: s.mode,
+            rules: s.rules,
+            south,
+            north,
+            status: s.status,
+            result: s.result,
+            moves: s.moves,
+            created: s.created,
+            updated: s.updated,
+        }
+    }
+}
+
+/// An event as its WebSocket message: `{"type", "game", ...}` (docs/api.md, "Events").
+#[derive(Serialize)]
+struct EventMessage<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    game: GameView,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trace: Option<JsonTrace>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    side: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rematch: Option<&'a str>,
+}
+
+/// The message watchers get for `event`, with the game as it now is.
+pub fn event_message(event: &Event, g: &Game) -> String {
+    let mut m = EventMessage {
+        kind: "state",
+        game: GameView::of(g),
+        trace: None,
+        side: None,
+        rematch: None,
+    };
+    match event {
+        Event::State => {}
+        Event::Move { before, trace } => {
+            m.kind = "move";
+            m.trace = Some(JsonTrace::new(before, trace));
+        }
+        Event::Thinking => m.kind = "thinking",
+        Event::Seat => m.kind = "seat",
+        Event::TakeBack => m.kind = "takeback",
+        Event::Resign { side } => {
+            m.kind = "resign";
+            m.side = Some(side_name(*side));
+        }
+        Event::Rematch { id } => {
+            m.kind = "rematch";
+            m.rematch = Some(id);
+        }
+    }
+    serde_json::to_string(&m).unwrap_or_else(|_| "{}".to_string())
+}

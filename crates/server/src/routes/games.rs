@@ -1,0 +1,268 @@
+//! Games as resources: make one (or import one), read one, list them, and what a page needs
+//! to know about the server.
+
+use anywoli_core::{parse_position, Position, Record, Rules, VARIANTS};
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::dates::now_ms;
+use crate::error::{ApiError, ApiResult};
+use crate::ids::{new_id, new_secret, random_bytes};
+use crate::round::game::{Game, Mode, NewGame, Player};
+use crate::round::view::{GameView, SummaryView};
+use crate::routes::client::ClientIp;
+use crate::routes::{parse_side, AppState, JsonBody};
+use crate::site::SiteView;
+use crate::trace_json::{side_name, JsonTrace};
+
+/// The computer's level when a request names none, the page's default too (web/app.js): a
+/// beginner can beat it, a careless player cannot (docs/decisions.md, "Default level").
+pub const DEFAULT_LEVEL: u8 = 2;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateRequest {
+    mode: Option<String>,
+    rules: Option<String>,
+    seed: Option<Value>,
+    level: Option<u8>,
+    side: Option<String>,
+    position: Option<String>,
+    /// Whether the players may ask the engine for hints: on by default against the computer
+    /// and on one screen, off by default between friends (both see the choice).
+    hints: Option<bool>,
+}
+
+fn parse_seed(v: Option<&Value>) -> ApiResult<Option<u64>> {
+    match v {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => n
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| ApiError::malformed("seed must be a whole number from 0 to 2^64-1")),
+        Some(Value::String(s)) => s
+            .parse()
+            .map(Some)
+            .map_err(|_| ApiError::malformed("seed must be a whole number from 0 to 2^64-1")),
+        Some(_) => Err(ApiError::malformed(
+            "seed must be a number or a string of digits",
+        )),
+    }
+}
+
+/// `POST /api/games`.
+pub async fn create(
+    State(st): State<AppState>,
+    client: ClientIp,
+    JsonBody(req): JsonBody<CreateRequest>,
+) -> ApiResult<Response> {
+    client.check(&st.limiters().games, "new games")?;
+    let mode_name = req.mode.as_deref().unwrap_or("computer");
+    let mode = Mode::from_name(mode_name).ok_or_else(|| {
+        ApiError::malformed(format!(
+            "mode '{}' is not computer, friend or local",
+            mode_name.chars().take(20).collect::<String>()
+        ))
+    })?;
+    let seed = match parse_seed(req.seed.as_ref())? {
+        Some(s) => s,
+        None => u64::from_le_bytes(random_bytes::<8>()),
+    };
+    let rules = Rules::from_name(req.rules.as_deref().unwrap_or("anywoli"), seed)
+        .map_err(|e| ApiError::malformed(e.to_string()))?;
+    let start = match &req.position {
+        None => Position::start(rules),
+        Some(p) => parse_position(p, rules).map_err(|e| ApiError::malformed(e.to_string()))?,
+    };
+    if start.is_over() {
+        return Err(ApiError::malformed("the start position is a finished game"));
+    }
+    let side = parse_side(req.side.as_deref().unwrap_or("south"))?;
+    let level = req.level.unwrap_or(DEFAULT_LEVEL);
+    if !(1..=10).contains(&level) {
+        return Err(ApiError::malformed(format!(
+            "level {level} is not one of 1 to 10"
+        )));
+    }
+    if req.level.is_some() && mode != Mode::Computer {
+        return Err(ApiError::malformed(
+            "a level is only for games against the computer",
+        ));
+    }
+    let secret = new_secret();
+    let me = side.index();
+    let mut players = [Player::Human; 2];
+    let mut secrets = [None, None];
+    match mode {
+        Mode::Computer => {
+            players[1 - me] = Player::Computer(level);
+            secrets[me] = Some(secret.clone());
+        }
+        Mode::Friend => secrets[me] = Some(secret.clone()),
+        Mode::Local => secrets = [Some(secret.clone()), Some(secret.clone())],
+    }
+    let invite = (mode == Mode::Friend).then(new_secret);
+    let game = Game::new(NewGame {
+        id: new_id(),
+        at: now_ms(),
+        mode,
+        rules,
+        players,
+        secrets,
+        start,
+        hints: req.hints.unwrap_or(mode != Mode::Friend),
+        invite: invite.clone(),
+    });
+    let game = st.rounds().create(game).await?;
+    let seat = if mode == Mode::Local {
+        "both"
+    } else {
+        side_name(side)
+    };
+    let mut answer = json!({"game": GameView::of(&game), "seat": seat, "secret": secret});
+    if let Some(token) = invite {
+        // Only the creator gets the token, to put in the link sent to the friend.
+        answer["invite"] = json!(token);
+    }
+    Ok((StatusCode::CREATED, Json(answer)).into_response())
+}
+
+/// `GET /api/games/{id}`.
+pub async fn get(State(st): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<GameView>> {
+    let g = st.rounds().snapshot(&id).await?;
+    Ok(Json(GameView::of(&g)))
+}
+
+/// `GET /api/games?limit=N`: the public list (live friend games are unlisted).
+pub async fn list(State(st): State<AppState>, RawQuery(query): RawQuery) -> ApiResult<Json<Value>> {
+    let mut limit = 30usize;
+    for pair in query
+        .as_deref()
+        .unwrap_or("")
+        .split('&')
+        .filter(|p| !p.is_empty())
+    {
+        match pair.split_once('=') {
+            Some(("limit", v)) => {
+                limit = v
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=200).contains(n))
+                    .ok_or_else(|| {
+                        ApiError::malformed("limit must be a whole number from 1 to 200")
+                    })?;
+            }
+            _ => {
+                return Err(ApiError::malformed(format!(
+                    "unknown query parameter '{}'",
+                    pair.chars().take(40).collect::<String>()
+                )))
+            }
+        }
+    }
+    let rows = st.rounds().db(move |s| s.recent(limit)).await?;
+    let games: Vec<SummaryView> = rows.into_iter().map(SummaryView::from).collect();
+    Ok(Json(json!({ "games": games })))
+}
+
+/// `GET /api/games/{id}/positions`.
+pub async fn positions(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let g = st.rounds().snapshot(&id).await?;
+    let moves: Vec<String> = g.moves.iter().map(|m| m.to_string()).collect();
+    Ok(Json(json!({"positions": g.positions(), "moves": moves})))
+}
+
+/// `GET /api/games/{id}/moves/{n}/trace`.
+pub async fn move_trace(
+    State(st): State<AppState>,
+    Path((id, n)): Path<(String, String)>,
+) -> ApiResult<Json<JsonTrace>> {
+    let n: usize = n
+        .parse()
+        .map_err(|_| ApiError::malformed("the move number must be a whole number"))?;
+    let g = st.rounds().snapshot(&id).await?;
+    let before = g.before_move(n).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "unknown_move",
+            format!("the game has {} moves; there is no move {n}", g.moves.len()),
+        )
+    })?;
+    let trace = before
+        .trace(g.moves[n - 1])
+        .map_err(|e| ApiError::storage(format!("stored move {n} no longer plays: {e}")))?;
+    Ok(Json(JsonTrace::new(&before, &trace)))
+}
+
+/// `GET /api/games/{id}/record`.
+pub async fn record(State(st): State<AppState>, Path(id): Path<String>) -> ApiResult<Response> {
+    let g = st.rounds().snapshot(&id).await?;
+    let text = g.record().to_string();
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImportRequest {
+    record: String,
+}
+
+/// `POST /api/import`: a record becomes a game on one screen, the importer's.
+pub async fn import(
+    State(st): State<AppState>,
+    client: ClientIp,
+    JsonBody(req): JsonBody<ImportRequest>,
+) -> ApiResult<Response> {
+    client.check(&st.limiters().imports, "imports")?;
+    let bad = |m: String| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad_record", m);
+    // Reading a record is linear in its size but can take milliseconds: off the async threads.
+    let rec = tokio::task::spawn_blocking(move || Record::parse(&req.record))
+        .await
+        .map_err(|e| ApiError::storage(format!("the import task failed: {e}")))?
+        .map_err(|e| bad(e.to_string()))?;
+    let secret = new_secret();
+    let game = Game::from_record(
+        NewGame {
+            id: new_id(),
+            at: now_ms(),
+            mode: Mode::Local,
+            rules: rec.rules,
+            players: [Player::Human; 2],
+            secrets: [Some(secret.clone()), Some(secret.clone())],
+            start: rec.start,
+            hints: true,
+            invite: None,
+        },
+        &rec,
+    )
+    .map_err(bad)?;
+    let game = st.rounds().create(game).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({"game": GameView::of(&game), "seat": "both", "secret": secret})),
+    )
+        .into_response())
+}
+
+/// `GET /api/rules`.
+pub async fn rules_list() -> Json<Value> {
+    let list: Vec<Value> = VARIANTS
+        .iter()
+        .map(|(name, what)| json!({"name": name, "description": what}))
+        .collect();
+    Json(json!({ "rules": list }))
+}
+
+/// `GET /api/site`: how the page is reached: the public address if the operator set one, and
+/// whether the server listens on loopback only (so that the page can say a friend elsewhere
+/// cannot join).
+pub async fn site(State(st): State<AppState>) -> Json<SiteView> {
+    Json(st.0.site.clone())
+}

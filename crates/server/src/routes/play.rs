@@ -1,0 +1,189 @@
+//! Play in a game: moves, taking the free seat, take-backs, resigning, rematches and hints.
+//! Each asks the game's round (crate::round::actor), which makes the change whether or not
+//! the request is still there to hear the answer.
+
+use anywoli_core::Move;
+use anywoli_engine::{Engine, Limits};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::engine_queue::{Priority, QueueError};
+use crate::error::{ApiError, ApiResult};
+use crate::round::view::GameView;
+use crate::round::Command;
+use crate::routes::client::ClientIp;
+use crate::routes::{seat_name, AppState, JsonBody};
+use crate::trace_json::side_name;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    #[serde(rename = "move")]
+    mv: String,
+    secret: String,
+    /// The number of moves the client saw before this one; a different number means the
+    /// client is behind, and the move is refused rather than played in a position its sender
+    /// did not see.
+    ply: Option<usize>,
+}
+
+/// `POST /api/games/{id}/moves`.
+pub async fn moves(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<MoveRequest>,
+) -> ApiResult<Json<Value>> {
+    let mv: Move = req
+        .mv
+        .trim()
+        .parse()
+        .map_err(|e: anywoli_core::ParseMoveError| ApiError::malformed(e.to_string()))?;
+    let (view, trace) = st
+        .rounds()
+        .call(&id, |reply| Command::Play {
+            secret: req.secret.clone(),
+            mv,
+            ply: req.ply,
+            reply,
+        })
+        .await??;
+    Ok(Json(json!({"game": view, "trace": trace})))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SecretRequest {
+    secret: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    /// The token of the invite link; without it, the seat of a friend game made with one
+    /// stays closed.
+    invite: Option<String>,
+}
+
+/// `POST /api/games/{id}/join`: the free seat of a friend game, for the holder of its invite.
+pub async fn join(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<JoinRequest>,
+) -> ApiResult<Json<Value>> {
+    let (view, seat, secret) = st
+        .rounds()
+        .call(&id, |reply| Command::Join {
+            invite: req.invite.clone(),
+            reply,
+        })
+        .await??;
+    Ok(Json(
+        json!({"game": view, "seat": side_name(seat), "secret": secret}),
+    ))
+}
+
+/// `POST /api/games/{id}/takeback`.
+pub async fn takeback(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<SecretRequest>,
+) -> ApiResult<Json<Value>> {
+    let view = st
+        .rounds()
+        .call(&id, |reply| Command::TakeBack {
+            secret: req.secret.clone(),
+            reply,
+        })
+        .await??;
+    Ok(Json(json!({ "game": view })))
+}
+
+/// `POST /api/games/{id}/resign`.
+pub async fn resign(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<SecretRequest>,
+) -> ApiResult<Json<Value>> {
+    let view = st
+        .rounds()
+        .call(&id, |reply| Command::Resign {
+            secret: req.secret.clone(),
+            reply,
+        })
+        .await??;
+    Ok(Json(json!({ "game": view })))
+}
+
+/// `POST /api/games/{id}/rematch`: `201` when it was made now, `200` when it existed.
+pub async fn rematch(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<SecretRequest>,
+) -> ApiResult<Response> {
+    let (next, created, seats) = st
+        .rounds()
+        .call(&id, |reply| Command::Rematch {
+            secret: req.secret.clone(),
+            reply,
+        })
+        .await??;
+    let g = st.rounds().snapshot(&next).await?;
+    let status = if created {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((
+        status,
+        Json(json!({"game": GameView::of(&g), "seat": seat_name(&seats), "secret": req.secret})),
+    )
+        .into_response())
+}
+
+/// `POST /api/games/{id}/hint`: the engine's choice for the side to move, for the player whose
+/// turn it is. Hints are help, so between two people they are given only where both agreed.
+pub async fn hint(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    client: ClientIp,
+    JsonBody(req): JsonBody<SecretRequest>,
+) -> ApiResult<Json<Value>> {
+    client.check(&st.limiters().hints, "hints")?;
+    let (pos, ply) = st
+        .rounds()
+        .call(&id, |reply| Command::HintPosition {
+            secret: req.secret.clone(),
+            reply,
+        })
+        .await??;
+    let rounds = st.rounds().clone();
+    let think = rounds.ctx.think;
+    let job = move || {
+        let mut engine = Engine::new(think.hash_mib, 1);
+        engine.set_tablebase(anywoli_engine::tablebase::from_env());
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let limits = Limits {
+            depth: Some(24),
+            movetime: Some(think.movetime),
+            nodes: None,
+        };
+        engine.search(&pos, &limits, &stop, &mut |_| {}).best
+    };
+    // A hint waits behind every computer's move, and is refused when too many wait already.
+    let best = match rounds.ctx.engine.run(Priority::Hint, job).await {
+        Ok(best) => best,
+        Err(QueueError::Full { retry_after }) => {
+            return Err(ApiError::busy(
+                "the engine is busy with other hints; try again",
+                retry_after.as_secs(),
+            ))
+        }
+        Err(e) => return Err(ApiError::busy(e.to_string(), 5)),
+    };
+    let best = best.ok_or_else(|| ApiError::storage("the engine found no move"))?;
+    Ok(Json(json!({"move": best.to_string(), "ply": ply})))
+}

@@ -1,0 +1,579 @@
+//! What a stranger can hold of the server is bounded (issue 10, finding 3): idle connections,
+//! half-sent heads and bodies time out, connections are capped in all and per client, and a
+//! request with both `Content-Length` and `Transfer-Encoding` is refused, while WebSockets and
+//! a graceful stop keep working.
+//!
+//! The limits are small so that the tests are quick; nothing here checks how fast anything
+//! happens, only what happens. Every read has a deadline of [`patience`] (20 times the timeout
+//! under test, and at least 10 s): reaching it means the server hung, and the test fails.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anywoli_server::{start, Config, Limits, Server, Think};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpSocket, TcpStream};
+use tokio_tungstenite::tungstenite::Message;
+
+const SHORT: Duration = Duration::from_millis(500);
+const LONG: Duration = Duration::from_secs(600);
+
+/// Limits where nothing times out or fills up unless a test says so.
+fn roomy() -> Limits {
+    Limits {
+        max_connections: 1000,
+        max_connections_per_client: 0,
+        header_timeout: LONG,
+        idle_timeout: LONG,
+        request_timeout: LONG,
+    }
+}
+
+fn patience(timeout: Duration) -> Duration {
+    (timeout * 20).max(Duration::from_secs(10))
+}
+
+async fn server(name: &str, limits: Limits) -> Server {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("limits-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    start(&Config {
+        addr: "127.0.0.1".to_string(),
+        port: 0,
+        db: dir.join("games.sqlite"),
+        think: Think {
+            movetime: Duration::from_millis(200),
+            hash_mib: 1,
+        },
+        public_url: None,
+        limits,
+        rates: Default::default(),
+        allowed_hosts: Vec::new(),
+    })
+    .await
+    .unwrap()
+}
+
+/// A connection from `from` (an address in 127.0.0.0/8) to the server.
+async fn connect_from(from: [u8; 4], to: SocketAddr) -> TcpStream {
+    let socket = TcpSocket::new_v4().unwrap();
+    socket.bind((from, 0).into()).unwrap();
+    socket.connect(to).await.unwrap()
+}
+
+/// Reads until the server closes the connection (end of stream or reset): what came before.
+/// Panics if it is still open after `wait`.
+async fn until_closed(s: &mut TcpStream, wait: Duration) -> Vec<u8> {
+    let mut got = Vec::new();
+    let read = async {
+        let mut buf = [0u8; 64 * 1024];
+        loop {
+            match s.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+            }
+        }
+    };
+    tokio::time::timeout(wait, read)
+        .await
+        .unwrap_or_else(|_| panic!("the connection is still open after {wait:?}"));
+    got
+}
+
+/// One response on a connection that may stay open: (status, head in lower case, JSON body).
+async fn response(s: &mut TcpStream, wait: Duration) -> (u16, String, Value) {
+    let read = async {
+        let mut data = Vec::new();
+        let mut buf = [0u8; 64 * 1024];
+        loop {
+            if let Some(i) = data.windows(4).position(|w| w == b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&data[..i]).to_ascii_lowercase();
+                let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
+                if status == 100 {
+                    data.drain(..i + 4);
+                    continue;
+                }
+                let len: usize = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .map_or(0, |v| v.trim().parse().unwrap());
+                if data.len() >= i + 4 + len {
+                    let body = &data[i + 4..i + 4 + len];
+                    return (
+                        status,
+                        head,
+                        serde_json::from_slice(body).unwrap_or(Value::Null),
+                    );
+                }
+            }
+            let n = s.read(&mut buf).await.expect("a response, not a reset");
+            assert!(n > 0, "closed before a whole response came");
+            data.extend_from_slice(&buf[..n]);
+        }
+    };
+    tokio::time::timeout(wait, read)
+        .await
+        .unwrap_or_else(|_| panic!("no response within {wait:?}"))
+}
+
+fn get(path: &str) -> String {
+    format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+}
+
+fn post(path: &str, body: &str) -> String {
+    format!(
+        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+/// A request that works on a keep-alive connection: the server answers it.
+async fn works(s: &mut TcpStream) {
+    s.write_all(get("/api/site").as_bytes()).await.unwrap();
+    let (status, _, body) = response(s, patience(SHORT)).await;
+    assert_eq!(status, 200, "{body}");
+}
+
+#[tokio::test]
+async fn an_idle_connection_is_closed_after_the_idle_timeout() {
+    let server = server(
+        "idle",
+        Limits {
+            idle_timeout: SHORT,
+            ..roomy()
+        },
+    )
+    .await;
+    // Never a byte.
+    let mut s = TcpStream::connect(server.addr).await.unwrap();
+    assert!(until_closed(&mut s, patience(SHORT)).await.is_empty());
+    // Idle after a request on a keep-alive connection.
+    let mut s = TcpStream::connect(server.addr).await.unwrap();
+    works(&mut s).await;
+    assert!(until_closed(&mut s, patience(SHORT)).await.is_empty());
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_half_sent_head_is_closed_after_the_header_timeout() {
+    let server = server(
+        "head",
+        Limits {
+            header_timeout: SHORT,
+            ..roomy()
+        },
+    )
+    .await;
+    // Waiting for a request is not timed by the header timeout (the idle timeout is long)...
+    let mut s = TcpStream::connect(server.addr).await.unwrap();
+    tokio::time::sleep(SHORT * 3).await;
+    works(&mut s).await;
+    // ...but a head that stops half-way is.
+    s.write_all(b"GET /api/site HTTP/1.1\r\nHost: te")
+        .await
+        .unwrap();
+    assert!(until_closed(&mut s, patience(SHORT)).await.is_empty());
+
+    // A head trickled a byte at a time is timed from its first byte, not from the last.
+    let mut s = TcpStream::connect(server.addr).await.unwrap();
+    let (mut r, mut w) = s.split();
+    let trickle = async {
+        for b in get("/api/site").bytes().cycle() {
+            if w.write_all(&[b]).await.is_err() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    let closed = async {
+        let mut buf = [0u8; 1024];
+        if let Ok(n @ 1..) = r.read(&mut buf).await {
+            panic!(
+                "an answer to a head that never ends: {}",
+                String::from_utf8_lossy(&buf[..n])
+            );
+        }
+    };
+    tokio::time::timeout(patience(SHORT), async {
+        tokio::select! {
+            _ = trickle => {}
+            _ = closed => {}
+        }
+    })
+    .await
+    .expect("the trickled head is still being read");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_body_shorter_than_its_length_gets_408_not_a_hang() {
+    let server = server(
+        "body",
+        Limits {
+            request_timeout: SHORT,
+            ..roomy()
+        },
+    )
+    .await;
+    let mut s = TcpStream::connect(server.addr).await.unwrap();
+    s.write_all(
+        b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"mode\"",
+    )
+    .await
+    .unwrap();
+    let (status, head, body) = response(&mut s, patience(SHORT)).await;
+    assert_eq!(status, 408, "{body}");
+    assert!(head.contains("content-type: application/json"), "{head}");
+    assert_eq!(body["error"], "network", "{body}");
+    assert!(body["message"].is_string(), "{body}");
+    until_closed(&mut s, patience(SHORT)).await;
+
+    // A body trickled a byte at a time is timed as a whole, not byte by byte.
+    let mut s = TcpStream::connect(server.addr).await.unwrap();
+    let text = json!({"mode": "local", "rules": "anywoli"}).to_string() + &" ".repeat(200);
+    s.write_all(
+        format!(
+            "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            text.len()
+        )
+        .as_bytes(),
+    )
+    .await
+    .unwrap();
+    let (mut r, mut w) = s.split();
+    let trickle = async {
+        for b in text.bytes() {
+            if w.write_all(&[b]).await.is_err() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        std::future::pending::<()>().await;
+    };
+    let answer = async {
+        let mut got = Vec::new();
+        let mut buf = [0u8; 4096];
+        while !got.windows(4).any(|w| w == b"\r\n\r\n") {
+            match r.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+            }
+        }
+        String::from_utf8_lossy(&got).to_string()
+    };
+    let got = tokio::time::timeout(patience(SHORT), async {
+        tokio::select! {
+            _ = trickle => unreachable!(),
+            got = answer => got,
+        }
+    })
+    .await
+    .expect("the trickled body is still being read");
+    assert!(got.starts_with("HTTP/1.1 408 "), "{got}");
+
+    // A whole body is not affected.
+    let mut s = TcpStream::connect(server.addr).await.unwrap();
+    s.write_all(post("/api/games", r#"{"mode":"local"}"#).as_bytes())
+        .await
+        .unwrap();
+    let (status, _, body) = response(&mut s, patience(SHORT)).await;
+    assert_eq!(status, 201, "{body}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn connections_over_the_cap_per_client_are_refused() {
+    let server = server(
+        "per-client",
+        Limits {
+            max_connections_per_client: 2,
+            ..roomy()
+        },
+    )
+    .await;
+    let addr = server.addr;
+    let mut a1 = connect_from([127, 0, 0, 1], addr).await;
+    let mut a2 = connect_from([127, 0, 0, 1], addr).await;
+    works(&mut a1).await;
+    works(&mut a2).await;
+    // A third from the same address is closed at once, without an answer.
+    let mut a3 = connect_from([127, 0, 0, 1], addr).await;
+    assert!(until_closed(&mut a3, patience(SHORT)).await.is_empty());
+    // Another client is not affected, nor are the first two connections.
+    let mut b1 = connect_from([127, 0, 0, 2], addr).await;
+    works(&mut b1).await;
+    works(&mut a1).await;
+    works(&mut a2).await;
+    // A closed connection gives its place back.
+    drop(a1);
+    served_again([127, 0, 0, 1], addr).await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn connections_over_the_total_cap_are_refused() {
+    let server = server(
+        "total",
+        Limits {
+            max_connections: 2,
+            max_connections_per_client: 0,
+            ..roomy()
+        },
+    )
+    .await;
+    let addr = server.addr;
+    let mut a = connect_from([127, 0, 0, 1], addr).await;
+    let mut b = connect_from([127, 0, 0, 2], addr).await;
+    works(&mut a).await;
+    works(&mut b).await;
+    for from in [[127, 0, 0, 1], [127, 0, 0, 3]] {
+        let mut c = connect_from(from, addr).await;
+        assert!(until_closed(&mut c, patience(SHORT)).await.is_empty());
+    }
+    works(&mut a).await;
+    works(&mut b).await;
+    drop(b);
+    served_again([127, 0, 0, 3], addr).await;
+    server.stop().await;
+}
+
+/// Connects from `from` until a connection is served: the server notices a closed connection
+/// on its own time.
+async fn served_again(from: [u8; 4], addr: SocketAddr) {
+    tokio::time::timeout(patience(SHORT), async {
+        loop {
+            let mut s = connect_from(from, addr).await;
+            if s.write_all(get("/api/site").as_bytes()).await.is_ok() {
+                let mut buf = [0u8; 16];
+                if let Ok(n) = s.read(&mut buf).await {
+                    if buf[..n].starts_with(b"HTTP/1.1 200") {
+                        return;
+                    }
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("a place is given back when a connection closes");
+}
+
+#[tokio::test]
+async fn content_length_with_transfer_encoding_is_refused_with_json() {
+    let server = server("cl-te", roomy()).await;
+    let body = r#"{"mode":"local"}"#;
+    let chunked = format!("{:x}\r\n{body}\r\n0\r\n\r\n", body.len());
+    for (first, second) in [
+        (
+            format!("Content-Length: {}", chunked.len()),
+            "Transfer-Encoding: chunked".to_string(),
+        ),
+        (
+            "Transfer-Encoding: chunked".to_string(),
+            format!("content-length: {}", body.len()),
+        ),
+    ] {
+        let mut s = TcpStream::connect(server.addr).await.unwrap();
+        s.write_all(
+            format!(
+                "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n{first}\r\n{second}\r\n\r\n{chunked}"
+            )
+            .as_bytes(),
+        )
+        .await
+        .unwrap();
+        let (status, head, e) = response(&mut s, patience(SHORT)).await;
+        assert_eq!(status, 400, "{e}");
+        assert!(head.contains("content-type: application/json"), "{head}");
+        assert_eq!(e["error"], "malformed", "{e}");
+        assert!(e["message"].is_string(), "{e}");
+        // The connection is not used again (RFC 9112, 6.3).
+        until_closed(&mut s, patience(SHORT)).await;
+    }
+    // Transfer-Encoding alone is fine, and so is a keep-alive connection after it.
+    let mut s = TcpStream::connect(server.addr).await.unwrap();
+    s.write_all(
+        format!(
+            "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n{chunked}"
+        )
+        .as_bytes(),
+    )
+    .await
+    .unwrap();
+    let (status, _, v) = response(&mut s, patience(SHORT)).await;
+    assert_eq!(status, 201, "{v}");
+    s.write_all(post("/api/games", body).as_bytes())
+        .await
+        .unwrap();
+    let (status, _, v) = response(&mut s, patience(SHORT)).await;
+    assert_eq!(status, 201, "{v}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_open_websocket_outlives_the_idle_timeout() {
+    let server = server(
+        "ws",
+        Limits {
+            idle_timeout: SHORT,
+            header_timeout: SHORT,
+            ..roomy()
+        },
+    )
+    .await;
+    let mut s = TcpStream::connect(server.addr).await.unwrap();
+    s.write_all(post("/api/games", r#"{"mode":"local"}"#).as_bytes())
+        .await
+        .unwrap();
+    let (status, _, v) = response(&mut s, patience(SHORT)).await;
+    assert_eq!(status, 201, "{v}");
+    let id = v["game"]["id"].as_str().unwrap().to_string();
+    let url = format!("ws://{}/api/games/{id}/events", server.addr);
+    let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    assert_eq!(next_json(&mut ws).await["type"], "state");
+    // Pinging as the page does, for many times the idle timeout...
+    for _ in 0..8 {
+        tokio::time::sleep(SHORT / 2).await;
+        ws.send(Message::Text(r#"{"type":"ping"}"#.into()))
+            .await
+            .unwrap();
+        assert_eq!(next_json(&mut ws).await["type"], "pong");
+    }
+    // ...and silent for several: an upgraded connection is not idle.
+    tokio::time::sleep(SHORT * 4).await;
+    ws.send(Message::Text(r#"{"type":"ping"}"#.into()))
+        .await
+        .unwrap();
+    assert_eq!(next_json(&mut ws).await["type"], "pong");
+    server.stop().await;
+}
+
+async fn next_json(
+    ws: &mut tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+) -> Value {
+    loop {
+        let msg = tokio::time::timeout(patience(SHORT), ws.next())
+            .await
+            .expect("a message")
+            .expect("the socket is open")
+            .unwrap();
+        if let Message::Text(t) = msg {
+            return serde_json::from_str(&t).unwrap();
+        }
+    }
+}
+
+#[tokio::test]
+async fn stop_lets_a_request_in_flight_finish() {
+    let server = server("stop", roomy()).await;
+    let addr = server.addr;
+    // An idle keep-alive connection is closed by the stop.
+    let mut idle = TcpStream::connect(addr).await.unwrap();
+    works(&mut idle).await;
+    // The server reads this request's body: it said so with 100 Continue.
+    let body = r#"{"mode":"local"}"#;
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    s.write_all(
+        format!(
+            "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nExpect: 100-continue\r\n\r\n",
+            body.len()
+        )
+        .as_bytes(),
+    )
+    .await
+    .unwrap();
+    let mut buf = [0u8; 25];
+    tokio::time::timeout(patience(SHORT), s.read_exact(&mut buf))
+        .await
+        .expect("100 Continue")
+        .unwrap();
+    assert_eq!(&buf, b"HTTP/1.1 100 Continue\r\n\r\n");
+    let stopping = tokio::spawn(server.stop());
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    s.write_all(body.as_bytes()).await.unwrap();
+    let (status, _, v) = response(&mut s, patience(SHORT)).await;
+    assert_eq!(status, 201, "{v}");
+    assert!(v["game"]["id"].is_string(), "{v}");
+    until_closed(&mut s, patience(SHORT)).await;
+    until_closed(&mut idle, patience(SHORT)).await;
+    tokio::time::timeout(patience(SHORT), stopping)
+        .await
+        .expect("stop returns")
+        .unwrap();
+    assert!(
+        TcpStream::connect(addr).await.is_err(),
+        "a stopped server accepts nothing"
+    );
+}
+
+#[tokio::test]
+async fn a_client_that_does_not_take_its_responses_is_dropped() {
+    let server = server(
+        "stall",
+        Limits {
+            request_timeout: SHORT,
+            ..roomy()
+        },
+    )
+    .await;
+    let mut s = TcpStream::connect(server.addr).await.unwrap();
+    // The size of one answer.
+    s.write_all(get("/assets/i18n.js").as_bytes())
+        .await
+        .unwrap();
+    let one = until_first_response_len(&mut s).await;
+    // Far more answers than the socket buffers hold, never read while the server writes.
+    let n = 64 * 1024 * 1024 / one + 1;
+    let requests = get("/assets/i18n.js").repeat(n);
+    let (mut r, mut w) = s.split();
+    let _ = tokio::time::timeout(patience(SHORT), w.write_all(requests.as_bytes())).await;
+    tokio::time::sleep(patience(SHORT) / 2).await;
+    let mut got = 0usize;
+    let mut buf = vec![0u8; 1 << 20];
+    tokio::time::timeout(patience(SHORT), async {
+        loop {
+            match r.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(k) => got += k,
+            }
+        }
+    })
+    .await
+    .expect("the connection is closed");
+    assert!(
+        got < (n - 1) * one,
+        "all {n} answers were written: {got} bytes"
+    );
+    server.stop().await;
+}
+
+/// Reads one response whole: its length in bytes, head included.
+async fn until_first_response_len(s: &mut TcpStream) -> usize {
+    let mut data = Vec::new();
+    let mut buf = [0u8; 64 * 1024];
+    loop {
+        let n = tokio::time::timeout(patience(SHORT), s.read(&mut buf))
+            .await
+            .expect("a response")
+            .unwrap();
+        assert!(n > 0);
+        data.extend_from_slice(&buf[..n]);
+        if let Some(i) = data.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&data[..i]).to_ascii_lowercase();
+            let len: usize = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .map(|v| v.trim().parse().unwrap())
+                .expect("a length");
+            if data.len() >= i + 4 + len {
+                return i + 4 + len;
+            }
+        }
+    }
+}
