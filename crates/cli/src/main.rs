@@ -63,6 +63,19 @@ struct ServeArgs {
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=86_400),
           default_value_t = anywoli_server::Limits::default().request_timeout.as_secs())]
     request_timeout: u64,
+    /// New games one client (address) may make per minute, after a burst of 10; 0 for no limit.
+    #[arg(long, value_name = "N", default_value_t = anywoli_server::RateLimits::default().games_per_minute)]
+    games_per_minute: u32,
+    /// Hints one client may ask for per minute, after a burst of 4; 0 for no limit.
+    #[arg(long, value_name = "N", default_value_t = anywoli_server::RateLimits::default().hints_per_minute)]
+    hints_per_minute: u32,
+    /// Imports one client may make per minute, after a burst of 5; 0 for no limit.
+    #[arg(long, value_name = "N", default_value_t = anywoli_server::RateLimits::default().imports_per_minute)]
+    imports_per_minute: u32,
+    /// A host name the server answers to (repeatable), besides IP addresses, localhost and
+    /// the --public-url's host: requests to any other name are refused (DNS rebinding).
+    #[arg(long = "allowed-host", value_name = "NAME")]
+    allowed_hosts: Vec<String>,
 }
 
 impl Default for ServeArgs {
@@ -78,6 +91,10 @@ impl Default for ServeArgs {
             header_timeout: c.limits.header_timeout.as_secs(),
             idle_timeout: c.limits.idle_timeout.as_secs(),
             request_timeout: c.limits.request_timeout.as_secs(),
+            games_per_minute: c.rates.games_per_minute,
+            hints_per_minute: c.rates.hints_per_minute,
+            imports_per_minute: c.rates.imports_per_minute,
+            allowed_hosts: Vec::new(),
         }
     }
 }
@@ -107,6 +124,12 @@ fn serve(args: ServeArgs) -> Result<(), Failure> {
         db: args.db,
         public_url,
         limits,
+        rates: anywoli_server::RateLimits {
+            games_per_minute: args.games_per_minute,
+            hints_per_minute: args.hints_per_minute,
+            imports_per_minute: args.imports_per_minute,
+        },
+        allowed_hosts: args.allowed_hosts,
         ..anywoli_server::Config::default()
     })
     .map_err(Failure)

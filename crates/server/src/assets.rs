@@ -77,7 +77,7 @@ pub async fn page_not_found(method: axum::http::Method) -> Response {
         )
             .into_response()
     } else {
-        crate::routes::not_found().await.into_response()
+        crate::api::not_found().await.into_response()
     }
 }
 
@@ -94,6 +94,11 @@ pub async fn game_page(Path(id): Path<String>) -> Response {
 pub async fn asset(Path(name): Path<String>) -> Response {
     match FILES.iter().find(|f| f.0 == name) {
         Some(&(_, ty, body)) => (page_headers(ty), body).into_response(),
-        None => (StatusCode::NOT_FOUND, "no such file").into_response(),
+        None => crate::error::ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            "there is no such file of the page",
+        )
+        .into_response(),
     }
 }

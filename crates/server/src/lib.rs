@@ -4,6 +4,7 @@
 //! before acknowledging it, runs the engine on blocking threads and tells every watcher of a
 //! game what happened over a WebSocket. The API is documented in docs/api.md.
 
+mod api;
 mod assets;
 pub mod backup;
 mod dates;
@@ -15,7 +16,6 @@ mod listener;
 mod puzzles;
 pub mod rate_limit;
 pub mod round;
-mod routes;
 pub mod site;
 pub mod store;
 pub mod trace_json;
@@ -28,12 +28,12 @@ use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::Router;
 
+pub use api::games::DEFAULT_LEVEL;
+pub use api::{AppState, Options};
 pub use error::ApiError;
 pub use listener::Limits;
 pub use rate_limit::RateLimits;
 pub use round::Think;
-pub use routes::games::DEFAULT_LEVEL;
-pub use routes::{AppState, Options};
 pub use site::{PublicUrl, PublicUrlError, SiteView};
 pub use store::Store;
 
@@ -77,7 +77,7 @@ impl Default for Config {
 
 /// The whole app as a router, for a server or for tests that call it directly.
 pub fn app(state: AppState) -> Router {
-    use routes::{events, games, play};
+    use api::{events, games, play};
     let api = Router::new()
         .route("/site", get(games::site))
         .route("/rules", get(games::rules_list))
@@ -102,8 +102,8 @@ pub fn app(state: AppState) -> Router {
             "/import",
             post(games::import).layer(DefaultBodyLimit::max(IMPORT_LIMIT)),
         )
-        .fallback(routes::not_found)
-        .method_not_allowed_fallback(routes::method_not_allowed);
+        .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed);
     Router::new()
         .route("/", get(assets::index))
         .route("/new", get(assets::index))
@@ -115,7 +115,7 @@ pub fn app(state: AppState) -> Router {
         .route("/assets/{name}", get(assets::asset))
         .nest("/api", api)
         .fallback(assets::page_not_found)
-        .method_not_allowed_fallback(routes::method_not_allowed)
+        .method_not_allowed_fallback(api::method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(axum::middleware::from_fn_with_state(
             state.hosts(),

@@ -228,7 +228,7 @@ async fn a_body_shorter_than_its_length_gets_408_not_a_hang() {
     let (status, head, body) = response(&mut s, patience(SHORT)).await;
     assert_eq!(status, 408, "{body}");
     assert!(head.contains("content-type: application/json"), "{head}");
-    assert_eq!(body["error"], "network", "{body}");
+    assert_eq!(body["error"], "timeout", "{body}");
     assert!(body["message"].is_string(), "{body}");
     until_closed(&mut s, patience(SHORT)).await;
 

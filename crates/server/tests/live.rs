@@ -216,12 +216,18 @@ async fn a_watcher_that_floods_the_socket_is_cut_off() {
     assert_eq!(next_json(&mut ws).await["type"], "state");
     // A few pings are answered, as the page's are.
     for _ in 0..3 {
-        ws.send(Message::Text(r#"{"type":"ping"}"#.into())).await.unwrap();
+        ws.send(Message::Text(r#"{"type":"ping"}"#.into()))
+            .await
+            .unwrap();
         assert_eq!(next_json(&mut ws).await["type"], "pong");
     }
     // A flood is not.
     for _ in 0..40 {
-        if ws.send(Message::Text(r#"{"type":"ping"}"#.into())).await.is_err() {
+        if ws
+            .send(Message::Text(r#"{"type":"ping"}"#.into()))
+            .await
+            .is_err()
+        {
             break;
         }
     }

@@ -7,10 +7,14 @@ use std::path::Path;
 /// The error codes in the server's source: the string after `StatusCode::X,` in each
 /// `ApiError::new(StatusCode::X, "code", …)`.
 fn server_codes() -> BTreeSet<String> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
     let mut codes = BTreeSet::new();
-    for entry in std::fs::read_dir(src).unwrap() {
-        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
         let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
         for part in flat.split("ApiError::new(").skip(1) {
             let Some(rest) = part.trim_start().strip_prefix("StatusCode::") else {

@@ -207,6 +207,9 @@ const en = {
   err_unsupported_media_type: 'The request was not understood.',
   err_rate_limited: 'Too many requests from here; wait a moment and try again.',
   watch_link: 'Link to watch (no seat):',
+  err_wrong_host: 'This server does not answer to that address.',
+  err_wrong_origin: 'Requests from pages of other sites are refused.',
+  err_timeout: 'The request took too long to arrive; try again.',
 };
 
 const tl = {
@@ -413,6 +416,9 @@ const tl = {
   err_unsupported_media_type: 'Hindi naintindihan ang kahilingan.',
   err_rate_limited: 'Sobrang daming kahilingan mula rito; maghintay sandali at subukan ulit.',
   watch_link: 'Link para manood (walang upuan):',
+  err_wrong_host: 'Hindi sumasagot ang server na ito sa address na iyan.',
+  err_wrong_origin: 'Tinatanggihan ang mga kahilingan mula sa mga pahina ng ibang site.',
+  err_timeout: 'Masyadong natagalan bago dumating ang kahilingan; subukan ulit.',
 };
 
 const cs = {
@@ -621,6 +627,9 @@ const cs = {
   err_unsupported_media_type: 'Požadavku nebylo rozumět.',
   err_rate_limited: 'Odsud přišlo příliš mnoho požadavků; chvíli počkejte a zkuste to znovu.',
   watch_link: 'Odkaz ke sledování (bez místa):',
+  err_wrong_host: 'Tento server na tuto adresu neodpovídá.',
+  err_wrong_origin: 'Požadavky ze stránek jiných webů se odmítají.',
+  err_timeout: 'Požadavek přicházel příliš dlouho; zkuste to znovu.',
 };
 
 const nl = {
@@ -827,6 +836,9 @@ const nl = {
   err_unsupported_media_type: 'Het verzoek werd niet begrepen.',
   err_rate_limited: 'Te veel verzoeken vanaf hier; wacht even en probeer het opnieuw.',
   watch_link: 'Link om mee te kijken (geen plaats):',
+  err_wrong_host: 'Deze server antwoordt niet op dat adres.',
+  err_wrong_origin: 'Verzoeken vanaf pagina’s van andere sites worden geweigerd.',
+  err_timeout: 'Het verzoek deed er te lang over; probeer het opnieuw.',
 };
 
 const hi = {
@@ -1033,6 +1045,9 @@ const hi = {
   err_unsupported_media_type: 'अनुरोध समझ में नहीं आया।',
   err_rate_limited: 'यहाँ से बहुत अधिक अनुरोध आए; थोड़ा रुककर फिर कोशिश करें।',
   watch_link: 'देखने का लिंक (बिना सीट):',
+  err_wrong_host: 'यह सर्वर उस पते पर जवाब नहीं देता।',
+  err_wrong_origin: 'दूसरी साइटों के पन्नों से आए अनुरोध अस्वीकार किए जाते हैं।',
+  err_timeout: 'अनुरोध पहुँचने में बहुत देर लगी; फिर कोशिश करें।',
 };
 
 const it = {
@@ -1239,6 +1254,9 @@ const it = {
   err_unsupported_media_type: 'La richiesta non è stata capita.',
   err_rate_limited: 'Troppe richieste da qui; aspetta un momento e riprova.',
   watch_link: 'Link per guardare (senza posto):',
+  err_wrong_host: 'Questo server non risponde a quell’indirizzo.',
+  err_wrong_origin: 'Le richieste da pagine di altri siti sono rifiutate.',
+  err_timeout: 'La richiesta ha impiegato troppo ad arrivare; riprova.',
 };
 
 const DICTS = { en, tl, cs, nl, hi, it };

@@ -22,6 +22,10 @@ use crate::trace_json::JsonTrace;
 
 type Reply<T> = oneshot::Sender<ApiResult<T>>;
 
+/// The levels that choose by a shallow look (docs/strength.md: 1 to 3 plies), too quick to
+/// queue for a worker.
+const FAST_LEVELS: u8 = 5;
+
 /// What a request can ask of a game's round.
 pub enum Command {
     /// The game as it stands.
@@ -428,7 +432,13 @@ impl Round {
                 };
                 player.choose(&pos, time)
             };
-            let mv = engine.run(Priority::Game, job).await.ok().flatten();
+            // Levels 1 to 5 look 1 to 3 plies ahead: microseconds, so they skip the queue
+            // and never wait behind a search (a hint or level 10 takes up to Think::movetime).
+            let mv = if level <= FAST_LEVELS {
+                tokio::task::spawn_blocking(job).await.ok().flatten()
+            } else {
+                engine.run(Priority::Game, job).await.ok().flatten()
+            };
             let _ = tx.send(Command::EngineDone { token, mv }).await;
         });
     }

@@ -9,13 +9,13 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::api::client::ClientIp;
+use crate::api::{parse_side, AppState, JsonBody};
 use crate::dates::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{new_id, new_secret, random_bytes};
 use crate::round::game::{Game, Mode, NewGame, Player};
 use crate::round::view::{GameView, SummaryView};
-use crate::routes::client::ClientIp;
-use crate::routes::{parse_side, AppState, JsonBody};
 use crate::site::SiteView;
 use crate::trace_json::{side_name, JsonTrace};
 

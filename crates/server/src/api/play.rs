@@ -11,12 +11,12 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::api::client::ClientIp;
+use crate::api::{seat_name, AppState, JsonBody};
 use crate::engine_queue::{Priority, QueueError};
 use crate::error::{ApiError, ApiResult};
 use crate::round::view::GameView;
 use crate::round::Command;
-use crate::routes::client::ClientIp;
-use crate::routes::{seat_name, AppState, JsonBody};
 use crate::trace_json::side_name;
 
 #[derive(Deserialize)]

@@ -9,10 +9,10 @@ use axum::response::Response;
 use serde_json::json;
 use tokio::sync::broadcast;
 
+use crate::api::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::round::view::event_message;
 use crate::round::{game::Event, Command, Rounds};
-use crate::routes::AppState;
 
 /// The largest message a client may send (it only ever sends `{"type":"ping"}`).
 const MAX_MESSAGE: usize = 4096;
