@@ -5,6 +5,7 @@ mod backup;
 mod bench;
 mod board;
 mod engine;
+mod loadtest;
 mod matches;
 mod play;
 mod tablebase;
@@ -293,6 +294,14 @@ enum Command {
         #[arg(value_name = "PLAYER_B")]
         player_b: String,
     },
+    /// Play many live games against servers and report moves/s, round trips, WebSocket
+    /// delivery, errors and server memory (docs/scaling.md).
+    ///
+    /// Start the server with --games-per-minute 0 (it lets one client make 30 games a minute
+    /// after a burst of 10, and refuses more with 429), and, when the tool's connections and
+    /// watchers exceed 64, --max-connections-per-client 0 and --max-connections above their
+    /// total. Load only servers you run.
+    Loadtest(loadtest::LoadtestArgs),
     /// Play the engine in the terminal: type move letters, undo, hint or quit.
     Play {
         #[command(flatten)]
@@ -413,6 +422,7 @@ fn main() -> ExitCode {
             threads,
         } => bench::run(seconds, runs, perft_depth, search_depth, threads),
         Command::Engine => engine::run(),
+        Command::Loadtest(args) => loadtest::run(&args),
         Command::Analyse {
             start,
             movetime,

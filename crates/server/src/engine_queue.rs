@@ -90,6 +90,8 @@ struct Shared {
     workers: usize,
     max_waiting_hints: usize,
     state: Mutex<State>,
+    /// How long jobs waited for a worker, games' and hints' (`/metrics`).
+    waited: [crate::metrics::Histogram; 2],
 }
 
 struct State {
@@ -194,6 +196,7 @@ impl EngineQueue {
                     next_id: 0,
                     closed: false,
                 }),
+                waited: Default::default(),
             }),
         }
     }
@@ -224,7 +227,9 @@ impl EngineQueue {
         T: Send + 'static,
         F: FnOnce() -> T + Send + 'static,
     {
+        let asked = std::time::Instant::now();
         let grant = self.acquire(priority).await?;
+        self.waited(priority).observe(asked.elapsed());
         let handle = tokio::task::spawn_blocking(move || {
             // Dropped when the job returns or unwinds: the worker is freed either way.
             let _grant = grant;
@@ -290,6 +295,11 @@ impl EngineQueue {
     pub fn waiting(&self) -> (usize, usize) {
         let st = self.shared.lock();
         (st.games.len(), st.hints.len())
+    }
+
+    /// How long the jobs of `priority` that started waited for a worker (0 when one was free).
+    pub fn waited(&self, priority: Priority) -> &crate::metrics::Histogram {
+        &self.shared.waited[usize::from(priority == Priority::Hint)]
     }
 
     /// How many jobs run now.

@@ -13,6 +13,7 @@ pub mod error;
 mod guard;
 mod ids;
 mod listener;
+pub mod metrics;
 mod puzzles;
 pub mod rate_limit;
 pub mod round;
@@ -113,6 +114,8 @@ pub fn app(state: AppState) -> Router {
         .route("/puzzles/{id}", get(assets::index))
         .route("/g/{id}", get(assets::game_page))
         .route("/assets/{name}", get(assets::asset))
+        .route("/healthz", get(metrics::healthz))
+        .route("/metrics", get(metrics::metrics))
         .nest("/api", api)
         .fallback(assets::page_not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
@@ -120,6 +123,11 @@ pub fn app(state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(
             state.hosts(),
             guard::guard,
+        ))
+        // Outermost, so that it times and counts the guard's refusals too.
+        .layer(axum::middleware::from_fn_with_state(
+            state.metrics().clone(),
+            metrics::track,
         ))
         .with_state(state)
 }
@@ -144,7 +152,7 @@ impl Server {
 /// Opens the database, binds and serves in the background.
 pub async fn start(config: &Config) -> Result<Server, String> {
     let db = config.db.clone();
-    let store = tokio::task::spawn_blocking(move || Store::open(&db))
+    let store = tokio::task::spawn_blocking(move || Store::open_db(&db))
         .await
         .map_err(|e| e.to_string())?
         .map_err(|e| e.to_string())?;
@@ -157,12 +165,15 @@ pub async fn start(config: &Config) -> Result<Server, String> {
     let mut options = Options::new(config.think, site);
     options.rates = config.rates;
     options.allowed_hosts = config.allowed_hosts.clone();
-    let router = app(AppState::with_options(store, options));
+    let state = AppState::with_options(store, options);
+    let metrics = state.metrics().clone();
+    let router = app(state);
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(listener::serve(
         listener,
         router,
         config.limits,
+        metrics,
         async move {
             let _ = rx.await;
         },

@@ -174,6 +174,7 @@ pub(crate) async fn serve(
     listener: TcpListener,
     router: Router,
     limits: Limits,
+    metrics: Arc<crate::metrics::Metrics>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
     let max = effective_max_connections(limits.max_connections);
@@ -182,6 +183,7 @@ pub(crate) async fn serve(
         per_client: limits.max_connections_per_client,
         clients: Mutex::new(HashMap::new()),
     });
+    metrics.watch_connections(gate.total.clone(), max);
     let (stop_tx, stop_rx) = watch::channel(false);
     let (done_tx, done_rx) = watch::channel(());
     let mut refusals = Refusals::default();
@@ -220,6 +222,7 @@ pub(crate) async fn serve(
             }
             Err(why) => {
                 drop(stream);
+                metrics.connection_refused(matches!(why, Full::Client));
                 refusals.note(peer.ip(), why, &limits, max);
             }
         }

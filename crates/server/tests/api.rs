@@ -1040,3 +1040,51 @@ async fn the_engines_move_is_stored_once_the_database_takes_writes_again() {
     assert_eq!(g["thinking"], false);
     assert_eq!(g["to_move"], "south");
 }
+
+#[tokio::test]
+async fn a_take_back_while_the_engines_move_waits_to_be_stored_frees_the_game() {
+    let (app, state) = router_with(|o| {
+        o.think = Think {
+            movetime: Duration::from_millis(300),
+            hash_mib: 1,
+        }
+    });
+    let (_, v) = post(&app, "/api/games", json!({"mode": "computer", "level": 10})).await;
+    let id = v["game"]["id"].as_str().unwrap().to_string();
+    let secret = v["secret"].as_str().unwrap().to_string();
+    let moves = format!("/api/games/{id}/moves");
+    assert_eq!(
+        post(&app, &moves, json!({"move": "e", "secret": secret})).await.0,
+        StatusCode::OK
+    );
+    let store = state.rounds().ctx.store.clone();
+    store.set_read_only(true).unwrap();
+    // The engine's move is chosen but cannot be stored; its first retry is 2 s away.
+    tokio::time::sleep(Duration::from_millis(900)).await;
+    store.set_read_only(false).unwrap();
+    let (s, t) = post(
+        &app,
+        &format!("/api/games/{id}/takeback"),
+        json!({ "secret": secret }),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{t}");
+    assert_eq!(t["game"]["ply"], 0);
+    let (_, g) = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(g["thinking"], false, "the engine is not at work any more: {g}");
+    // The game goes on: a move, and the engine's reply.
+    assert_eq!(
+        post(&app, &moves, json!({"move": "a", "secret": secret})).await.0,
+        StatusCode::OK
+    );
+    let mut g = Value::Null;
+    for _ in 0..100 {
+        g = get(&app, &format!("/api/games/{id}")).await.1;
+        if g["ply"] == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(g["ply"], 2, "{g}");
+    assert_eq!(g["moves"][0], "a");
+}

@@ -78,6 +78,7 @@ impl AppState {
             engine,
             think: o.think,
             idle: o.idle,
+            metrics: Arc::new(crate::metrics::Metrics::new()),
         });
         let public_host = o
             .site
@@ -104,6 +105,11 @@ impl AppState {
 
     pub fn rounds(&self) -> &Arc<Rounds> {
         &self.0.rounds
+    }
+
+    /// This server's counters (`/metrics`), shared with its rounds.
+    pub fn metrics(&self) -> &Arc<crate::metrics::Metrics> {
+        &self.0.rounds.ctx.metrics
     }
 
     /// How many games are in memory (rounds in play).

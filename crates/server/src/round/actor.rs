@@ -144,6 +144,7 @@ impl Round {
         let rounds = self.rounds()?;
         let stored = next.clone();
         rounds.db(move |s| persist(s, &change, &stored)).await?;
+        rounds.ctx.metrics.stored(&event);
         self.game = next;
         self.announce(&event);
         Ok(event)
@@ -311,7 +312,7 @@ impl Round {
         let keep =
             keep.ok_or_else(|| ApiError::not_allowed("there is no move of yours to take back"))?;
         // The engine's move waiting to be stored belongs to the position being taken back.
-        self.pending = None;
+        self.drop_pending();
         self.commit(Change::TakeBack { keep, at: now_ms() }).await?;
         Ok(GameView::of(&self.game))
     }
@@ -328,7 +329,7 @@ impl Round {
             (_, Some(s)) => s,
             (_, None) => return Err(ApiError::game_over()),
         };
-        self.pending = None;
+        self.drop_pending();
         self.commit(Change::Resign {
             loser,
             at: now_ms(),
@@ -463,6 +464,16 @@ impl Round {
         }
     }
 
+    /// Forgets the engine's move that is waiting to be stored (the game moved on without it);
+    /// no search is running then, so the engine is no longer at work.
+    fn drop_pending(&mut self) {
+        if self.pending.take().is_some() {
+            self.retries = 0;
+            let event = self.game.set_thinking(false);
+            self.announce(&event);
+        }
+    }
+
     async fn engine_retry(&mut self) {
         if self.pending.is_some() {
             self.store_engine_move().await;
@@ -474,7 +485,7 @@ impl Round {
     async fn store_engine_move(&mut self) {
         let Some(mv) = self.pending else { return };
         if self.game.computer_to_move().is_none() {
-            self.pending = None;
+            self.drop_pending();
             return;
         }
         let Ok(trace) = self.game.pos.trace(mv) else {

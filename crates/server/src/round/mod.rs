@@ -59,6 +59,8 @@ pub struct Context {
     pub engine: EngineQueue,
     pub think: Think,
     pub idle: Duration,
+    /// The server's counters (`/metrics`): a round counts the moves it stores.
+    pub metrics: Arc<crate::metrics::Metrics>,
 }
 
 struct Live {

@@ -1,0 +1,86 @@
+//! The tables, the pragmas every write connection needs, and the steps that bring an older
+//! database up to date.
+
+use rusqlite::Connection;
+
+use super::{StoreError, StoreResult};
+
+pub(super) const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    created INTEGER NOT NULL,
+    updated INTEGER NOT NULL,
+    mode TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    start TEXT NOT NULL,
+    south TEXT NOT NULL,
+    north TEXT NOT NULL,
+    south_secret TEXT,
+    north_secret TEXT,
+    status TEXT NOT NULL,
+    result TEXT NOT NULL,
+    termination TEXT,
+    rematch TEXT,
+    tags TEXT NOT NULL DEFAULT '[]'
+);
+CREATE INDEX IF NOT EXISTS games_by_update ON games(updated DESC);
+CREATE TABLE IF NOT EXISTS moves (
+    game TEXT NOT NULL REFERENCES games(id),
+    ply INTEGER NOT NULL,
+    mv TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (game, ply)
+) WITHOUT ROWID;
+";
+
+/// Readies the connection that will write: journal, durability, schema.
+pub(super) fn set_up_writer(conn: &Connection) -> StoreResult<()> {
+    // WAL lets readers go on during a write; FULL makes each commit reach the disk before
+    // it returns, which is what "a move is acknowledged only once it is stored" needs.
+    let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
+    if mode != "wal" && mode != "memory" {
+        return Err(StoreError(format!(
+            "the database refused WAL mode (journal mode is {mode})"
+        )));
+    }
+    conn.execute_batch(
+        "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000;",
+    )?;
+    conn.execute_batch(SCHEMA)?;
+    migrate(conn)?;
+    Ok(())
+}
+
+/// Readies a connection that only reads. `query_only` makes a write sent to it by mistake
+/// fail instead of going around the writer (and its batching and ordering).
+pub(super) fn set_up_reader(conn: &Connection) -> StoreResult<()> {
+    // A WAL reader can still meet a lock for a moment (while another connection recovers
+    // or restarts the log); it waits like the writer does rather than failing the read.
+    conn.execute_batch("PRAGMA busy_timeout=5000; PRAGMA query_only=ON;")?;
+    Ok(())
+}
+
+/// Brings a database made by an older version up to this one's schema. Each step is checked
+/// by looking, so it runs once and a newer database is left alone.
+fn migrate(conn: &Connection) -> rusqlite::Result<()> {
+    let has_hints: bool = conn.query_row(
+        "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'hints'",
+        [],
+        |r| r.get::<_, i64>(0).map(|n| n > 0),
+    )?;
+    if !has_hints {
+        // NULL in games made before hints could be turned off: see `hints_or_default`.
+        conn.execute_batch("ALTER TABLE games ADD COLUMN hints INTEGER")?;
+    }
+    let has_invite: bool = conn.query_row(
+        "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'invite'",
+        [],
+        |r| r.get::<_, i64>(0).map(|n| n > 0),
+    )?;
+    if !has_invite {
+        // NULL: a friend game made before invite tokens, whose old link still opens its seat.
+        conn.execute_batch("ALTER TABLE games ADD COLUMN invite TEXT")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,597 @@
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::sync::Barrier;
+
+use rusqlite::{params, Connection};
+
+use super::schema::{self, SCHEMA};
+use super::writer::{self, Answer, Job, Op};
+use super::*;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("anywoli-store-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn game(id: &str) -> GameRow {
+    GameRow {
+        id: id.to_string(),
+        created: 1,
+        updated: 1,
+        // Not "friend": a friend game in play is left out of `recent`.
+        mode: "local".to_string(),
+        rules: "anywoli".to_string(),
+        seed: "0".to_string(),
+        start: "start".to_string(),
+        seats: ["human".to_string(), "human".to_string()],
+        secrets: [Some("s".to_string()), None],
+        status: "playing".to_string(),
+        result: "*".to_string(),
+        termination: None,
+        rematch: None,
+        tags: "[]".to_string(),
+        hints: false,
+        invite: None,
+    }
+}
+
+fn append(store: &Store, id: &str, ply: usize) -> StoreResult<()> {
+    store.append_move(
+        id,
+        ply,
+        &format!("m{ply}"),
+        ply as i64,
+        "playing",
+        "*",
+        None,
+    )
+}
+
+/// A job as the store would send it, and where its answer will arrive.
+fn job(op: Op) -> (Job, mpsc::Receiver<Answer>) {
+    let (reply, answer) = mpsc::sync_channel(1);
+    (Job { op, reply }, answer)
+}
+
+fn append_op(id: &str, ply: i64) -> Op {
+    Op::AppendMove {
+        id: id.to_string(),
+        ply,
+        mv: format!("m{ply}"),
+        at: ply,
+        status: "playing".to_string(),
+        result: "*".to_string(),
+        termination: None,
+    }
+}
+
+/// A database made before hints could be turned off: the column is added, friend games
+/// get no hints (nobody agreed to them), the others keep theirs; reopening changes nothing.
+#[test]
+fn an_older_database_gains_the_hints_column() {
+    let dir = scratch("migrate");
+    let path = dir.join("old.sqlite");
+    {
+        let c = Connection::open(&path).unwrap();
+        let old_schema = SCHEMA;
+        c.execute_batch(old_schema).unwrap();
+        for (id, mode) in [("friendgame01", "friend"), ("computer0001", "computer")] {
+            c.execute(
+                "INSERT INTO games (id, created, updated, mode, rules, seed, start, south,
+                    north, south_secret, north_secret, status, result, termination, rematch,
+                    tags)
+                 VALUES (?1, 0, 0, ?2, 'anywoli', '0', 's', 'human', 'human', NULL, NULL,
+                    'playing', '*', NULL, NULL, '[]')",
+                params![id, mode],
+            )
+            .unwrap();
+        }
+    }
+    for _ in 0..2 {
+        let store = Store::open(&path).unwrap();
+        assert!(!store.load("friendgame01").unwrap().unwrap().0.hints);
+        assert!(store.load("computer0001").unwrap().unwrap().0.hints);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Sixteen games played at once, each from its own thread: every move is answered Ok and
+/// every one is in the file when it is opened again.
+#[test]
+fn moves_of_many_games_at_once_are_all_stored() {
+    const GAMES: usize = 16;
+    const MOVES: usize = 40;
+    let dir = scratch("many");
+    let path = dir.join("games.sqlite");
+    let store = Store::open(&path).unwrap();
+    let start = Barrier::new(GAMES);
+    std::thread::scope(|s| {
+        for g in 0..GAMES {
+            let (store, start) = (&store, &start);
+            s.spawn(move || {
+                let id = format!("game{g:02}");
+                store.create_game(&game(&id), &[]).unwrap();
+                start.wait();
+                for ply in 1..=MOVES {
+                    append(store, &id, ply).unwrap();
+                }
+                store
+                    .set_status(&id, 99, "over", "1-0", Some("resignation"))
+                    .unwrap();
+            });
+        }
+    });
+    drop(store);
+    let store = Store::open(&path).unwrap();
+    for g in 0..GAMES {
+        let (row, moves) = store.load(&format!("game{g:02}")).unwrap().unwrap();
+        let want: Vec<String> = (1..=MOVES).map(|p| format!("m{p}")).collect();
+        assert_eq!(moves, want);
+        assert_eq!(
+            (row.status.as_str(), row.result.as_str(), row.updated),
+            ("over", "1-0", 99)
+        );
+    }
+    assert_eq!(store.recent(100).unwrap().len(), GAMES);
+    drop(store);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One batch: a move whose ply is already stored, and a move of a game that does not exist,
+/// fail with their own errors and undo only themselves; the rest of the batch is stored and
+/// keeps its own answers (a seat already taken, a rematch already made: false).
+#[test]
+fn a_failing_change_fails_alone_in_its_batch() {
+    let dir = scratch("batch");
+    let path = dir.join("games.sqlite");
+    drop(Store::open(&path).unwrap());
+    let mut conn = Connection::open(&path).unwrap();
+    schema::set_up_writer(&conn).unwrap();
+    let next = game("rematch01");
+    let ops = vec![
+        Op::CreateGame {
+            row: game("a"),
+            moves: vec!["m1".to_string()],
+        },
+        append_op("a", 2),
+        append_op("a", 2),
+        append_op("nope", 1),
+        append_op("a", 3),
+        Op::ClaimSeat {
+            id: "a".to_string(),
+            seat: 1,
+            secret: "n".to_string(),
+        },
+        Op::ClaimSeat {
+            id: "a".to_string(),
+            seat: 0,
+            secret: "x".to_string(),
+        },
+        Op::CreateRematch {
+            id: "a".to_string(),
+            next: next.clone(),
+        },
+        Op::CreateRematch {
+            id: "a".to_string(),
+            next: game("rematch02"),
+        },
+        Op::CreateGame {
+            row: game("b"),
+            moves: Vec::new(),
+        },
+    ];
+    let (jobs, answers): (Vec<_>, Vec<_>) = ops.into_iter().map(job).unzip();
+    writer::run_batch(&mut conn, jobs);
+    let answers: Vec<Answer> = answers.iter().map(|a| a.recv().unwrap()).collect();
+    let ok: Vec<Option<bool>> = answers.iter().map(|a| a.as_ref().ok().copied()).collect();
+    assert_eq!(
+        ok,
+        [
+            Some(true),
+            Some(true),
+            None,
+            None,
+            Some(true),
+            Some(true),
+            Some(false),
+            Some(true),
+            Some(false),
+            Some(true)
+        ]
+    );
+    let unique = answers[2].as_ref().unwrap_err().to_string();
+    assert!(unique.contains("UNIQUE"), "{unique}");
+    let foreign = answers[3].as_ref().unwrap_err().to_string();
+    assert!(foreign.contains("FOREIGN KEY"), "{foreign}");
+    assert!(conn.is_autocommit(), "the batch's transaction is over");
+    drop(conn);
+
+    let store = Store::open(&path).unwrap();
+    let (a, moves) = store.load("a").unwrap().unwrap();
+    assert_eq!(moves, ["m1", "m2", "m3"]);
+    assert_eq!(a.secrets, [Some("s".to_string()), Some("n".to_string())]);
+    assert_eq!(a.rematch.as_deref(), Some("rematch01"));
+    assert_eq!(store.load("rematch01").unwrap().unwrap().0, next);
+    assert!(store.load("rematch02").unwrap().is_none());
+    assert!(store.load("b").unwrap().is_some());
+    assert!(store.load("nope").unwrap().is_none());
+    drop(store);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A batch whose commit fails stores none of its changes, and every one of them is told so,
+/// even those that worked inside the transaction.
+#[test]
+fn a_failed_commit_fails_the_whole_batch() {
+    let dir = scratch("commit");
+    let path = dir.join("games.sqlite");
+    drop(Store::open(&path).unwrap());
+    let mut conn = Connection::open(&path).unwrap();
+    schema::set_up_writer(&conn).unwrap();
+    // A foreign key checked only at COMMIT makes the commit itself fail.
+    let ops = vec![
+        Op::CreateGame {
+            row: game("a"),
+            moves: Vec::new(),
+        },
+        Op::Sql("PRAGMA defer_foreign_keys=ON"),
+        append_op("nope", 1),
+        append_op("a", 1),
+    ];
+    let (jobs, answers): (Vec<_>, Vec<_>) = ops.into_iter().map(job).unzip();
+    writer::run_batch(&mut conn, jobs);
+    for a in &answers {
+        let e = a.recv().unwrap().unwrap_err().to_string();
+        assert!(e.contains("FOREIGN KEY"), "{e}");
+    }
+    assert!(conn.is_autocommit());
+    let games: i64 = conn
+        .query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
+        .unwrap();
+    let moves: i64 = conn
+        .query_row("SELECT COUNT(*) FROM moves", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!((games, moves), (0, 0));
+    // The writer's connection works on afterwards.
+    let (j, a) = job(Op::CreateGame {
+        row: game("a"),
+        moves: Vec::new(),
+    });
+    writer::run_batch(&mut conn, vec![j]);
+    assert!(a.recv().unwrap().unwrap());
+    drop(conn);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// While the writer holds a batch's transaction open, reads are answered (with the last
+/// commit, not the batch's changes) and the batch's callers are not: a change is answered
+/// only once its commit has returned.
+#[test]
+fn reads_go_on_while_a_batch_is_being_written() {
+    let dir = scratch("reads");
+    let store = Store::open(&dir.join("games.sqlite")).unwrap();
+    store.create_game(&game("a"), &[]).unwrap();
+    let (entered, entered_rx) = mpsc::sync_channel(1);
+    let (resume, resume_rx) = mpsc::channel();
+    std::thread::scope(|s| {
+        // Owned here, so that a failed assertion drops it and lets the writer go on, and the
+        // test fails instead of hanging.
+        let resume = resume;
+        let held = s.spawn(|| {
+            store.writer.call(Op::Hold {
+                first: Box::new(append_op("a", 1)),
+                entered,
+                resume: resume_rx,
+            })
+        });
+        entered_rx.recv().unwrap();
+        // Sent while the batch is open, so it is in the next one.
+        let queued = s.spawn(|| append(&store, "a", 2));
+
+        let (_, moves) = store.load("a").unwrap().unwrap();
+        assert!(moves.is_empty(), "a read sees only what is committed");
+        assert_eq!(store.recent(10).unwrap()[0].moves, 0);
+        // Both readers at once, from other threads, while the writer is still held.
+        let (r1, r2) = (s.spawn(|| store.load("a")), s.spawn(|| store.load("a")));
+        assert!(r1.join().unwrap().unwrap().is_some());
+        assert!(r2.join().unwrap().unwrap().is_some());
+        assert!(!held.is_finished(), "answered before its commit");
+        assert!(!queued.is_finished(), "answered before its commit");
+
+        resume.send(()).unwrap();
+        assert!(held.join().unwrap().unwrap());
+        queued.join().unwrap().unwrap();
+    });
+    assert_eq!(store.load("a").unwrap().unwrap().1, ["m1", "m2"]);
+    drop(store);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Reads while sixteen threads keep the writer busy: every read is answered, and what it
+/// sees is a state some commit left (a game's move count never goes back).
+#[test]
+fn reads_are_answered_while_writers_hammer() {
+    let dir = scratch("hammer");
+    let store = Store::open(&dir.join("games.sqlite")).unwrap();
+    for g in 0..16 {
+        store.create_game(&game(&format!("g{g}")), &[]).unwrap();
+    }
+    std::thread::scope(|s| {
+        for g in 0..16 {
+            let store = &store;
+            s.spawn(move || {
+                for ply in 1..=30 {
+                    append(store, &format!("g{g}"), ply).unwrap();
+                }
+            });
+        }
+        let mut seen = [0usize; 16];
+        for i in 0..400 {
+            let g = i % 16;
+            let (row, moves) = store.load(&format!("g{g}")).unwrap().unwrap();
+            assert!(moves.len() >= seen[g]);
+            // The row and the moves are one snapshot: the row's time is its last move's.
+            assert_eq!(row.updated, moves.len().max(1) as i64);
+            seen[g] = moves.len();
+            assert_eq!(store.recent(100).unwrap().len(), 16);
+        }
+    });
+    drop(store);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Eight friends follow the same invite at once: one seat, one winner.
+#[test]
+fn one_claim_of_a_seat_wins() {
+    let stores = [
+        Some(Store::in_memory().unwrap()),
+        Some(Store::open(&scratch("claim").join("games.sqlite")).unwrap()),
+        Store::test_postgres("one_claim_of_a_seat_wins"),
+    ];
+    for store in stores.into_iter().flatten() {
+        store.create_game(&game("a"), &[]).unwrap();
+        let start = Barrier::new(8);
+        let won: Vec<(usize, bool)> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..8)
+                .map(|i| {
+                    let (store, start) = (&store, &start);
+                    s.spawn(move || {
+                        start.wait();
+                        (i, store.claim_seat("a", 1, &format!("secret{i}")).unwrap())
+                    })
+                })
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let winners: Vec<usize> = won.iter().filter(|w| w.1).map(|w| w.0).collect();
+        assert_eq!(winners.len(), 1, "{won:?}");
+        let (row, _) = store.load("a").unwrap().unwrap();
+        assert_eq!(row.secrets[1], Some(format!("secret{}", winners[0])));
+    }
+    let _ = std::fs::remove_dir_all(scratch("claim"));
+}
+
+/// Read-only refuses every change, lets reads go on, and ends when asked.
+#[test]
+fn read_only_refuses_changes_until_lifted() {
+    let dir = scratch("readonly");
+    let stores = [
+        Some(Store::in_memory().unwrap()),
+        Some(Store::open(&dir.join("games.sqlite")).unwrap()),
+        Store::test_postgres("read_only_refuses_changes_until_lifted"),
+    ];
+    for store in stores.into_iter().flatten() {
+        store.create_game(&game("a"), &[]).unwrap();
+        store.set_read_only(true).unwrap();
+        let e = append(&store, "a", 1).unwrap_err().to_string();
+        assert!(e.contains("readonly") || e.contains("read-only"), "{e}");
+        assert!(store.create_game(&game("b"), &[]).is_err());
+        assert!(store.claim_seat("a", 1, "n").is_err());
+        assert!(store.load("a").unwrap().unwrap().1.is_empty());
+        assert_eq!(store.recent(10).unwrap().len(), 1);
+        store.set_read_only(false).unwrap();
+        append(&store, "a", 1).unwrap();
+        assert_eq!(store.load("a").unwrap().unwrap().1, ["m1"]);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Changes queued when the store is dropped are committed and answered before the drop
+/// returns.
+#[test]
+fn dropping_the_store_finishes_what_is_queued() {
+    let dir = scratch("drop");
+    let path = dir.join("games.sqlite");
+    let store = Store::open(&path).unwrap();
+    let mut answers = Vec::new();
+    let (j, a) = job(Op::CreateGame {
+        row: game("a"),
+        moves: Vec::new(),
+    });
+    store.writer.send(j).unwrap();
+    answers.push(a);
+    for ply in 1..=100 {
+        let (j, a) = job(append_op("a", ply));
+        store.writer.send(j).unwrap();
+        answers.push(a);
+    }
+    drop(store);
+    for a in answers {
+        assert!(a.try_recv().unwrap().unwrap());
+    }
+    let store = Store::open(&path).unwrap();
+    assert_eq!(store.load("a").unwrap().unwrap().1.len(), 100);
+    drop(store);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every public method, with the same answers from both backends.
+fn exercise(store: &Store) {
+    let mut a = game("a");
+    a.hints = true;
+    store
+        .create_game(&a, &["m1".to_string(), "m2".to_string()])
+        .unwrap();
+    assert_eq!(
+        store.load("a").unwrap(),
+        Some((a.clone(), vec!["m1".to_string(), "m2".to_string()]))
+    );
+    assert!(store.load("none").unwrap().is_none());
+    assert!(store.create_game(&a, &[]).is_err(), "the id is taken");
+    append(store, "a", 3).unwrap();
+    assert!(append(store, "a", 3).is_err(), "ply 3 is stored");
+    assert!(append(store, "nope", 1).is_err(), "no such game");
+    store.truncate_moves("a", 1, 10).unwrap();
+    let (row, moves) = store.load("a").unwrap().unwrap();
+    assert_eq!(moves, ["m1"]);
+    assert_eq!(row.updated, 10);
+    store
+        .set_status("a", 11, "over", "1-0", Some("resignation"))
+        .unwrap();
+    let (row, _) = store.load("a").unwrap().unwrap();
+    assert_eq!(
+        (row.status.as_str(), row.result.as_str(), row.termination.as_deref()),
+        ("over", "1-0", Some("resignation"))
+    );
+    assert!(store.claim_seat("a", 1, "n").unwrap());
+    assert!(!store.claim_seat("a", 1, "m").unwrap());
+    assert!(!store.claim_seat("a", 0, "m").unwrap(), "South has its secret");
+    let next = game("b");
+    assert!(store.create_rematch("a", &next).unwrap());
+    assert!(!store.create_rematch("a", &game("c")).unwrap());
+    assert!(store.load("c").unwrap().is_none());
+    assert_eq!(store.load("b").unwrap().unwrap().0, next);
+    let mut friend = game("f");
+    friend.mode = "friend".to_string();
+    friend.updated = 50;
+    friend.invite = Some("tok".to_string());
+    store.create_game(&friend, &[]).unwrap();
+    let ids = |s: &Store| -> Vec<(String, i64)> {
+        s.recent(10)
+            .unwrap()
+            .into_iter()
+            .map(|g| (g.id, g.moves))
+            .collect()
+    };
+    assert_eq!(
+        ids(store),
+        [("a".to_string(), 1), ("b".to_string(), 0)],
+        "a live friend game is unlisted"
+    );
+    store.set_status("f", 60, "over", "0-1", None).unwrap();
+    assert_eq!(ids(store)[0], ("f".to_string(), 0));
+    assert_eq!(store.recent(1).unwrap().len(), 1);
+    assert_eq!(store.load("f").unwrap().unwrap().0.invite.as_deref(), Some("tok"));
+}
+
+#[test]
+fn every_method_behaves_alike_on_sqlite() {
+    exercise(&Store::in_memory().unwrap());
+}
+
+#[test]
+fn every_method_behaves_alike_on_postgres() {
+    if let Some(store) = Store::test_postgres("every_method_behaves_alike_on_postgres") {
+        exercise(&store);
+    }
+}
+
+/// PostgreSQL's writer: a batch held open while ten changes queue up runs them in one
+/// transaction, where the failing ones fail alone (as SQLite's `run_batch` test shows).
+#[test]
+fn a_failing_change_fails_alone_in_a_postgres_batch() {
+    let Some(store) = Store::test_postgres("a_failing_change_fails_alone_in_a_postgres_batch")
+    else {
+        return;
+    };
+    let (entered_tx, entered) = mpsc::sync_channel(1);
+    let (resume, resume_rx) = mpsc::channel();
+    let (hold, held) = job(Op::Hold {
+        first: Box::new(Op::CreateGame {
+            row: game("first"),
+            moves: Vec::new(),
+        }),
+        entered: entered_tx,
+        resume: resume_rx,
+    });
+    store.writer.send(hold).unwrap();
+    entered.recv().unwrap();
+    let ops = vec![
+        Op::CreateGame {
+            row: game("a"),
+            moves: vec!["m1".to_string()],
+        },
+        append_op("a", 2),
+        append_op("a", 2),
+        append_op("nope", 1),
+        append_op("a", 3),
+        Op::ClaimSeat {
+            id: "a".to_string(),
+            seat: 0,
+            secret: "x".to_string(),
+        },
+        Op::CreateRematch {
+            id: "a".to_string(),
+            next: game("r1"),
+        },
+        Op::CreateRematch {
+            id: "a".to_string(),
+            next: game("r2"),
+        },
+    ];
+    let mut answers = Vec::new();
+    for op in ops {
+        let (j, a) = job(op);
+        store.writer.send(j).unwrap();
+        answers.push(a);
+    }
+    resume.send(()).unwrap();
+    assert!(held.recv().unwrap().unwrap());
+    let answers: Vec<Answer> = answers.iter().map(|a| a.recv().unwrap()).collect();
+    let ok: Vec<Option<bool>> = answers.iter().map(|a| a.as_ref().ok().copied()).collect();
+    assert_eq!(
+        ok,
+        [
+            Some(true),
+            Some(true),
+            None,
+            None,
+            Some(true),
+            Some(false),
+            Some(true),
+            Some(false)
+        ]
+    );
+    let unique = answers[2].as_ref().unwrap_err().to_string();
+    assert!(unique.contains("unique"), "{unique}");
+    let foreign = answers[3].as_ref().unwrap_err().to_string();
+    assert!(foreign.contains("foreign key"), "{foreign}");
+    assert_eq!(store.load("a").unwrap().unwrap().1, ["m1", "m2", "m3"]);
+    assert!(store.load("r1").unwrap().is_some());
+    assert!(store.load("r2").unwrap().is_none());
+    assert!(store.load("first").unwrap().is_some());
+}
+
+/// Two stores opening one fresh PostgreSQL schema at once: the advisory lock lets one
+/// migrate, the other finds the schema made.
+#[test]
+fn postgres_migrations_run_once() {
+    let Some(store) = Store::test_postgres("postgres_migrations_run_once") else {
+        return;
+    };
+    store.create_game(&game("a"), &[]).unwrap();
+    let url = std::env::var("ANYWOLI_TEST_POSTGRES").unwrap();
+    // Reopening the same database (its public schema) twice at once, then once more.
+    let opened: Vec<StoreResult<Store>> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..2)
+            .map(|_| s.spawn(|| Store::open_postgres(&url)))
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for s in opened {
+        s.unwrap();
+    }
+    Store::open_postgres(&url).unwrap();
+}

@@ -1,0 +1,428 @@
+//! The writer: one thread owns the write connection and commits changes in batches (group
+//! commit). With `synchronous=FULL` every commit costs an fsync; a commit per change capped
+//! the whole server at one game's move per fsync, however many games were being played.
+//!
+//! Callers send their change and wait for its answer. The thread takes whatever is waiting
+//! (up to [`MAX_BATCH`]), runs it in one transaction with a savepoint around each change, so
+//! that a change that fails (a move whose ply is already stored, say) undoes only itself and
+//! gets its own error, then commits once and answers. A change is answered Ok only after the
+//! commit that holds it has returned; if that commit fails, every change in it fails, since
+//! none of them is stored. Nothing waits to fill a batch: a change arriving at an idle writer
+//! is committed alone at once, and those that arrive during a commit make up the next batch,
+//! so batches grow exactly as fast as fsyncs fall behind.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use rusqlite::{params, Connection};
+
+use super::{Conn, GameRow, StoreError, StoreResult};
+
+/// The most changes in one transaction: bounds how long a batch holds the write lock and how
+/// long its first change waits for the fsync, whatever the queue.
+pub(super) const MAX_BATCH: usize = 256;
+
+/// A change to the database, owning what it writes (it crosses to the writer's thread).
+pub(super) enum Op {
+    CreateGame {
+        row: GameRow,
+        moves: Vec<String>,
+    },
+    AppendMove {
+        id: String,
+        ply: i64,
+        mv: String,
+        at: i64,
+        status: String,
+        result: String,
+        termination: Option<String>,
+    },
+    TruncateMoves {
+        id: String,
+        keep: i64,
+        at: i64,
+    },
+    SetStatus {
+        id: String,
+        at: i64,
+        status: String,
+        result: String,
+        termination: Option<String>,
+    },
+    ClaimSeat {
+        id: String,
+        seat: usize,
+        secret: String,
+    },
+    CreateRematch {
+        id: String,
+        next: GameRow,
+    },
+    SetReadOnly(bool),
+    /// Runs SQL as a change of its own, for tests that need a batch to fail in some way.
+    #[cfg(test)]
+    Sql(&'static str),
+    /// Runs `first`, says so on `entered`, then keeps the batch's transaction open until
+    /// `resume` hears from the test (or is dropped).
+    #[cfg(test)]
+    Hold {
+        first: Box<Op>,
+        entered: SyncSender<()>,
+        resume: Receiver<()>,
+    },
+}
+
+/// What a change answers: whether it took effect (`claim_seat`, `create_rematch`); true for
+/// the others, which either take effect or fail.
+pub(super) type Answer = StoreResult<bool>;
+
+/// A change and where its answer goes.
+pub(super) struct Job {
+    pub(super) op: Op,
+    pub(super) reply: SyncSender<Answer>,
+}
+
+impl Job {
+    fn answer(self, a: Answer) {
+        answer(&self.reply, a);
+    }
+}
+
+fn answer(reply: &SyncSender<Answer>, a: Answer) {
+    // A caller that is gone (its thread panicked) has nobody to tell; the change stands.
+    let _ = reply.send(a);
+}
+
+impl Op {
+    /// `PRAGMA query_only` is a setting of the connection, not a change in a transaction: it
+    /// runs between batches, so the changes sent before it are committed under the old
+    /// setting and those sent after it run under the new one.
+    fn between_batches(&self) -> bool {
+        matches!(self, Op::SetReadOnly(_))
+    }
+
+    /// SQLite's half of [`Conn::apply`] (PostgreSQL's is in `pg.rs`).
+    pub(super) fn apply_sqlite(&self, c: &Connection) -> rusqlite::Result<bool> {
+        match self {
+            Op::CreateGame { row, moves } => insert_game(c, row, moves).map(|()| true),
+            Op::AppendMove {
+                id,
+                ply,
+                mv,
+                at,
+                status,
+                result,
+                termination,
+            } => {
+                c.prepare_cached("INSERT INTO moves (game, ply, mv, at) VALUES (?1, ?2, ?3, ?4)")?
+                    .execute(params![id, ply, mv, at])?;
+                c.prepare_cached(
+                    "UPDATE games SET updated = ?2, status = ?3, result = ?4, termination = ?5
+                     WHERE id = ?1",
+                )?
+                .execute(params![id, at, status, result, termination])?;
+                Ok(true)
+            }
+            Op::TruncateMoves { id, keep, at } => {
+                c.prepare_cached("DELETE FROM moves WHERE game = ?1 AND ply > ?2")?
+                    .execute(params![id, keep])?;
+                c.prepare_cached(
+                    "UPDATE games SET updated = ?2, status = 'playing', result = '*',
+                        termination = NULL WHERE id = ?1",
+                )?
+                .execute(params![id, at])?;
+                Ok(true)
+            }
+            Op::SetStatus {
+                id,
+                at,
+                status,
+                result,
+                termination,
+            } => {
+                c.prepare_cached(
+                    "UPDATE games SET updated = ?2, status = ?3, result = ?4, termination = ?5
+                     WHERE id = ?1",
+                )?
+                .execute(params![id, at, status, result, termination])?;
+                Ok(true)
+            }
+            Op::ClaimSeat { id, seat, secret } => {
+                let sql = if *seat == 0 {
+                    "UPDATE games SET south_secret = ?2 WHERE id = ?1 AND south_secret IS NULL"
+                } else {
+                    "UPDATE games SET north_secret = ?2 WHERE id = ?1 AND north_secret IS NULL"
+                };
+                Ok(c.prepare_cached(sql)?.execute(params![id, secret])? == 1)
+            }
+            Op::CreateRematch { id, next } => {
+                let linked = c
+                    .prepare_cached(
+                        "UPDATE games SET rematch = ?2 WHERE id = ?1 AND rematch IS NULL",
+                    )?
+                    .execute(params![id, next.id])?;
+                if linked != 1 {
+                    return Ok(false);
+                }
+                insert_game(c, next, &[])?;
+                Ok(true)
+            }
+            Op::SetReadOnly(on) => c.pragma_update(None, "query_only", on).map(|()| true),
+            #[cfg(test)]
+            Op::Sql(sql) => c.execute_batch(sql).map(|()| true),
+            #[cfg(test)]
+            Op::Hold { .. } => unreachable!("writer::apply runs a Hold itself"),
+        }
+    }
+}
+
+/// Runs `op` on either backend; a test's `Hold` is the same for both.
+pub(super) fn apply(c: &mut dyn Conn, op: &Op) -> StoreResult<bool> {
+    match op {
+        #[cfg(test)]
+        Op::Hold {
+            first,
+            entered,
+            resume,
+        } => {
+            let took = apply(c, first)?;
+            let _ = entered.send(());
+            let _ = resume.recv();
+            Ok(took)
+        }
+        op => c.apply(op),
+    }
+}
+
+fn insert_game(c: &Connection, g: &GameRow, moves: &[String]) -> rusqlite::Result<()> {
+    c.prepare_cached(
+        "INSERT INTO games (id, created, updated, mode, rules, seed, start, south, north,
+            south_secret, north_secret, status, result, termination, rematch, tags, hints, invite)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+    )?
+    .execute(params![
+        g.id,
+        g.created,
+        g.updated,
+        g.mode,
+        g.rules,
+        g.seed,
+        g.start,
+        g.seats[0],
+        g.seats[1],
+        g.secrets[0],
+        g.secrets[1],
+        g.status,
+        g.result,
+        g.termination,
+        g.rematch,
+        g.tags,
+        g.hints,
+        g.invite
+    ])?;
+    let mut ins =
+        c.prepare_cached("INSERT INTO moves (game, ply, mv, at) VALUES (?1, ?2, ?3, ?4)")?;
+    for (i, mv) in moves.iter().enumerate() {
+        ins.execute(params![g.id, i as i64 + 1, mv, g.created])?;
+    }
+    Ok(())
+}
+
+/// The handle on the writer thread that [`super::Store`] holds.
+pub(super) struct Writer {
+    /// `None` only while dropping: closing the channel is what tells the thread to finish.
+    queue: Option<Sender<Job>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Writer {
+    /// Starts the thread. `conn` is locked for each batch: it is shared with the readers only
+    /// for an in-memory database, whose one connection has to do both.
+    pub(super) fn start(conn: Arc<Mutex<dyn Conn>>) -> StoreResult<Writer> {
+        let (queue, jobs) = mpsc::channel();
+        let thread = std::thread::Builder::new()
+            .name("anywoli-store-writer".to_string())
+            .spawn(move || run(&conn, &jobs))
+            .map_err(|e| StoreError(format!("cannot start the database writer: {e}")))?;
+        Ok(Writer {
+            queue: Some(queue),
+            thread: Some(thread),
+        })
+    }
+
+    /// Sends `op` and waits until it is committed (or has failed).
+    pub(super) fn call(&self, op: Op) -> Answer {
+        let (reply, answer) = mpsc::sync_channel(1);
+        self.send(Job { op, reply })?;
+        answer
+            .recv()
+            .map_err(|_| StoreError("the database writer stopped before answering".to_string()))?
+    }
+
+    pub(super) fn send(&self, job: Job) -> StoreResult<()> {
+        let queue = self
+            .queue
+            .as_ref()
+            .expect("the queue is open until the writer is dropped");
+        queue
+            .send(job)
+            .map_err(|_| StoreError("the database writer has stopped".to_string()))
+    }
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        // The thread drains the queue, then sees it closed and returns: every change sent
+        // before the store was dropped is committed and answered.
+        self.queue = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn run(conn: &Mutex<dyn Conn>, jobs: &Receiver<Job>) {
+    let mut held_over = None;
+    loop {
+        let first = match held_over.take() {
+            Some(job) => job,
+            None => match jobs.recv() {
+                Ok(job) => job,
+                Err(mpsc::RecvError) => return,
+            },
+        };
+        let mut batch = vec![first];
+        if !batch[0].op.between_batches() {
+            while batch.len() < MAX_BATCH {
+                match jobs.try_recv() {
+                    Ok(job) if job.op.between_batches() => {
+                        held_over = Some(job);
+                        break;
+                    }
+                    Ok(job) => batch.push(job),
+                    Err(_) => break,
+                }
+            }
+        }
+        // A panic while a batch holds the lock rolls the transaction back (below) and drops
+        // the batch's replies, so its callers get an error; the lock is still usable.
+        let mut guard = conn.lock().unwrap_or_else(|p| p.into_inner());
+        let conn: &mut dyn Conn = &mut *guard;
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            if batch[0].op.between_batches() {
+                let job = batch.pop().expect("a batch is never empty");
+                let a = apply(conn, &job.op);
+                job.answer(a);
+            } else {
+                run_batch(conn, batch);
+            }
+        }));
+        if outcome.is_err() && conn.in_transaction() {
+            let _ = conn.exec("ROLLBACK");
+        }
+    }
+}
+
+/// Runs `jobs` in one transaction, each in its own savepoint, commits and answers them.
+pub(super) fn run_batch(conn: &mut dyn Conn, jobs: Vec<Job>) {
+    let mut jobs = jobs.into_iter().peekable();
+    while jobs.peek().is_some() {
+        if let Err(e) = conn.begin() {
+            for job in jobs {
+                job.answer(Err(StoreError(e.0.clone())));
+            }
+            return;
+        }
+        // The changes that worked, with their answers, until the commit says they stand.
+        let mut done: Vec<(SyncSender<Answer>, bool)> = Vec::new();
+        let mut lost = None;
+        for job in jobs.by_ref() {
+            match in_savepoint(conn, &job.op) {
+                Ok(took) => done.push((job.reply, took)),
+                Err(e) => {
+                    // Some errors (a full disk, an I/O error) make SQLite roll back the whole
+                    // transaction, not just the statement: the changes before this one are
+                    // gone too, and the rest need a new transaction.
+                    if !conn.in_transaction() {
+                        lost = Some(e.to_string());
+                    }
+                    job.answer(Err(e));
+                    if lost.is_some() {
+                        break;
+                    }
+                }
+            }
+        }
+        match lost {
+            Some(cause) => {
+                for (reply, _) in done {
+                    let msg = format!("database: rolled back with another change: {cause}");
+                    answer(&reply, Err(StoreError(msg)));
+                }
+            }
+            None => commit(conn, done),
+        }
+    }
+}
+
+fn in_savepoint(conn: &mut dyn Conn, op: &Op) -> StoreResult<bool> {
+    conn.exec("SAVEPOINT op")?;
+    let result = apply(conn, op).and_then(|took| conn.exec("RELEASE op").map(|()| took));
+    if result.is_err()
+        && conn.in_transaction()
+        && conn.exec("ROLLBACK TO op; RELEASE op").is_err()
+    {
+        // The change's half cannot be undone alone, and committing it is out of the
+        // question: the whole transaction goes, which the caller sees by `in_transaction`.
+        let _ = conn.exec("ROLLBACK");
+    }
+    result
+}
+
+fn commit(conn: &mut dyn Conn, done: Vec<(SyncSender<Answer>, bool)>) {
+    match conn.exec("COMMIT") {
+        Ok(()) => {
+            for (reply, took) in done {
+                answer(&reply, Ok(took));
+            }
+        }
+        Err(e) => {
+            // A failed COMMIT may leave the transaction open; nothing of it may stay.
+            if conn.in_transaction() {
+                let _ = conn.exec("ROLLBACK");
+            }
+            for (reply, _) in done {
+                answer(&reply, Err(StoreError(e.0.clone())));
+            }
+        }
+    }
+}
+
+/// SQLite's side of [`Conn`]: the writer's statements above, the reads in `read.rs`.
+impl Conn for Connection {
+    fn begin(&mut self) -> StoreResult<()> {
+        Ok(self.execute_batch("BEGIN IMMEDIATE")?)
+    }
+
+    fn exec(&mut self, sql: &str) -> StoreResult<()> {
+        Ok(self.execute_batch(sql)?)
+    }
+
+    fn in_transaction(&self) -> bool {
+        !self.is_autocommit()
+    }
+
+    fn apply(&mut self, op: &Op) -> StoreResult<bool> {
+        Ok(op.apply_sqlite(self)?)
+    }
+
+    fn load(&mut self, id: &str) -> StoreResult<Option<(GameRow, Vec<String>)>> {
+        Ok(super::read::load(self, id)?)
+    }
+
+    fn recent(&mut self, limit: usize) -> StoreResult<Vec<super::Summary>> {
+        Ok(super::read::recent(self, limit)?)
+    }
+}
