@@ -21,6 +21,19 @@ pub struct BackupArgs {
 }
 
 pub fn run(args: &BackupArgs) -> CmdResult {
+    if args
+        .db
+        .to_str()
+        .is_some_and(anywoli_server::store::is_postgres_url)
+    {
+        // Not echoing the URL: it may hold a password.
+        return Err(Failure(
+            "anywoli backup copies a SQLite file, and that --db is a PostgreSQL database: \
+             back it up with pg_dump (e.g. pg_dump --format=custom --file=anywoli.dump URL; \
+             pg_restore puts it back)"
+                .to_string(),
+        ));
+    }
     let report = anywoli_server::backup::backup(&args.db, &args.dest, args.force)
         .map_err(|e| Failure(e.to_string()))?;
     let games = match report.games {

@@ -35,8 +35,9 @@ struct ServeArgs {
     /// Port to listen on (0 picks a free one).
     #[arg(long, default_value_t = 8080)]
     port: u16,
-    /// SQLite file holding the games (created if missing).
-    #[arg(long, default_value = "anywoli.sqlite", value_name = "PATH")]
+    /// SQLite file holding the games (created if missing), or a PostgreSQL URL
+    /// (postgres://USER:PASS@HOST/DB, whose tables are created if missing).
+    #[arg(long, default_value = "anywoli.sqlite", value_name = "PATH|URL")]
     db: std::path::PathBuf,
     /// The address people reach the server at, when it sits behind a reverse proxy
     /// (e.g. https://anywoli.example.org): the page builds the links it shows from it.

@@ -192,7 +192,7 @@ pub async fn serve(config: Config) -> Result<(), String> {
     eprintln!(
         "anywoli: serving on http://{} (games in {})",
         server.addr,
-        config.db.display()
+        store::db_label(&config.db)
     );
     for line in reach_lines(&SiteView::new(server.addr, config.public_url.as_ref())) {
         eprintln!("anywoli: {line}");

@@ -1,9 +1,9 @@
-//! The HTTP API, called through the router itself: every error the API promises, and that an
-//! error changes nothing.
+// The HTTP API, called through the router itself: every error the API promises, and that an
+// error changes nothing. (Plain comments: `api_postgres.rs` includes this file.)
 
 use std::time::Duration;
 
-use anywoli_server::{app, AppState, Store, Think, BODY_LIMIT};
+use anywoli_server::{app, AppState, Think, BODY_LIMIT};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
@@ -18,8 +18,19 @@ fn think() -> Think {
     }
 }
 
+// The store every test starts with: SQLite in memory here. `api_postgres.rs` includes this
+// file and defines a `fresh_store` of its own, which shadows this glob-imported one.
+#[allow(unused_imports)]
+use sqlite_store::*;
+#[allow(dead_code)]
+mod sqlite_store {
+    pub fn fresh_store() -> anywoli_server::Store {
+        anywoli_server::Store::in_memory().unwrap()
+    }
+}
+
 fn router() -> Router {
-    app(AppState::new(Store::in_memory().unwrap(), think()))
+    app(AppState::new(fresh_store(), think()))
 }
 
 async fn call(app: &Router, method: &str, uri: &str, body: Option<String>) -> (StatusCode, Value) {
@@ -803,7 +814,7 @@ fn router_with(options: impl FnOnce(&mut anywoli_server::Options)) -> (Router, A
     let site = anywoli_server::SiteView::new(([127, 0, 0, 1], 8080).into(), None);
     let mut o = anywoli_server::Options::new(think(), site);
     options(&mut o);
-    let state = AppState::with_options(Store::in_memory().unwrap(), o);
+    let state = AppState::with_options(fresh_store(), o);
     (app(state.clone()), state)
 }
 
@@ -1054,7 +1065,9 @@ async fn a_take_back_while_the_engines_move_waits_to_be_stored_frees_the_game() 
     let secret = v["secret"].as_str().unwrap().to_string();
     let moves = format!("/api/games/{id}/moves");
     assert_eq!(
-        post(&app, &moves, json!({"move": "e", "secret": secret})).await.0,
+        post(&app, &moves, json!({"move": "e", "secret": secret}))
+            .await
+            .0,
         StatusCode::OK
     );
     let store = state.rounds().ctx.store.clone();
@@ -1071,10 +1084,15 @@ async fn a_take_back_while_the_engines_move_waits_to_be_stored_frees_the_game() 
     assert_eq!(s, StatusCode::OK, "{t}");
     assert_eq!(t["game"]["ply"], 0);
     let (_, g) = get(&app, &format!("/api/games/{id}")).await;
-    assert_eq!(g["thinking"], false, "the engine is not at work any more: {g}");
+    assert_eq!(
+        g["thinking"], false,
+        "the engine is not at work any more: {g}"
+    );
     // The game goes on: a move, and the engine's reply.
     assert_eq!(
-        post(&app, &moves, json!({"move": "a", "secret": secret})).await.0,
+        post(&app, &moves, json!({"move": "a", "secret": secret}))
+            .await
+            .0,
         StatusCode::OK
     );
     let mut g = Value::Null;

@@ -1,4 +1,5 @@
-//! The server on a real port: WebSocket events, and games that outlive the server.
+// The server on a real port: WebSocket events, and games that outlive the server.
+// (Plain comments: `live_postgres.rs` includes this file.)
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -28,12 +29,21 @@ fn config(db: PathBuf) -> Config {
     }
 }
 
-fn fresh_db(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("live-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("games.sqlite")
+// A new SQLite file here; `live_postgres.rs` defines a `fresh_db` of its own, which shadows
+// this glob-imported one.
+#[allow(unused_imports)]
+use sqlite_db::*;
+#[allow(dead_code)]
+mod sqlite_db {
+    use std::path::PathBuf;
+
+    pub fn fresh_db(name: &str) -> PathBuf {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("live-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join("games.sqlite")
+    }
 }
 
 /// A minimal HTTP/1.1 client: one request per connection, JSON in and out.

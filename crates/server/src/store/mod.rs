@@ -173,26 +173,21 @@ impl Store {
     /// A store in a fresh PostgreSQL schema of the database `ANYWOLI_TEST_POSTGRES` names,
     /// dropped with the store, for running the same tests against both backends. `None`
     /// (after saying so loudly) when the variable is not set; a panic if `CI` is set then.
+    /// Like [`Store::test_postgres`], for tests that start servers: a URL whose search path
+    /// is a fresh schema (left in place), or `None` after saying SKIPPED.
+    #[doc(hidden)]
+    pub fn test_postgres_url(what: &str) -> Option<String> {
+        let url = test_postgres_env(what)?;
+        Some(pg::scratch_url(&url).expect("cannot make a PostgreSQL test schema"))
+    }
+
     #[doc(hidden)]
     pub fn test_postgres(what: &str) -> Option<Store> {
-        match std::env::var("ANYWOLI_TEST_POSTGRES") {
-            Ok(url) if !url.is_empty() => {
-                let config = url
-                    .parse::<::postgres::Config>()
-                    .expect("ANYWOLI_TEST_POSTGRES is not a PostgreSQL URL");
-                Some(pg::open_scratch(config).expect("cannot open the PostgreSQL test store"))
-            }
-            _ => {
-                assert!(
-                    std::env::var_os("CI").is_none(),
-                    "CI is set but ANYWOLI_TEST_POSTGRES is not: the PostgreSQL tests may not be skipped"
-                );
-                eprintln!(
-                    "SKIPPED against PostgreSQL: {what} (set ANYWOLI_TEST_POSTGRES=postgres://user:pass@host/db)"
-                );
-                None
-            }
-        }
+        let url = test_postgres_env(what)?;
+        let config = url
+            .parse::<::postgres::Config>()
+            .expect("ANYWOLI_TEST_POSTGRES is not a PostgreSQL URL");
+        Some(pg::open_scratch(config).expect("cannot open the PostgreSQL test store"))
     }
 
     /// A database that lives in memory only, for tests of things other than durability. One
@@ -312,4 +307,48 @@ impl Store {
 /// Whether `--db` names a PostgreSQL database rather than a SQLite file.
 pub fn is_postgres_url(db: &str) -> bool {
     db.starts_with("postgres://") || db.starts_with("postgresql://")
+}
+
+/// `--db` as it may be shown in a log: a PostgreSQL URL without its password.
+pub fn db_label(db: &Path) -> String {
+    let text = db.display().to_string();
+    if !is_postgres_url(&text) {
+        return text;
+    }
+    let Some((scheme, rest)) = text.split_once("://") else {
+        return text;
+    };
+    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    match rest[..authority_end].rfind('@') {
+        Some(at) => match rest[..at].split_once(':') {
+            Some((user, _password)) => format!("{scheme}://{user}:***{}", &rest[at..]),
+            None => text,
+        },
+        None => text,
+    }
+}
+
+/// `ANYWOLI_TEST_POSTGRES`, or `None` after saying loudly that the PostgreSQL runs are
+/// skipped; a panic instead if `CI` is set, where they may not be.
+fn test_postgres_env(what: &str) -> Option<String> {
+    match std::env::var("ANYWOLI_TEST_POSTGRES") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI is set but ANYWOLI_TEST_POSTGRES is not: the PostgreSQL tests may not be skipped"
+            );
+            // Once per test binary, and past the test harness's capture of `eprintln!`.
+            static ONCE: std::sync::Once = std::sync::Once::new();
+            ONCE.call_once(|| {
+                use std::io::Write;
+                let _ = writeln!(
+                    std::io::stderr().lock(),
+                    "\n*** SKIPPED: the PostgreSQL runs ({what}, and the others of this test binary): \
+                     set ANYWOLI_TEST_POSTGRES=postgres://USER:PASS@HOST/DB to run them ***\n"
+                );
+            });
+            None
+        }
+    }
 }

@@ -62,7 +62,11 @@ const MIGRATIONS: &[(i32, &str)] = &[(
 
 impl From<postgres::Error> for StoreError {
     fn from(e: postgres::Error) -> StoreError {
-        StoreError(format!("database: {e}"))
+        // The error's own text is just "db error" when the server refused: say why.
+        match e.as_db_error() {
+            Some(db) => StoreError(format!("database: {db}")),
+            None => StoreError(format!("database: {e}")),
+        }
     }
 }
 
@@ -170,7 +174,10 @@ impl PgConn {
                 Ok(true)
             }
             Op::TruncateMoves { id, keep, at } => {
-                self.run("DELETE FROM moves WHERE game = $1 AND ply > $2", &[id, keep])?;
+                self.run(
+                    "DELETE FROM moves WHERE game = $1 AND ply > $2",
+                    &[id, keep],
+                )?;
                 self.run(
                     "UPDATE games SET updated = $2, status = 'playing', result = '*',
                         termination = NULL WHERE id = $1",
@@ -412,25 +419,28 @@ impl Drop for DropSchema {
     }
 }
 
-/// A store in a new schema of its own (tests), dropped with it.
-pub(super) fn open_scratch(config: Config) -> StoreResult<Store> {
+/// Makes a new schema with a random name (on a thread of its own: see the module comment).
+fn create_schema(config: &Config) -> StoreResult<String> {
     let mut b = [0u8; 8];
     getrandom::fill(&mut b).map_err(|e| StoreError(format!("no randomness: {e}")))?;
     let name: String = std::iter::once("anywoli_test_".to_string())
         .chain(b.iter().map(|x| format!("{x:02x}")))
         .collect();
-    let created = {
-        let (config, name) = (config.clone(), name.clone());
-        std::thread::spawn(move || -> StoreResult<()> {
-            let mut c = config
-                .connect(NoTls)
-                .map_err(|e| StoreError(format!("cannot connect to PostgreSQL: {e}")))?;
-            Ok(c.batch_execute(&format!("CREATE SCHEMA {name}"))?)
-        })
-        .join()
-        .map_err(|_| StoreError("creating a schema panicked".to_string()))?
-    };
-    created?;
+    let (config, made) = (config.clone(), name.clone());
+    std::thread::spawn(move || -> StoreResult<()> {
+        let mut c = config
+            .connect(NoTls)
+            .map_err(|e| StoreError(format!("cannot connect to PostgreSQL: {e}")))?;
+        Ok(c.batch_execute(&format!("CREATE SCHEMA {made}"))?)
+    })
+    .join()
+    .map_err(|_| StoreError("creating a schema panicked".to_string()))??;
+    Ok(name)
+}
+
+/// A store in a new schema of its own (tests), dropped with it.
+pub(super) fn open_scratch(config: Config) -> StoreResult<Store> {
+    let name = create_schema(&config)?;
     let scratch = DropSchema {
         config: config.clone(),
         name: name.clone(),
@@ -438,4 +448,15 @@ pub(super) fn open_scratch(config: Config) -> StoreResult<Store> {
     let mut config = config;
     config.options(&format!("-c search_path={name}"));
     open(config, Some(scratch))
+}
+
+/// `url` with a new schema of its own as its search path (tests that start whole servers,
+/// and restart them, on one database). The schema stays: the tests' database is throwaway.
+pub(super) fn scratch_url(url: &str) -> StoreResult<String> {
+    let config = url
+        .parse::<Config>()
+        .map_err(|e| StoreError(format!("bad PostgreSQL URL: {e}")))?;
+    let name = create_schema(&config)?;
+    let sep = if url.contains('?') { '&' } else { '?' };
+    Ok(format!("{url}{sep}options=-csearch_path%3D{name}"))
 }

@@ -452,12 +452,19 @@ fn exercise(store: &Store) {
         .unwrap();
     let (row, _) = store.load("a").unwrap().unwrap();
     assert_eq!(
-        (row.status.as_str(), row.result.as_str(), row.termination.as_deref()),
+        (
+            row.status.as_str(),
+            row.result.as_str(),
+            row.termination.as_deref()
+        ),
         ("over", "1-0", Some("resignation"))
     );
     assert!(store.claim_seat("a", 1, "n").unwrap());
     assert!(!store.claim_seat("a", 1, "m").unwrap());
-    assert!(!store.claim_seat("a", 0, "m").unwrap(), "South has its secret");
+    assert!(
+        !store.claim_seat("a", 0, "m").unwrap(),
+        "South has its secret"
+    );
     let next = game("b");
     assert!(store.create_rematch("a", &next).unwrap());
     assert!(!store.create_rematch("a", &game("c")).unwrap());
@@ -483,7 +490,10 @@ fn exercise(store: &Store) {
     store.set_status("f", 60, "over", "0-1", None).unwrap();
     assert_eq!(ids(store)[0], ("f".to_string(), 0));
     assert_eq!(store.recent(1).unwrap().len(), 1);
-    assert_eq!(store.load("f").unwrap().unwrap().0.invite.as_deref(), Some("tok"));
+    assert_eq!(
+        store.load("f").unwrap().unwrap().0.invite.as_deref(),
+        Some("tok")
+    );
 }
 
 #[test]
@@ -594,4 +604,19 @@ fn postgres_migrations_run_once() {
         s.unwrap();
     }
     Store::open_postgres(&url).unwrap();
+}
+
+#[test]
+fn a_postgres_url_is_shown_without_its_password() {
+    let label = |s: &str| db_label(Path::new(s));
+    assert_eq!(
+        label("postgres://me:secret@db.example:5432/games?sslmode=disable"),
+        "postgres://me:***@db.example:5432/games?sslmode=disable"
+    );
+    assert_eq!(
+        label("postgresql://me@db/games"),
+        "postgresql://me@db/games"
+    );
+    assert_eq!(label("games.sqlite"), "games.sqlite");
+    assert!(is_postgres_url("postgresql://x") && !is_postgres_url("postgres.sqlite"));
 }

@@ -370,9 +370,7 @@ pub(super) fn run_batch(conn: &mut dyn Conn, jobs: Vec<Job>) {
 fn in_savepoint(conn: &mut dyn Conn, op: &Op) -> StoreResult<bool> {
     conn.exec("SAVEPOINT op")?;
     let result = apply(conn, op).and_then(|took| conn.exec("RELEASE op").map(|()| took));
-    if result.is_err()
-        && conn.in_transaction()
-        && conn.exec("ROLLBACK TO op; RELEASE op").is_err()
+    if result.is_err() && conn.in_transaction() && conn.exec("ROLLBACK TO op; RELEASE op").is_err()
     {
         // The change's half cannot be undone alone, and committing it is out of the
         // question: the whole transaction goes, which the caller sees by `in_transaction`.
