@@ -47,7 +47,13 @@ impl AllowedHosts {
         if name.trim_matches(['[', ']']).parse::<IpAddr>().is_ok() {
             return true;
         }
-        name == "localhost" || name.ends_with(".localhost") || self.names.iter().any(|n| n == name)
+        // Names only the local network resolves (a one-label host name, mDNS `.local`, the
+        // home network's zones) cannot be pointed at this machine by another site's DNS.
+        let local = !name.contains('.')
+            || [".localhost", ".local", ".home.arpa", ".lan", ".internal"]
+                .iter()
+                .any(|zone| name.ends_with(zone));
+        local || self.names.iter().any(|n| n == name)
     }
 
     /// Whether `origin` (`scheme://host[:port]`, or `null`) is a page of ours.
@@ -82,22 +88,36 @@ pub async fn guard(State(hosts): State<AllowedHosts>, req: Request, next: Next) 
         .or_else(|| req.uri().authority().map(|a| a.to_string()));
     let is_api = req.uri().path().starts_with("/api/");
     let mut resp = match host {
-        Some(h) if !hosts.allows(&h) => ApiError::new(
-            StatusCode::MISDIRECTED_REQUEST,
-            "wrong_host",
-            format!(
-                "this server does not answer to the host '{}' (start it with --allowed-host to add a name)",
-                h.chars().take(80).collect::<String>()
-            ),
-        )
-        .into_response(),
+        Some(h) if !hosts.allows(&h) => {
+            let message = format!(
+                "this server does not answer to the host '{}' (start it with --allowed-host {} to add the name)",
+                h.chars().take(80).collect::<String>(),
+                strip_port(&h).chars().take(80).collect::<String>()
+            );
+            if is_api {
+                ApiError::new(StatusCode::MISDIRECTED_REQUEST, "wrong_host", message)
+                    .into_response()
+            } else {
+                // A person opening the page by a name the operator did not list: say so in words.
+                let page = format!(
+                    "<!doctype html><meta charset=utf-8><title>Anywoli</title><p>Anywoli: {}</p>",
+                    message.replace('&', "&amp;").replace('<', "&lt;")
+                );
+                (
+                    StatusCode::MISDIRECTED_REQUEST,
+                    [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+                    page,
+                )
+                    .into_response()
+            }
+        }
         _ => {
             let origin = req
                 .headers()
                 .get(header::ORIGIN)
                 .and_then(|o| o.to_str().ok());
-            let needs_origin = req.method() == Method::POST
-                || req.headers().contains_key(header::UPGRADE);
+            let needs_origin =
+                req.method() == Method::POST || req.headers().contains_key(header::UPGRADE);
             match origin {
                 Some(o) if needs_origin && !hosts.allows_origin(o) => ApiError::new(
                     StatusCode::FORBIDDEN,
@@ -171,6 +191,9 @@ mod tests {
             "localhost:8080",
             "LOCALHOST",
             "app.localhost",
+            "mypc:8080",
+            "mypc.local",
+            "router.home.arpa",
             "anywoli.example.org",
             "Anywoli.Example.Org:443",
             "anywoli.example.org.",

@@ -16,6 +16,10 @@
 //!
 //! Every call is blocking; the server makes them from `spawn_blocking`, never on the async
 //! runtime's threads.
+//!
+//! `--db postgres://…` keeps the games in PostgreSQL instead (`pg.rs`): the same writer
+//! thread and batches, on a PostgreSQL connection, and read connections of its own. What the
+//! writer and the readers need of a connection is the trait `Conn`, implemented for both.
 
 mod pg;
 mod read;

@@ -22,7 +22,7 @@ use super::writer::{Op, Writer};
 use super::{Conn, GameRow, Store, StoreError, StoreResult, Summary};
 
 /// Read connections: each is a server process, and PostgreSQL's default allows 100 in all.
-const READERS: usize = 2;
+pub(super) const READERS: usize = 2;
 
 /// The key of the advisory lock that migrations hold ("anywoli" in ASCII).
 const MIGRATION_LOCK: i64 = 0x0061_6e79_776f_6c69;
@@ -70,26 +70,67 @@ impl From<postgres::Error> for StoreError {
     }
 }
 
-/// A connection, with the statements it has prepared.
+/// A connection, with the statements it has prepared. A connection that was lost (the
+/// database restarted, say) is made again at the next batch or read: the change or read that
+/// met the loss fails, the ones after it work.
 pub(super) struct PgConn {
+    config: Config,
+    /// `SET default_transaction_read_only = on`: a reader's, or the writer's while writes are
+    /// refused; set again on a new connection.
+    read_only: bool,
     /// `None` only while dropping.
     client: Option<Client>,
     /// Whether a batch's transaction is open: PostgreSQL keeps it open after an error (the
     /// savepoint undoes the change), and only COMMIT, ROLLBACK or a lost connection end it.
     in_tx: bool,
+    /// A `RELEASE op` not sent yet: it goes with the next `SAVEPOINT op` (one round trip
+    /// instead of two per change), and COMMIT or ROLLBACK make it needless.
+    release_pending: bool,
     statements: HashMap<&'static str, Statement>,
 }
 
 impl PgConn {
-    fn connect(config: &Config) -> StoreResult<PgConn> {
-        let client = config
+    fn connect(config: &Config, read_only: bool) -> StoreResult<PgConn> {
+        let mut c = PgConn {
+            config: config.clone(),
+            read_only,
+            client: None,
+            in_tx: false,
+            release_pending: false,
+            statements: HashMap::new(),
+        };
+        c.client = Some(c.new_client()?);
+        Ok(c)
+    }
+
+    fn new_client(&self) -> StoreResult<Client> {
+        let mut client = self
+            .config
             .connect(NoTls)
             .map_err(|e| StoreError(format!("cannot connect to PostgreSQL: {e}")))?;
-        Ok(PgConn {
-            client: Some(client),
-            in_tx: false,
-            statements: HashMap::new(),
-        })
+        if self.read_only {
+            client.batch_execute("SET default_transaction_read_only = on")?;
+        }
+        Ok(client)
+    }
+
+    /// Connects again if the connection was lost.
+    fn reopen_if_lost(&mut self) -> StoreResult<()> {
+        if self.client.as_ref().is_some_and(|c| !c.is_closed()) {
+            return Ok(());
+        }
+        let fresh = self.new_client()?;
+        if let Some(old) = self.client.replace(fresh) {
+            let _ = std::thread::spawn(move || drop(old)).join();
+        }
+        self.statements.clear();
+        self.in_tx = false;
+        self.release_pending = false;
+        Ok(())
+    }
+
+    fn lost(&self) -> bool {
+        self.client.as_ref().is_some_and(|c| c.is_closed())
     }
 
     fn client(&mut self) -> &mut Client {
@@ -166,11 +207,14 @@ impl PgConn {
                 result,
                 termination,
             } => {
+                // One statement, one round trip: the move fails (a ply already stored, a game
+                // that does not exist) or both changes are made.
                 self.run(
-                    "INSERT INTO moves (game, ply, mv, at) VALUES ($1, $2, $3, $4)",
-                    &[id, ply, mv, at],
+                    "WITH m AS (INSERT INTO moves (game, ply, mv, at) VALUES ($1, $6, $7, $2))
+                     UPDATE games SET updated = $2, status = $3, result = $4, termination = $5
+                     WHERE id = $1",
+                    &[id, at, status, result, termination, ply, mv],
                 )?;
-                self.run(SET_STATUS, &[id, at, status, result, termination])?;
                 Ok(true)
             }
             Op::TruncateMoves { id, keep, at } => {
@@ -217,6 +261,7 @@ impl PgConn {
             // A setting of the session, run between batches: the transactions after it are
             // read-only (or not), and a write in one fails.
             Op::SetReadOnly(on) => {
+                self.read_only = *on;
                 let sql = if *on {
                     "SET default_transaction_read_only = on"
                 } else {
@@ -242,11 +287,23 @@ impl Drop for PgConn {
 
 impl Conn for PgConn {
     fn begin(&mut self) -> StoreResult<()> {
+        self.reopen_if_lost()?;
         self.exec("BEGIN")
     }
 
     fn exec(&mut self, sql: &str) -> StoreResult<()> {
-        let result = self.client().batch_execute(sql);
+        let pending = std::mem::take(&mut self.release_pending);
+        let result = match sql {
+            "RELEASE op" => {
+                self.release_pending = true;
+                return Ok(());
+            }
+            "SAVEPOINT op" if pending => self.client().batch_execute("RELEASE op; SAVEPOINT op"),
+            _ if pending && !matches!(sql, "COMMIT" | "ROLLBACK") => {
+                self.client().batch_execute(&format!("RELEASE op; {sql}"))
+            }
+            _ => self.client().batch_execute(sql),
+        };
         match sql {
             "BEGIN" => self.in_tx = result.is_ok(),
             // A failed COMMIT ends the transaction too.
@@ -265,6 +322,28 @@ impl Conn for PgConn {
     }
 
     fn load(&mut self, id: &str) -> StoreResult<Option<(GameRow, Vec<String>)>> {
+        self.reading(|c| c.load_once(id))
+    }
+
+    fn recent(&mut self, limit: usize) -> StoreResult<Vec<Summary>> {
+        self.reading(|c| c.recent_once(limit))
+    }
+}
+
+impl PgConn {
+    /// Runs a read, once more on a new connection if the connection was lost.
+    fn reading<T>(&mut self, read: impl Fn(&mut PgConn) -> StoreResult<T>) -> StoreResult<T> {
+        self.reopen_if_lost()?;
+        match read(self) {
+            Err(_) if self.lost() => {
+                self.reopen_if_lost()?;
+                read(self)
+            }
+            r => r,
+        }
+    }
+
+    fn load_once(&mut self, id: &str) -> StoreResult<Option<(GameRow, Vec<String>)>> {
         let game = self.statement(
             "SELECT id, created, updated, mode, rules, seed, start, south, north,
                 south_secret, north_secret, status, result, termination, rematch, tags,
@@ -310,7 +389,7 @@ impl Conn for PgConn {
         Ok(Some((row, moves)))
     }
 
-    fn recent(&mut self, limit: usize) -> StoreResult<Vec<Summary>> {
+    fn recent_once(&mut self, limit: usize) -> StoreResult<Vec<Summary>> {
         // `COLLATE "C"`: ids in byte order, as SQLite sorts them.
         let st = self.statement(
             "SELECT g.id, g.created, g.updated, g.mode, g.rules, g.south, g.north, g.status,
@@ -383,14 +462,13 @@ pub(super) fn open(config: Config, scratch: Option<DropSchema>) -> StoreResult<S
 }
 
 fn open_here(config: Config, scratch: Option<DropSchema>) -> StoreResult<Store> {
-    let mut writer = PgConn::connect(&config)?;
+    let mut writer = PgConn::connect(&config, false)?;
     migrate(writer.client())?;
     let readers = (0..READERS)
         .map(|_| {
-            let mut c = PgConn::connect(&config)?;
-            // A write sent to a reader by mistake fails instead of going around the writer.
-            c.client()
-                .batch_execute("SET default_transaction_read_only = on")?;
+            // Read-only: a write sent to a reader by mistake fails instead of going around
+            // the writer.
+            let c = PgConn::connect(&config, true)?;
             Ok(Arc::new(Mutex::new(c)) as Arc<Mutex<dyn Conn>>)
         })
         .collect::<StoreResult<Vec<_>>>()?;
@@ -404,7 +482,7 @@ fn open_here(config: Config, scratch: Option<DropSchema>) -> StoreResult<Store> 
 /// A test's schema, dropped (with its tables) when the store that uses it is.
 pub(super) struct DropSchema {
     config: Config,
-    name: String,
+    pub(super) name: String,
 }
 
 impl Drop for DropSchema {
@@ -447,6 +525,8 @@ pub(super) fn open_scratch(config: Config) -> StoreResult<Store> {
     };
     let mut config = config;
     config.options(&format!("-c search_path={name}"));
+    // Names the store's connections, for a test that cuts them.
+    config.application_name(&name);
     open(config, Some(scratch))
 }
 

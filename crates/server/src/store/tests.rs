@@ -620,3 +620,38 @@ fn a_postgres_url_is_shown_without_its_password() {
     assert_eq!(label("games.sqlite"), "games.sqlite");
     assert!(is_postgres_url("postgresql://x") && !is_postgres_url("postgres.sqlite"));
 }
+
+/// PostgreSQL restarted (here: the store's connections cut): the read that meets the loss is
+/// retried on a new connection, the change fails at most once, and the ones after it work.
+#[test]
+fn a_lost_postgres_connection_is_made_again() {
+    let Some(store) = Store::test_postgres("a_lost_postgres_connection_is_made_again") else {
+        return;
+    };
+    store.create_game(&game("a"), &[]).unwrap();
+    let name = store._scratch.as_ref().unwrap().name.clone();
+    let url = std::env::var("ANYWOLI_TEST_POSTGRES").unwrap();
+    std::thread::spawn(move || {
+        let mut c = ::postgres::Client::connect(&url, ::postgres::NoTls).unwrap();
+        let cut = c
+            .query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                 WHERE application_name = $1",
+                &[&name],
+            )
+            .unwrap();
+        assert_eq!(cut.len(), 1 + pg::READERS, "the writer and the readers");
+    })
+    .join()
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    for _ in 0..pg::READERS + 1 {
+        assert!(store.load("a").unwrap().is_some());
+    }
+    assert_eq!(store.recent(5).unwrap().len(), 1);
+    if append(&store, "a", 1).is_err() {
+        append(&store, "a", 1).unwrap();
+    }
+    append(&store, "a", 2).unwrap();
+    assert_eq!(store.load("a").unwrap().unwrap().1, ["m1", "m2"]);
+}
