@@ -106,6 +106,13 @@ async fn all_interfaces(driver: &Driver) {
         "the friend seeing the move",
     )
     .await;
+    // The mover's own page may still be sowing its move when the friend's has shown it.
+    wait_for(
+        &a,
+        "Number(document.body.dataset.ply) >= 1 && document.body.dataset.busy === '0'",
+        "the mover seeing its move",
+    )
+    .await;
     assert_eq!(moves_listed(&b).await, moves_listed(&a).await);
     for c in [a, b] {
         let _ = c.close().await;
