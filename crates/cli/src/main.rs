@@ -4,6 +4,7 @@ mod analyse;
 mod backup;
 mod bench;
 mod board;
+mod db;
 mod engine;
 mod loadtest;
 mod matches;
@@ -160,6 +161,11 @@ enum Command {
     /// To restore: stop the server, put the copy in place of --db (removing its -wal and -shm
     /// files), start the server (docs/hosting.md).
     Backup(backup::BackupArgs),
+    /// Maintain game stores: `db migrate` copies every game between SQLite and PostgreSQL.
+    Db {
+        #[command(subcommand)]
+        command: db::DbCommand,
+    },
     /// Play moves and print the position string after each, one line per move.
     Apply {
         #[command(flatten)]
@@ -403,6 +409,7 @@ fn main() -> ExitCode {
     let result = match command {
         Command::Serve(args) => serve(args),
         Command::Backup(args) => backup::run(&args),
+        Command::Db { command } => db::run(&command),
         Command::Apply { start, moves } => apply(&start, &moves),
         Command::Rules => rules(),
         Command::Perft {

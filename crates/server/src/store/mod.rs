@@ -51,6 +51,7 @@ trait Conn: Send {
     fn apply(&mut self, op: &Op) -> StoreResult<bool>;
     fn load(&mut self, id: &str) -> StoreResult<Option<(GameRow, Vec<String>)>>;
     fn recent(&mut self, limit: usize) -> StoreResult<Vec<Summary>>;
+    fn ids_after(&mut self, after: &str, limit: usize) -> StoreResult<Vec<String>>;
 }
 
 /// What the store failed to do, as text for the log and the `storage` error.
@@ -305,6 +306,12 @@ impl Store {
     /// players did not make them public, and their free seat is for the invited friend).
     pub fn recent(&self, limit: usize) -> StoreResult<Vec<Summary>> {
         self.readers.with(|c| c.recent(limit))
+    }
+
+    /// Up to `limit` game ids greater than `after`, in byte order (`""` for the first page),
+    /// every game included: for walking a whole store a page at a time (`anywoli db migrate`).
+    pub fn ids_after(&self, after: &str, limit: usize) -> StoreResult<Vec<String>> {
+        self.readers.with(|c| c.ids_after(after, limit))
     }
 }
 

@@ -328,6 +328,10 @@ impl Conn for PgConn {
     fn recent(&mut self, limit: usize) -> StoreResult<Vec<Summary>> {
         self.reading(|c| c.recent_once(limit))
     }
+
+    fn ids_after(&mut self, after: &str, limit: usize) -> StoreResult<Vec<String>> {
+        self.reading(|c| c.ids_after_once(after, limit))
+    }
 }
 
 impl PgConn {
@@ -387,6 +391,21 @@ impl PgConn {
             .collect::<Result<Vec<String>, _>>()?;
         tx.commit()?;
         Ok(Some((row, moves)))
+    }
+
+    fn ids_after_once(&mut self, after: &str, limit: usize) -> StoreResult<Vec<String>> {
+        // `COLLATE "C"`: byte order, as SQLite's.
+        let st = self.statement(
+            "SELECT id FROM games WHERE id COLLATE \"C\" > $1
+             ORDER BY id COLLATE \"C\" LIMIT $2",
+        )?;
+        let limit = limit as i64;
+        let rows = self.client().query(&st, &[&after, &limit])?;
+        let ids = rows
+            .iter()
+            .map(|r| r.try_get(0))
+            .collect::<Result<Vec<String>, postgres::Error>>()?;
+        Ok(ids)
     }
 
     fn recent_once(&mut self, limit: usize) -> StoreResult<Vec<Summary>> {

@@ -117,6 +117,16 @@ pub(super) fn recent(conn: &Connection, limit: usize) -> rusqlite::Result<Vec<Su
     rows.collect()
 }
 
+pub(super) fn ids_after(
+    conn: &Connection,
+    after: &str,
+    limit: usize,
+) -> rusqlite::Result<Vec<String>> {
+    let mut st = conn.prepare_cached("SELECT id FROM games WHERE id > ?1 ORDER BY id LIMIT ?2")?;
+    let rows = st.query_map(rusqlite::params![after, limit as i64], |r| r.get(0))?;
+    rows.collect()
+}
+
 /// Games stored before the `hints` column: friend games get none (nobody agreed to them),
 /// the others keep the hints they always had.
 pub(super) fn hints_or_default(stored: Option<bool>, mode: &str) -> bool {

@@ -494,6 +494,12 @@ fn exercise(store: &Store) {
         store.load("f").unwrap().unwrap().0.invite.as_deref(),
         Some("tok")
     );
+    // Every id, a page at a time, in byte order (upper case first), live friend games too.
+    store.create_game(&game("Z"), &[]).unwrap();
+    assert_eq!(store.ids_after("", 2).unwrap(), ["Z", "a"]);
+    assert_eq!(store.ids_after("a", 2).unwrap(), ["b", "f"]);
+    assert_eq!(store.ids_after("f", 2).unwrap(), Vec::<String>::new());
+    assert_eq!(store.ids_after("", 10).unwrap(), ["Z", "a", "b", "f"]);
 }
 
 #[test]

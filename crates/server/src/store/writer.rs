@@ -423,4 +423,8 @@ impl Conn for Connection {
     fn recent(&mut self, limit: usize) -> StoreResult<Vec<super::Summary>> {
         Ok(super::read::recent(self, limit)?)
     }
+
+    fn ids_after(&mut self, after: &str, limit: usize) -> StoreResult<Vec<String>> {
+        Ok(super::read::ids_after(self, after, limit)?)
+    }
 }

@@ -1,0 +1,145 @@
+//! `anywoli db migrate`: copy every game from one store to another (SQLite or PostgreSQL,
+//! either way), verifying each copy (docs/hosting.md).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anywoli_server::store::{db_label, is_postgres_url};
+use anywoli_server::Store;
+use clap::{Args, Subcommand};
+
+use crate::{CmdResult, Failure};
+
+#[derive(Subcommand, Clone)]
+pub enum DbCommand {
+    /// Copy every game (its row and all its moves) from one store to another, e.g. from
+    /// SQLite to PostgreSQL; each game is read back from the target and compared.
+    Migrate(MigrateArgs),
+}
+
+#[derive(Args, Clone)]
+pub struct MigrateArgs {
+    /// The store to copy from: a SQLite file or a PostgreSQL URL (as `serve --db`).
+    #[arg(long, value_name = "PATH|URL")]
+    from: PathBuf,
+    /// The store to copy to (created if missing): a SQLite file or a PostgreSQL URL.
+    #[arg(long, value_name = "PATH|URL")]
+    to: PathBuf,
+    /// Skip the games the target already holds instead of refusing to start.
+    #[arg(long)]
+    skip_existing: bool,
+}
+
+/// Games listed at a time.
+const PAGE: usize = 500;
+/// Progress is printed every this many games.
+const PROGRESS: u64 = 1000;
+
+pub fn run(command: &DbCommand) -> CmdResult {
+    match command {
+        DbCommand::Migrate(args) => migrate(args),
+    }
+}
+
+fn same_store(a: &Path, b: &Path) -> bool {
+    if a == b {
+        return true;
+    }
+    let is_url = |p: &Path| p.to_str().is_some_and(is_postgres_url);
+    if is_url(a) || is_url(b) {
+        return false;
+    }
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Calls `f` with every game id of `store`, a page at a time, in byte order.
+fn each_id(store: &Store, mut f: impl FnMut(&str) -> CmdResult) -> CmdResult {
+    let mut after = String::new();
+    loop {
+        let page = store.ids_after(&after, PAGE).map_err(store_failure)?;
+        for id in &page {
+            f(id)?;
+        }
+        match page.last() {
+            Some(last) if page.len() == PAGE => after = last.clone(),
+            _ => return Ok(()),
+        }
+    }
+}
+
+fn store_failure(e: anywoli_server::store::StoreError) -> Failure {
+    Failure(e.to_string())
+}
+
+fn migrate(args: &MigrateArgs) -> CmdResult {
+    let (from, to) = (db_label(&args.from), db_label(&args.to));
+    if same_store(&args.from, &args.to) {
+        return Err(Failure(format!(
+            "--from and --to are the same store ({from}): nothing to copy"
+        )));
+    }
+    let is_url = args.from.to_str().is_some_and(is_postgres_url);
+    if !is_url && !args.from.exists() {
+        return Err(Failure(format!("no such database file: {from}")));
+    }
+    let source = Store::open_db(&args.from).map_err(store_failure)?;
+    let target = Store::open_db(&args.to).map_err(store_failure)?;
+
+    // Before copying anything: which ids the target already holds.
+    let mut existing = 0u64;
+    let mut first_existing = None;
+    each_id(&source, |id| {
+        if target.load(id).map_err(store_failure)?.is_some() {
+            existing += 1;
+            first_existing.get_or_insert_with(|| id.to_string());
+        }
+        Ok(())
+    })?;
+    if existing > 0 && !args.skip_existing {
+        return Err(Failure(format!(
+            "{to} already holds {existing} of the games of {from} (game {}); \
+             nothing copied (--skip-existing skips them)",
+            first_existing.unwrap_or_default()
+        )));
+    }
+
+    let (mut games, mut moves, mut skipped) = (0u64, 0u64, 0u64);
+    each_id(&source, |id| {
+        let Some((row, game_moves)) = source.load(id).map_err(store_failure)? else {
+            return Ok(()); // deleted since it was listed
+        };
+        if args.skip_existing && target.load(id).map_err(store_failure)?.is_some() {
+            skipped += 1;
+            return Ok(());
+        }
+        target
+            .create_game(&row, &game_moves)
+            .map_err(|e| Failure(format!("cannot copy game {id}: {e}")))?;
+        match target.load(id).map_err(store_failure)? {
+            Some((r, m)) if r == row && m == game_moves => {}
+            _ => {
+                return Err(Failure(format!(
+                    "game {id} reads back differently from {to} than from {from}"
+                )))
+            }
+        }
+        games += 1;
+        moves += game_moves.len() as u64;
+        if games % PROGRESS == 0 {
+            eprintln!("copied {games} games ({moves} moves)...");
+        }
+        Ok(())
+    })?;
+    let skipped = match skipped {
+        0 => String::new(),
+        n => format!(", skipped {n} already there"),
+    };
+    writeln!(
+        std::io::stderr().lock(),
+        "copied {games} games ({moves} moves) from {from} to {to}{skipped}"
+    )?;
+    Ok(())
+}

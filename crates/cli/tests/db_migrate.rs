@@ -1,0 +1,292 @@
+//! `anywoli db migrate`: every game of a store served by `anywoli serve` is copied, equal, to
+//! another SQLite file, to PostgreSQL and back (with `ANYWOLI_TEST_POSTGRES`), and the copies
+//! it must refuse are refused.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use anywoli_server::Store;
+use serde_json::{json, Value};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("db-migrate-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn http(addr: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let (head, rest) = text.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, serde_json::from_str(rest).unwrap_or(Value::Null))
+}
+
+/// Serves `db`, makes a few local games (moves played, one resigned), stops the server and
+/// returns their ids.
+fn make_games(db: &Path) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_anywoli"))
+        .args(["serve", "--port", "0", "--games-per-minute", "0", "--db"])
+        .arg(db)
+        .current_dir(db.parent().unwrap())
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    err.read_line(&mut line).unwrap();
+    std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    let mut ids = Vec::new();
+    for g in 0..4 {
+        let (s, v) = http(&addr, "POST", "/api/games", Some(json!({"mode": "local"})));
+        assert_eq!(s, 201, "{v}");
+        let id = v["game"]["id"].as_str().unwrap().to_string();
+        let secret = v["secret"].as_str().unwrap().to_string();
+        let mut game = v["game"].clone();
+        for i in 0..(3 * g) {
+            let Some(legal) = game["legal"].as_array().filter(|l| !l.is_empty()) else {
+                break;
+            };
+            let mv = legal[i % legal.len()].as_str().unwrap().to_string();
+            let (s, v) = http(
+                &addr,
+                "POST",
+                &format!("/api/games/{id}/moves"),
+                Some(json!({"secret": secret, "move": mv})),
+            );
+            assert_eq!(s, 200, "{v}");
+            game = v["game"].clone();
+        }
+        if g == 3 {
+            let (s, v) = http(
+                &addr,
+                "POST",
+                &format!("/api/games/{id}/resign"),
+                Some(json!({"secret": secret})),
+            );
+            assert_eq!(s, 200, "{v}");
+        }
+        ids.push(id);
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    ids
+}
+
+fn migrate(from: &str, to: &str, extra: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_anywoli"))
+        .args(["db", "migrate", "--from", from, "--to", to])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Every game of `ids` loads the same, row and moves, from both stores.
+fn assert_same(a: &str, b: &str, ids: &[String]) {
+    let a = Store::open_db(Path::new(a)).unwrap();
+    let b = Store::open_db(Path::new(b)).unwrap();
+    let mut all_a = a.ids_after("", 1000).unwrap();
+    let mut all_b = b.ids_after("", 1000).unwrap();
+    all_a.sort();
+    all_b.sort();
+    assert_eq!(all_a, all_b);
+    assert_eq!(all_a.len(), ids.len());
+    for id in ids {
+        let x = a.load(id).unwrap().expect("game missing from the source");
+        let y = b.load(id).unwrap().expect("game missing from the copy");
+        assert_eq!(x, y);
+    }
+}
+
+#[test]
+fn migrate_copies_every_game_and_refuses_what_it_must() {
+    let dir = scratch("sqlite");
+    let src = dir.join("games.sqlite");
+    let ids = make_games(&src);
+    let moved: usize = {
+        let s = Store::open(&src).unwrap();
+        ids.iter()
+            .map(|id| s.load(id).unwrap().unwrap().1.len())
+            .sum()
+    };
+    assert!(moved > 0);
+    let over = Store::open(&src).unwrap().load(&ids[3]).unwrap().unwrap().0;
+    assert_eq!(
+        (over.status.as_str(), over.termination.as_deref()),
+        ("over", Some("resignation"))
+    );
+    let (src_s, dst_s) = (
+        src.to_str().unwrap().to_string(),
+        dir.join("copy.sqlite").to_str().unwrap().to_string(),
+    );
+
+    let o = migrate(&src_s, &dst_s, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let expect = format!(
+        "copied {} games ({moved} moves) from {src_s} to {dst_s}",
+        ids.len()
+    );
+    assert!(stderr(&o).contains(&expect), "{}", stderr(&o));
+    assert_same(&src_s, &dst_s, &ids);
+
+    // Again: every id is there already.
+    let o = migrate(&src_s, &dst_s, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("already holds 4"), "{}", stderr(&o));
+    assert_eq!(stderr(&o).trim().lines().count(), 1, "{}", stderr(&o));
+    let o = migrate(&src_s, &dst_s, &["--skip-existing"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("copied 0 games (0 moves)"),
+        "{}",
+        stderr(&o)
+    );
+    assert_same(&src_s, &dst_s, &ids);
+
+    // One id already in a third store: refused, nothing copied; skipped with the flag.
+    let third = dir.join("third.sqlite").to_str().unwrap().to_string();
+    {
+        let s = Store::open(&src).unwrap();
+        let t = Store::open(Path::new(&third)).unwrap();
+        let (row, moves) = s.load(&ids[1]).unwrap().unwrap();
+        t.create_game(&row, &moves).unwrap();
+    }
+    let o = migrate(&src_s, &third, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains(&ids[1]), "{}", stderr(&o));
+    assert_eq!(
+        Store::open(Path::new(&third))
+            .unwrap()
+            .ids_after("", 100)
+            .unwrap(),
+        vec![ids[1].clone()]
+    );
+    let o = migrate(&src_s, &third, &["--skip-existing"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("copied 3 games"), "{}", stderr(&o));
+    assert_same(&src_s, &third, &ids);
+
+    // The same store twice, by the same path or another.
+    let o = migrate(&src_s, &src_s, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("the same"), "{}", stderr(&o));
+    let other = format!("{}/./games.sqlite", dir.display());
+    let o = migrate(&src_s, &other, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("the same"), "{}", stderr(&o));
+
+    // To PostgreSQL and back.
+    let Some(url) = Store::test_postgres_url("db migrate to PostgreSQL and back") else {
+        return;
+    };
+    let o = migrate(&src_s, &url, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("copied 4 games"), "{}", stderr(&o));
+    let password = url
+        .split_once("://")
+        .and_then(|(_, r)| r.split_once('@'))
+        .and_then(|(user, _)| user.split_once(':'))
+        .map(|(_, p)| p);
+    if let Some(p) = password.filter(|p| !p.is_empty()) {
+        assert!(!stderr(&o).contains(p), "the password was printed");
+    }
+    assert_same(&src_s, &url, &ids);
+    let back = dir.join("back.sqlite").to_str().unwrap().to_string();
+    let o = migrate(&url, &back, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_same(&src_s, &back, &ids);
+    let o = migrate(&url, &url, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let o = migrate(&back, &url, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("already holds 4"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_large_store_is_copied_in_pages_with_progress() {
+    let dir = scratch("large");
+    let src = dir.join("many.sqlite");
+    let n = 1001;
+    {
+        let store = Store::open(&src).unwrap();
+        // From several threads, so that the writer commits many games per fsync.
+        std::thread::scope(|s| {
+            for t in 0..8 {
+                let store = &store;
+                s.spawn(move || {
+                    for i in (t..n).step_by(8) {
+                        let row = anywoli_server::store::GameRow {
+                            id: format!("g{i:05}"),
+                            created: i as i64,
+                            updated: i as i64,
+                            mode: "local".to_string(),
+                            rules: "anywoli".to_string(),
+                            seed: "0".to_string(),
+                            start: "start".to_string(),
+                            seats: ["human".to_string(), "human".to_string()],
+                            secrets: [Some("s".to_string()), None],
+                            status: "playing".to_string(),
+                            result: "*".to_string(),
+                            termination: None,
+                            rematch: None,
+                            tags: "[]".to_string(),
+                            hints: true,
+                            invite: None,
+                        };
+                        let moves = vec!["a".to_string(); i % 3];
+                        store.create_game(&row, &moves).unwrap();
+                    }
+                });
+            }
+        });
+    }
+    let moves: usize = (0..n).map(|i| i % 3).sum();
+    let dst = dir.join("copy.sqlite");
+    let o = migrate(src.to_str().unwrap(), dst.to_str().unwrap(), &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("copied 1000 games"), "{err}");
+    assert!(
+        err.contains(&format!("copied {n} games ({moves} moves) from ")),
+        "{err}"
+    );
+    let ids: Vec<String> = (0..n).map(|i| format!("g{i:05}")).collect();
+    let (a, b) = (Store::open(&src).unwrap(), Store::open(&dst).unwrap());
+    let mut after = String::new();
+    let mut listed = Vec::new();
+    loop {
+        let page = b.ids_after(&after, 300).unwrap();
+        let Some(last) = page.last() else { break };
+        after = last.clone();
+        listed.extend(page);
+    }
+    assert_eq!(listed, ids);
+    for id in &ids {
+        assert_eq!(a.load(id).unwrap(), b.load(id).unwrap());
+    }
+}
