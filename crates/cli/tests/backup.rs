@@ -2,26 +2,23 @@
 //! restore that docs/hosting.md describes: stop the server, put the copy in place of the
 //! database (without its `-wal` and `-shm`), start the server.
 
+mod support;
+
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Output};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use support::http;
 
 /// Each game's moves, by id.
 type Games = BTreeMap<String, Vec<String>>;
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("backup-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::scratch(&format!("backup-{name}"))
 }
 
 /// A server process, killed if a failed assertion leaves it running.
@@ -32,26 +29,7 @@ struct Server {
 
 impl Server {
     fn start(db: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_anywoli"))
-            .args(["serve", "--port", "0", "--db", db.to_str().unwrap()])
-            .current_dir(db.parent().unwrap())
-            .env("RUST_LOG", "warn")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut err = BufReader::new(child.stderr.take().unwrap());
-        let mut line = String::new();
-        err.read_line(&mut line).unwrap();
-        // Keep draining stderr so that the server never blocks on a full pipe.
-        std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|r| r.split_whitespace().next())
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
+        let (child, addr) = support::serve::<&str>(db, &[]);
         Server { child, addr }
     }
 
@@ -97,23 +75,6 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-fn http(addr: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
-    let mut s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut text = String::new();
-    s.read_to_string(&mut text).unwrap();
-    let (head, rest) = text.split_once("\r\n\r\n").unwrap();
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    (status, serde_json::from_str(rest).unwrap_or(Value::Null))
 }
 
 fn strings(v: &Value) -> Vec<String> {

@@ -2,61 +2,23 @@
 //! another SQLite file, to PostgreSQL and back (with `ANYWOLI_TEST_POSTGRES`), and the copies
 //! it must refuse are refused.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use anywoli_server::Store;
-use serde_json::{json, Value};
+use serde_json::json;
+use support::http;
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("db-migrate-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn http(addr: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
-    let mut s = TcpStream::connect(addr).unwrap();
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut text = String::new();
-    s.read_to_string(&mut text).unwrap();
-    let (head, rest) = text.split_once("\r\n\r\n").unwrap();
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    (status, serde_json::from_str(rest).unwrap_or(Value::Null))
+    support::scratch(&format!("db-migrate-{name}"))
 }
 
 /// Serves `db`, makes a few local games (moves played, one resigned), stops the server and
 /// returns their ids.
 fn make_games(db: &Path) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_anywoli"))
-        .args(["serve", "--port", "0", "--games-per-minute", "0", "--db"])
-        .arg(db)
-        .current_dir(db.parent().unwrap())
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut err = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    err.read_line(&mut line).unwrap();
-    std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|r| r.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
+    let (mut child, addr) = support::serve(db, &["--games-per-minute", "0"]);
     let mut ids = Vec::new();
     for g in 0..4 {
         let (s, v) = http(&addr, "POST", "/api/games", Some(json!({"mode": "local"})));

@@ -2,9 +2,9 @@
 //! every acknowledged move is stored, watchers get every move, nothing fails. No assertion on
 //! speed: the machine may be busy.
 
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
-use std::process::{Child, Command, Output, Stdio};
+mod support;
+
+use std::process::{Child, Command, Output};
 
 use serde_json::Value;
 
@@ -23,37 +23,15 @@ impl Drop for Server {
 
 /// Starts `anywoli serve` on a free port, with no limit on new games unless `rate_limited`.
 fn serve(name: &str, rate_limited: bool) -> Server {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("loadtest-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::scratch(&format!("loadtest-{name}"));
     let db = dir.join("games.sqlite");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_anywoli"))
-        .args(["serve", "--port", "0", "--db"])
-        .arg(&db)
-        .args(if rate_limited {
-            &[][..]
-        } else {
-            &["--games-per-minute", "0"][..]
-        })
-        .current_dir(&dir)
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut err = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    err.read_line(&mut line).unwrap();
-    // Keep draining stderr so that the server never blocks on a full pipe.
-    std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
-    let url = line
-        .split("http://")
-        .nth(1)
-        .and_then(|r| r.split_whitespace().next())
-        .map(|a| format!("http://{a}"))
-        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    let args: &[&str] = if rate_limited {
+        &[]
+    } else {
+        &["--games-per-minute", "0"]
+    };
+    let (child, addr) = support::serve(&db, args);
+    let url = format!("http://{addr}");
     Server { child, url }
 }
 

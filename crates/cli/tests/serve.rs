@@ -1,68 +1,22 @@
 //! `anywoli serve` as a process: every acknowledged move survives `kill -9`, and `anywoli` with
 //! no command is `anywoli serve` with its defaults.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+mod support;
+
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-use serde_json::{json, Value};
+use support::{http, spawn};
+
+use serde_json::json;
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("serve-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Starts the binary and returns it with the first line it writes on stderr.
-fn spawn(args: &[&str], dir: &Path) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_anywoli"))
-        .args(args)
-        .current_dir(dir)
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    let mut err = BufReader::new(child.stderr.take().unwrap());
-    err.read_line(&mut line).unwrap();
-    // Keep draining stderr so that the server never blocks on a full pipe.
-    std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
-    (child, line)
+    support::scratch(&format!("serve-{name}"))
 }
 
 fn serve(db: &Path) -> (Child, String) {
-    let (child, line) = spawn(
-        &["serve", "--port", "0", "--db", db.to_str().unwrap()],
-        db.parent().unwrap(),
-    );
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|r| r.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
-    (child, addr)
-}
-
-fn http(addr: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
-    let mut s = TcpStream::connect(addr).unwrap();
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut text = String::new();
-    s.read_to_string(&mut text).unwrap();
-    let (head, rest) = text.split_once("\r\n\r\n").unwrap();
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    (status, serde_json::from_str(rest).unwrap_or(Value::Null))
+    support::serve::<&str>(db, &[])
 }
 
 #[test]
@@ -108,7 +62,7 @@ fn acknowledged_moves_survive_kill_9() {
 #[test]
 fn no_command_means_serve_with_the_defaults() {
     let dir = scratch("default");
-    let (mut child, line) = spawn(&[], &dir);
+    let (mut child, line) = spawn::<&str>(&[], &dir);
     let _ = child.kill();
     let _ = child.wait();
     // Either it serves on the default address, or that port is taken on this machine; both
