@@ -79,6 +79,12 @@ struct ServeArgs {
     /// the --public-url's host: requests to any other name are refused (DNS rebinding).
     #[arg(long = "allowed-host", value_name = "NAME")]
     allowed_hosts: Vec<String>,
+    /// Seconds this server's claim on the engine's turn in a game holds: when it dies, another
+    /// server on the same PostgreSQL database plays the engine's move after at most this
+    /// long (docs/hosting.md, "Several instances").
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=3_600),
+          default_value_t = anywoli_server::round::ENGINE_LEASE.as_secs())]
+    engine_lease: u64,
 }
 
 impl Default for ServeArgs {
@@ -98,6 +104,7 @@ impl Default for ServeArgs {
             hints_per_minute: c.rates.hints_per_minute,
             imports_per_minute: c.rates.imports_per_minute,
             allowed_hosts: Vec::new(),
+            engine_lease: c.engine_lease.as_secs(),
         }
     }
 }
@@ -133,6 +140,7 @@ fn serve(args: ServeArgs) -> Result<(), Failure> {
             imports_per_minute: args.imports_per_minute,
         },
         allowed_hosts: args.allowed_hosts,
+        engine_lease: std::time::Duration::from_secs(args.engine_lease),
         ..anywoli_server::Config::default()
     })
     .map_err(Failure)

@@ -219,6 +219,11 @@ fn a_large_store_is_copied_in_pages_with_progress() {
                             tags: "[]".to_string(),
                             hints: true,
                             invite: None,
+                            revision: (i % 5) as i64,
+                            engine: (i % 7 == 0).then(|| anywoli_server::store::EngineClaim {
+                                owner: "gone".to_string(),
+                                until: i as i64,
+                            }),
                         };
                         let moves = vec!["a".to_string(); i % 3];
                         store.create_game(&row, &moves).unwrap();

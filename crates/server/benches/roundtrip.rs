@@ -93,6 +93,7 @@ fn main() {
                 imports_per_minute: 0,
             },
             allowed_hosts: Vec::new(),
+            engine_lease: anywoli_server::round::ENGINE_LEASE,
         }))
         .unwrap();
     let mut conn = Conn::open(server.addr);

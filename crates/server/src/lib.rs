@@ -59,6 +59,8 @@ pub struct Config {
     /// Host names the server answers to besides IP addresses, `localhost` and the public
     /// URL's host (`--allowed-host`).
     pub allowed_hosts: Vec<String>,
+    /// How long an instance's claim on the engine's turn holds (`--engine-lease`).
+    pub engine_lease: Duration,
 }
 
 impl Default for Config {
@@ -72,6 +74,7 @@ impl Default for Config {
             limits: Limits::default(),
             rates: RateLimits::default(),
             allowed_hosts: Vec::new(),
+            engine_lease: round::ENGINE_LEASE,
         }
     }
 }
@@ -165,7 +168,9 @@ pub async fn start(config: &Config) -> Result<Server, String> {
     let mut options = Options::new(config.think, site);
     options.rates = config.rates;
     options.allowed_hosts = config.allowed_hosts.clone();
+    options.engine_lease = config.engine_lease;
     let state = AppState::with_options(store, options);
+    state.rounds().start_background()?;
     let metrics = state.metrics().clone();
     let router = app(state);
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();

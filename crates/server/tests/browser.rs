@@ -591,6 +591,7 @@ async fn the_page_in_a_real_browser() {
             imports_per_minute: 0,
         },
         allowed_hosts: Vec::new(),
+        engine_lease: anywoli_server::round::ENGINE_LEASE,
     })
     .await
     .unwrap();

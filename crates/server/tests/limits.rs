@@ -53,6 +53,7 @@ async fn server(name: &str, limits: Limits) -> Server {
         limits,
         rates: Default::default(),
         allowed_hosts: Vec::new(),
+        engine_lease: anywoli_server::round::ENGINE_LEASE,
     })
     .await
     .unwrap()

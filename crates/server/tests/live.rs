@@ -26,6 +26,7 @@ fn config(db: PathBuf) -> Config {
             imports_per_minute: 0,
         },
         allowed_hosts: Vec::new(),
+        engine_lease: anywoli_server::round::ENGINE_LEASE,
     }
 }
 

@@ -18,7 +18,7 @@ use crate::engine_queue::{default_max_waiting_hints, EngineQueue};
 use crate::error::ApiError;
 use crate::guard::AllowedHosts;
 use crate::rate_limit::{Limiters, RateLimits};
-use crate::round::{Context, Rounds, Think, ROUND_IDLE};
+use crate::round::{Context, Rounds, Think, ENGINE_LEASE, ROUND_IDLE};
 use crate::site::SiteView;
 use crate::store::Store;
 
@@ -44,6 +44,8 @@ pub struct Options {
     /// Host names the server answers to besides IP addresses, `localhost` and the public
     /// URL's host (`--allowed-host`).
     pub allowed_hosts: Vec<String>,
+    /// How long an instance's claim on the engine's turn holds (`--engine-lease`).
+    pub engine_lease: std::time::Duration,
 }
 
 impl Options {
@@ -54,6 +56,7 @@ impl Options {
             idle: ROUND_IDLE,
             rates: RateLimits::default(),
             allowed_hosts: Vec::new(),
+            engine_lease: ENGINE_LEASE,
         }
     }
 }
@@ -79,7 +82,9 @@ impl AppState {
             think: o.think,
             idle: o.idle,
             metrics: Arc::new(crate::metrics::Metrics::new()),
+            engine_lease: o.engine_lease,
         });
+
         let public_host = o
             .site
             .public_url

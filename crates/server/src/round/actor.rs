@@ -16,7 +16,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::ids::{id_seed, new_id, new_secret, random_bytes};
 use crate::round::game::{Change, Event, Game, NewGame};
 use crate::round::persist::persist;
-use crate::round::view::{event_message, GameView};
+use crate::round::view::{catch_up, event_message, GameView};
 use crate::round::Rounds;
 use crate::trace_json::JsonTrace;
 
@@ -66,6 +66,10 @@ pub enum Command {
     EngineDone { token: u64, mv: Option<Move> },
     /// Try again to store the engine's move.
     EngineRetry,
+    /// Another server instance changed the game: read it again.
+    Refresh,
+    /// Another instance's claim on the engine's turn may have run out: look again.
+    Recheck,
 }
 
 struct Round {
@@ -76,6 +80,8 @@ struct Round {
     /// The engine's move, chosen but not yet stored (the store failed): retried until it is.
     pending: Option<Move>,
     retries: u32,
+    /// A [`Command::Recheck`] is on its way.
+    recheck: bool,
 }
 
 /// The round's life: commands until it has been idle long enough, then it is forgotten.
@@ -94,8 +100,9 @@ pub async fn run(
         rounds,
         pending: None,
         retries: 0,
+        recheck: false,
     };
-    r.kick_engine();
+    r.kick_engine().await;
     loop {
         let cmd = tokio::select! {
             cmd = rx.recv() => cmd,
@@ -139,9 +146,10 @@ impl Round {
 
     /// Stores `change` and, only if that worked, applies it and tells the watchers.
     async fn commit(&mut self, change: Change) -> ApiResult<Event> {
+        let rounds = self.rounds()?;
         let mut next = self.game.clone();
         let event = next.apply(&change);
-        let rounds = self.rounds()?;
+        next.engine = rounds.claim_for(&next);
         let stored = next.clone();
         rounds.db(move |s| persist(s, &change, &stored)).await?;
         rounds.ctx.metrics.stored(&event);
@@ -165,32 +173,102 @@ impl Round {
                 ply,
                 reply,
             } => {
-                let r = self.play(&secret, mv, ply).await;
+                let mut r = self.play(&secret, mv, ply).await;
+                if self.behind(&r).await {
+                    r = self.play(&secret, mv, ply).await;
+                }
                 let _ = reply.send(r);
             }
             Command::Join { invite, reply } => {
-                let r = self.join(invite.as_deref()).await;
+                let mut r = self.join(invite.as_deref()).await;
+                if self.behind(&r).await {
+                    r = self.join(invite.as_deref()).await;
+                }
                 let _ = reply.send(r);
             }
             Command::TakeBack { secret, reply } => {
-                let r = self.take_back(&secret).await;
+                let mut r = self.take_back(&secret).await;
+                if self.behind(&r).await {
+                    r = self.take_back(&secret).await;
+                }
                 let _ = reply.send(r);
             }
             Command::Resign { secret, reply } => {
-                let r = self.resign(&secret).await;
+                let mut r = self.resign(&secret).await;
+                if self.behind(&r).await {
+                    r = self.resign(&secret).await;
+                }
                 let _ = reply.send(r);
             }
             Command::Rematch { secret, reply } => {
-                let r = self.rematch(&secret).await;
+                let mut r = self.rematch(&secret).await;
+                if self.behind(&r).await {
+                    r = self.rematch(&secret).await;
+                }
                 let _ = reply.send(r);
             }
             Command::HintPosition { secret, reply } => {
-                let _ = reply.send(self.hint_position(&secret));
+                let mut r = self.hint_position(&secret);
+                if self.behind(&r).await {
+                    r = self.hint_position(&secret);
+                }
+                let _ = reply.send(r);
             }
             Command::EngineDone { token, mv } => self.engine_done(token, mv).await,
             Command::EngineRetry => self.engine_retry().await,
+            Command::Refresh => {
+                self.refresh().await;
+            }
+            Command::Recheck => {
+                self.recheck = false;
+                self.refresh().await;
+            }
         }
-        self.kick_engine();
+        self.kick_engine().await;
+    }
+
+    /// After a refusal that the game's state decided (not your turn, stale, game over...):
+    /// whether the game in memory was behind the database (another server instance changed
+    /// it) and has been read again, so that the command is worth checking once more.
+    async fn behind<T>(&mut self, r: &ApiResult<T>) -> bool {
+        let state_said_no = matches!(r, Err(e) if matches!(
+            e.code,
+            "stale" | "not_your_turn" | "illegal_move" | "game_over" | "seat_taken"
+                | "not_allowed" | "wrong_secret"
+        ));
+        state_said_no && self.rounds().is_ok_and(|r| r.shared()) && self.refresh().await
+    }
+
+    /// Reads the game again from the store; if another instance moved it on, takes the newer
+    /// game and tells the watchers what happened. True if the game changed.
+    async fn refresh(&mut self) -> bool {
+        let Ok(rounds) = self.rounds() else {
+            return false;
+        };
+        let fresh = match rounds.load(&self.game.id).await {
+            Ok(g) => g,
+            Err(e) => {
+                tracing::warn!("cannot read game {} again: {}", self.game.id, e.message);
+                return false;
+            }
+        };
+        if fresh.revision < self.game.revision {
+            return false;
+        }
+        if fresh.revision == self.game.revision {
+            // Engine claims change no revision.
+            self.game.engine = fresh.engine;
+            return false;
+        }
+        // The engine's move waiting to be stored belongs to an older position; a search still
+        // running finds its token out of date when it ends.
+        self.pending = None;
+        self.retries = 0;
+        let old = std::mem::replace(&mut self.game, fresh);
+        for message in catch_up(&old, &self.game) {
+            let _ = self.events.send(Arc::from(message));
+        }
+        true
     }
 
     fn held(&self, secret: &str) -> ApiResult<Vec<Side>> {
@@ -369,6 +447,8 @@ impl Round {
             hints: g.hints,
             invite: None,
         });
+        let mut next = next;
+        next.engine = self.rounds()?.claim_for(&next);
         let id = next.id.clone();
         self.commit(Change::Rematch {
             next: Box::new(next.clone()),
@@ -402,8 +482,9 @@ impl Round {
         Ok((g.pos, g.moves.len()))
     }
 
-    /// Starts the engine if it is its turn and it is not already at work.
-    fn kick_engine(&mut self) {
+    /// Starts the engine if it is its turn, it is not already at work, and this instance
+    /// owes its reply.
+    async fn kick_engine(&mut self) {
         let Some(level) = self.game.computer_to_move() else {
             return;
         };
@@ -413,9 +494,12 @@ impl Round {
         let Ok(rounds) = self.rounds() else {
             return;
         };
+        if !self.engine_is_mine(&rounds).await {
+            return;
+        }
         let event = self.game.set_thinking(true);
         self.announce(&event);
-        let token = self.game.version;
+        let token = self.game.version();
         let pos = self.game.pos;
         let seed = id_seed(&self.game.id) ^ self.game.moves.len() as u64;
         let tx = self.tx.clone();
@@ -444,8 +528,62 @@ impl Round {
         });
     }
 
+    /// Whether this instance plays the engine's move: it holds the claim, or the claim is
+    /// nobody's or ran out and the database grants it to this instance. Otherwise a look
+    /// again is planned for when the other instance's claim runs out.
+    async fn engine_is_mine(&mut self, rounds: &Rounds) -> bool {
+        let me = rounds.ctx.store.instance().to_string();
+        let now = now_ms();
+        match &self.game.engine {
+            Some(c) if c.owner == me => return true,
+            // On one machine a claim of another owner was left by the process before this one.
+            Some(c) if rounds.shared() && c.until >= now => {
+                let wait = Duration::from_millis((c.until - now) as u64 + 50);
+                self.recheck_in(wait);
+                return false;
+            }
+            _ => {}
+        }
+        let until = now + rounds.ctx.engine_lease.as_millis() as i64;
+        let (id, revision) = (self.game.id.clone(), self.game.revision);
+        match rounds
+            .db(move |s| s.claim_engine(&id, revision, now, until))
+            .await
+        {
+            Ok(true) => {
+                self.game.engine = Some(crate::store::EngineClaim { owner: me, until });
+                true
+            }
+            Ok(false) => {
+                // Another instance claimed it first, or the game moved on: look again later.
+                self.recheck_in(rounds.ctx.engine_lease);
+                false
+            }
+            Err(e) => {
+                tracing::warn!(
+                    "cannot claim the engine's turn in {}: {}",
+                    self.game.id,
+                    e.message
+                );
+                self.recheck_in(Duration::from_secs(1));
+                false
+            }
+        }
+    }
+
+    fn recheck_in(&mut self, wait: Duration) {
+        if std::mem::replace(&mut self.recheck, true) {
+            return;
+        }
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(wait).await;
+            let _ = tx.send(Command::Recheck).await;
+        });
+    }
+
     async fn engine_done(&mut self, token: u64, mv: Option<Move>) {
-        if self.game.version != token {
+        if self.game.version() != token {
             // A take-back or resignation came first: look again at what is to be done.
             let event = self.game.set_thinking(false);
             self.announce(&event);
@@ -507,6 +645,16 @@ impl Round {
             Ok(_) => {
                 self.pending = None;
                 self.retries = 0;
+            }
+            Err(e) if e.code == "stale" => {
+                // Another instance stored a move first (it took the engine's turn over).
+                self.game = saved;
+                self.pending = None;
+                self.retries = 0;
+                if !self.refresh().await {
+                    let event = self.game.set_thinking(false);
+                    self.announce(&event);
+                }
             }
             Err(e) => {
                 self.game = saved;

@@ -23,12 +23,17 @@ use tokio::sync::{mpsc, oneshot};
 pub use actor::Command;
 use game::Game;
 
+use crate::dates::now_ms;
 use crate::engine_queue::EngineQueue;
 use crate::error::{ApiError, ApiResult};
-use crate::store::Store;
+use crate::store::{Changed, EngineClaim, Store, StoreError};
 
 /// How long a round with nothing to do stays in memory.
 pub const ROUND_IDLE: Duration = Duration::from_secs(60);
+/// How long an instance's claim to play the engine's move holds: past it, another instance
+/// (or this one after a restart) takes the engine's turn over. Above the longest search
+/// (twice [`Think::movetime`]) with room for a queue, so that a live owner keeps its turn.
+pub const ENGINE_LEASE: Duration = Duration::from_secs(10);
 /// Commands a round holds before senders wait (a round answers in microseconds, a store
 /// call in milliseconds).
 const MAILBOX: usize = 64;
@@ -61,6 +66,8 @@ pub struct Context {
     pub idle: Duration,
     /// The server's counters (`/metrics`): a round counts the moves it stores.
     pub metrics: Arc<crate::metrics::Metrics>,
+    /// See [`ENGINE_LEASE`].
+    pub engine_lease: Duration,
 }
 
 struct Live {
@@ -107,15 +114,82 @@ impl Rounds {
         let store = self.ctx.store.clone();
         match tokio::task::spawn_blocking(move || f(&store)).await {
             Ok(Ok(v)) => Ok(v),
+            Ok(Err(StoreError::Conflict { .. })) => Err(ApiError::new(
+                axum::http::StatusCode::CONFLICT,
+                "stale",
+                "the game was changed meanwhile through another server: reload it",
+            )),
             Ok(Err(e)) => Err(ApiError::storage(e)),
             Err(e) => Err(ApiError::storage(format!("the storage task failed: {e}"))),
         }
+    }
+
+    /// Whether other server instances share the database, so that a game in memory may be
+    /// behind it.
+    pub fn shared(&self) -> bool {
+        self.ctx.store.is_shared()
+    }
+
+    /// Who owes the engine's reply in `g` as it stands: this instance, for a lease, when it
+    /// is the engine's turn; nobody otherwise.
+    pub fn claim_for(&self, g: &Game) -> Option<EngineClaim> {
+        g.computer_to_move().map(|_| EngineClaim {
+            owner: self.ctx.store.instance().to_string(),
+            until: now_ms() + self.ctx.engine_lease.as_millis() as i64,
+        })
+    }
+
+    /// Passes on what the store heard other instances change: each game's round, if it has
+    /// one here, reads the game again. Called from the store's listening thread.
+    pub fn heard(&self, changed: Changed, rt: &tokio::runtime::Handle) {
+        let senders: Vec<mpsc::Sender<Command>> = {
+            let live = self.live();
+            match &changed {
+                Changed::Games(ids) => ids
+                    .iter()
+                    .filter_map(|id| live.get(id).map(|l| l.tx.clone()))
+                    .collect(),
+                Changed::Missed => live.values().map(|l| l.tx.clone()).collect(),
+            }
+        };
+        for tx in senders {
+            if let Err(mpsc::error::TrySendError::Full(cmd)) = tx.try_send(Command::Refresh) {
+                rt.spawn(async move {
+                    let _ = tx.send(cmd).await;
+                });
+            }
+        }
+    }
+
+    /// Starts what a server's rounds need beside requests: hearing other instances' changes
+    /// (PostgreSQL), and taking over the engine's turns whose claims ran out. Both stop when
+    /// the rounds are dropped.
+    pub fn start_background(self: &Arc<Rounds>) -> Result<(), String> {
+        let rt = tokio::runtime::Handle::try_current()
+            .map_err(|_| "the rounds need a Tokio runtime".to_string())?;
+        let me = Arc::downgrade(self);
+        let handle = rt.clone();
+        self.ctx
+            .store
+            .listen(move |changed| {
+                if let Some(rounds) = me.upgrade() {
+                    rounds.heard(changed, &handle);
+                }
+            })
+            .map_err(|e| format!("cannot listen for other servers' changes: {e}"))?;
+        let me = Arc::downgrade(self);
+        let every =
+            (self.ctx.engine_lease / 2).clamp(Duration::from_millis(200), Duration::from_secs(5));
+        rt.spawn(take_over_engine_turns(me, every));
+        Ok(())
     }
 
     /// Stores a new game with its moves and starts its round. Runs to the end even if the
     /// request that asked for it is gone.
     pub async fn create(&self, game: Game) -> ApiResult<Game> {
         let me = self.me.upgrade().ok_or_else(stopping)?;
+        let mut game = game;
+        game.engine = self.claim_for(&game);
         detached(async move {
             let (row, moves) = (
                 game.to_row(),
@@ -220,6 +294,32 @@ impl Rounds {
             }
         }
         self.load(id).await
+    }
+}
+
+/// Every `every`, looks for games whose engine claim ran out (the instance that owed the reply
+/// died, or a server restarted mid-turn) and starts their rounds here, which claim the turn
+/// and play it. Games with a round here are left to it.
+async fn take_over_engine_turns(rounds: Weak<Rounds>, every: Duration) {
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let Some(me) = rounds.upgrade() else { return };
+        let now = now_ms();
+        let due = match me.db(move |s| s.engine_due(now, 100)).await {
+            Ok(due) => due,
+            Err(e) => {
+                tracing::warn!("cannot look for engine turns to take over: {}", e.message);
+                continue;
+            }
+        };
+        for id in due {
+            if !me.live().contains_key(&id) {
+                tracing::info!("taking over the engine's turn in game {id}");
+                let _ = me.handle(&id).await;
+            }
+        }
     }
 }
 

@@ -2,43 +2,32 @@
 //! transaction (the store's methods), with the game as it will be after it.
 
 use crate::round::game::{Change, Game};
-use crate::store::{Store, StoreResult};
+use crate::store::{Head, StatusRow, Store, StoreResult};
 
-/// Stores `change`, whose result is `after` (the game with the change applied). Fails, changing
-/// nothing, if the store refuses it: the caller then leaves the game in memory as it was.
+/// Stores `change`, whose result is `after` (the game with the change applied, its revision
+/// one past the one the change was checked against, and its engine claim set). Fails,
+/// changing nothing, if the store refuses it, or with a conflict if another server changed
+/// the game first: the caller then leaves the game in memory as it was.
 pub fn persist(store: &Store, change: &Change, after: &Game) -> StoreResult<()> {
+    let head = Head {
+        id: after.id.clone(),
+        expect: after.revision - 1,
+        at: after.updated,
+        engine: after.engine.clone(),
+    };
     let (status, result, termination) = after.status_columns();
+    let status = StatusRow {
+        status: status.to_string(),
+        result: result.to_string(),
+        termination,
+    };
     match change {
-        Change::Move { trace, at } => store.append_move(
-            &after.id,
-            after.moves.len(),
-            &trace.mv.to_string(),
-            *at,
-            status,
-            result,
-            termination.as_deref(),
-        ),
-        Change::TakeBack { keep, at } => store.truncate_moves(&after.id, *keep, *at),
-        Change::Resign { at, .. } => {
-            store.set_status(&after.id, *at, status, result, termination.as_deref())
+        Change::Move { trace, .. } => {
+            store.append_move(head, after.moves.len(), &trace.mv.to_string(), status)
         }
-        Change::Join { seat, secret } => {
-            if store.claim_seat(&after.id, seat.index(), secret)? {
-                Ok(())
-            } else {
-                Err(crate::store::StoreError(
-                    "the seat was taken in the database meanwhile".to_string(),
-                ))
-            }
-        }
-        Change::Rematch { next } => {
-            if store.create_rematch(&after.id, &next.to_row())? {
-                Ok(())
-            } else {
-                Err(crate::store::StoreError(
-                    "the game already has a rematch in the database".to_string(),
-                ))
-            }
-        }
+        Change::TakeBack { keep, .. } => store.truncate_moves(head, *keep),
+        Change::Resign { .. } => store.set_status(head, status),
+        Change::Join { seat, secret } => store.claim_seat(head, seat.index(), secret),
+        Change::Rematch { next } => store.create_rematch(head, &next.to_row()),
     }
 }

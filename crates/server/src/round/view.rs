@@ -3,7 +3,7 @@
 use anywoli_core::Side;
 use serde::Serialize;
 
-use crate::round::game::{Event, Game, Player, Status};
+use crate::round::game::{Change, Event, Game, Player, Status};
 use crate::store::Summary;
 use crate::trace_json::{side_name, JsonTrace};
 
@@ -109,7 +109,7 @@ impl GameView {
             hints: g.hints,
             invite_only: g.invite.is_some() && g.free_seat().is_some(),
             last_seeds_to: g.last_seeds_to().map(side_name),
-            version: g.version,
+            version: g.version(),
             created: g.created,
             updated: g.updated,
         }
@@ -191,4 +191,35 @@ pub fn event_message(event: &Event, g: &Game) -> String {
         }
     }
     serde_json::to_string(&m).unwrap_or_else(|_| "{}".to_string())
+}
+
+/// The messages that bring a watcher from `old` to `new`, a later revision of the game read
+/// from the store (another server instance changed it): a `move` event for each move when
+/// moves are all that was added, so that the page animates them; the whole state otherwise.
+pub fn catch_up(old: &Game, new: &Game) -> Vec<String> {
+    let added = new.moves.len().saturating_sub(old.moves.len());
+    let only_moves = added > 0
+        && new.moves.starts_with(&old.moves)
+        && new.revision - old.revision == added as i64;
+    if only_moves {
+        let mut g = old.clone();
+        g.thinking = false;
+        let mut out = Vec::with_capacity(added);
+        for &mv in &new.moves[old.moves.len()..] {
+            let Ok(trace) = g.pos.trace(mv) else { break };
+            let event = g.apply(&Change::Move {
+                trace,
+                at: new.updated,
+            });
+            out.push(event_message(&event, &g));
+        }
+        if g.moves == new.moves
+            && g.status == new.status
+            && g.rematch == new.rematch
+            && g.secrets() == new.secrets()
+        {
+            return out;
+        }
+    }
+    vec![event_message(&Event::State, new)]
 }

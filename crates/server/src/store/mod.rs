@@ -52,23 +52,32 @@ trait Conn: Send {
     fn load(&mut self, id: &str) -> StoreResult<Option<(GameRow, Vec<String>)>>;
     fn recent(&mut self, limit: usize) -> StoreResult<Vec<Summary>>;
     fn ids_after(&mut self, after: &str, limit: usize) -> StoreResult<Vec<String>>;
-}
-
-/// What the store failed to do, as text for the log and the `storage` error.
-#[derive(Debug)]
-pub struct StoreError(pub String);
-
-impl std::fmt::Display for StoreError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+    /// Games whose engine claim ran out before `now`.
+    fn engine_due(&mut self, now: i64, limit: usize) -> StoreResult<Vec<String>>;
+    /// Tells the other server instances, as part of the batch's transaction (so only if it
+    /// commits), which games the batch changed. Nothing to tell for SQLite, which one
+    /// process uses.
+    fn announce(&mut self, _games: &[String]) -> StoreResult<()> {
+        Ok(())
     }
 }
 
-impl std::error::Error for StoreError {}
+/// What the store failed to do.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database refused or could not be reached; the text says why, for the log and the
+    /// `storage` error.
+    #[error("{0}")]
+    Failed(String),
+    /// The game was changed by someone else (another server instance on the same database)
+    /// since the caller read it: nothing was written. The caller reads the game again.
+    #[error("game {id} was changed meanwhile by another server")]
+    Conflict { id: String },
+}
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {
-        StoreError(format!("database: {e}"))
+        StoreError::Failed(format!("database: {e}"))
     }
 }
 
@@ -106,6 +115,31 @@ pub struct GameRow {
     pub hints: bool,
     /// A friend game's join token (only the invite link carries it); `None` before tokens.
     pub invite: Option<String>,
+    /// How many changes the game has had: each change names the revision it was checked
+    /// against and is refused ([`StoreError::Conflict`]) if another server changed the game
+    /// first.
+    pub revision: i64,
+    /// The server instance that owes the engine's reply, while it is the engine's turn.
+    pub engine: Option<EngineClaim>,
+}
+
+/// Which server instance plays the engine's move in a game, and until when that claim holds:
+/// past `until` another instance may take the engine's turn over (its owner has died, or is
+/// far behind).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineClaim {
+    pub owner: String,
+    /// Milliseconds since the Unix epoch.
+    pub until: i64,
+}
+
+/// What the store heard that other server instances changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Changed {
+    /// These games were changed by another instance.
+    Games(Vec<String>),
+    /// The way to hear about changes was lost and is back: any game may have changed.
+    Missed,
 }
 
 /// A line of the archive.
@@ -126,6 +160,14 @@ pub struct Store {
     // Dropped first: the writer finishes what is queued before the readers' connections close.
     writer: Writer,
     readers: Readers,
+    /// This process's name among the server instances sharing the database: its engine
+    /// claims and its change announcements carry it.
+    instance: String,
+    /// Set when the store is dropped, which ends the thread listening for other instances'
+    /// changes (PostgreSQL).
+    closing: Arc<std::sync::atomic::AtomicBool>,
+    /// How to reach the database again for listening (PostgreSQL); `None` for SQLite.
+    listen: Option<::postgres::Config>,
     /// Dropped last: a test's PostgreSQL schema, removed once the connections are closed.
     _scratch: Option<pg::DropSchema>,
 }
@@ -138,7 +180,7 @@ impl Store {
     /// Opens (creating if needed) the database file.
     pub fn open(path: &Path) -> StoreResult<Store> {
         let cannot_open = |e: rusqlite::Error| {
-            StoreError(format!("cannot open database {}: {e}", path.display()))
+            StoreError::Failed(format!("cannot open database {}: {e}", path.display()))
         };
         let conn = Connection::open(path).map_err(cannot_open)?;
         schema::set_up_writer(&conn)?;
@@ -153,6 +195,9 @@ impl Store {
         Ok(Store {
             writer: Writer::start(Arc::new(Mutex::new(conn)))?,
             readers: Readers::new(readers),
+            instance: new_instance(),
+            closing: Default::default(),
+            listen: None,
             _scratch: None,
         })
     }
@@ -171,7 +216,7 @@ impl Store {
     pub fn open_postgres(url: &str) -> StoreResult<Store> {
         let config = url
             .parse::<::postgres::Config>()
-            .map_err(|e| StoreError(format!("bad PostgreSQL URL: {e}")))?;
+            .map_err(|e| StoreError::Failed(format!("bad PostgreSQL URL: {e}")))?;
         pg::open(config, None)
     }
 
@@ -184,6 +229,17 @@ impl Store {
     pub fn test_postgres_url(what: &str) -> Option<String> {
         let url = test_postgres_env(what)?;
         Some(pg::scratch_url(&url).expect("cannot make a PostgreSQL test schema"))
+    }
+
+    /// Two stores on one fresh schema, as two server instances on one database (drop the
+    /// second first: the schema goes with the first). `None` as for [`Store::test_postgres`].
+    #[doc(hidden)]
+    pub fn test_postgres_pair(what: &str) -> Option<(Store, Store)> {
+        let url = test_postgres_env(what)?;
+        let config = url
+            .parse::<::postgres::Config>()
+            .expect("ANYWOLI_TEST_POSTGRES is not a PostgreSQL URL");
+        Some(pg::open_scratch_pair(config).expect("cannot open the PostgreSQL test stores"))
     }
 
     #[doc(hidden)]
@@ -204,6 +260,9 @@ impl Store {
         Ok(Store {
             writer: Writer::start(conn.clone())?,
             readers: Readers::new(vec![conn]),
+            instance: new_instance(),
+            closing: Default::default(),
+            listen: None,
             _scratch: None,
         })
     }
@@ -222,59 +281,106 @@ impl Store {
     }
 
     /// Appends move number `ply` (counting from 1) and the game's new status in one
-    /// transaction. Fails, changing nothing, if that ply is already stored.
-    #[allow(clippy::too_many_arguments)]
+    /// transaction. Fails, changing nothing, if that ply is already stored or the game is no
+    /// longer at `head.expect`.
     pub fn append_move(
         &self,
-        id: &str,
+        head: Head,
         ply: usize,
         mv: &str,
-        at: i64,
-        status: &str,
-        result: &str,
-        termination: Option<&str>,
+        status: StatusRow,
     ) -> StoreResult<()> {
         self.writer
             .call(Op::AppendMove {
-                id: id.to_string(),
+                head,
                 ply: ply as i64,
                 mv: mv.to_string(),
-                at,
-                status: status.to_string(),
-                result: result.to_string(),
-                termination: termination.map(str::to_string),
+                status,
             })
             .map(drop)
     }
 
-    /// Keeps the first `keep` moves and deletes the rest (a take-back), with the new status.
-    pub fn truncate_moves(&self, id: &str, keep: usize, at: i64) -> StoreResult<()> {
+    /// Keeps the first `keep` moves and deletes the rest (a take-back); the game is playing.
+    pub fn truncate_moves(&self, head: Head, keep: usize) -> StoreResult<()> {
         self.writer
             .call(Op::TruncateMoves {
-                id: id.to_string(),
+                head,
                 keep: keep as i64,
-                at,
             })
             .map(drop)
     }
 
-    pub fn set_status(
-        &self,
-        id: &str,
-        at: i64,
-        status: &str,
-        result: &str,
-        termination: Option<&str>,
-    ) -> StoreResult<()> {
+    pub fn set_status(&self, head: Head, status: StatusRow) -> StoreResult<()> {
+        self.writer.call(Op::SetStatus { head, status }).map(drop)
+    }
+
+    /// Gives an untaken seat its secret. A seat someone took first is a
+    /// [`StoreError::Conflict`], as any change to a game that moved on.
+    pub fn claim_seat(&self, head: Head, seat: usize, secret: &str) -> StoreResult<()> {
         self.writer
-            .call(Op::SetStatus {
-                id: id.to_string(),
-                at,
-                status: status.to_string(),
-                result: result.to_string(),
-                termination: termination.map(str::to_string),
+            .call(Op::ClaimSeat {
+                head,
+                seat,
+                secret: secret.to_string(),
             })
             .map(drop)
+    }
+
+    /// Creates the rematch game `next` and links the game to it, in one transaction; a
+    /// [`StoreError::Conflict`] (creating nothing) if the game already has a rematch.
+    pub fn create_rematch(&self, head: Head, next: &GameRow) -> StoreResult<()> {
+        self.writer
+            .call(Op::CreateRematch {
+                head,
+                next: next.clone(),
+            })
+            .map(drop)
+    }
+
+    /// Claims the engine's turn in game `id` at revision `expect` for this instance until
+    /// `until`, if nobody holds it or its holder's claim ran out before `now`. True if granted.
+    /// The claim changes no revision: it is not a change of the game.
+    pub fn claim_engine(&self, id: &str, expect: i64, now: i64, until: i64) -> StoreResult<bool> {
+        self.writer.call(Op::ClaimEngine {
+            id: id.to_string(),
+            expect,
+            claim: EngineClaim {
+                owner: self.instance.clone(),
+                until,
+            },
+            now,
+        })
+    }
+
+    /// Up to `limit` games whose engine claim ran out before `now`: their owner did not play
+    /// the engine's move in time (it died), so another instance takes the turn over.
+    pub fn engine_due(&self, now: i64, limit: usize) -> StoreResult<Vec<String>> {
+        self.readers.with(|c| c.engine_due(now, limit))
+    }
+
+    /// This process's name among the instances sharing the database.
+    pub fn instance(&self) -> &str {
+        &self.instance
+    }
+
+    /// Whether other server processes may change the same games (PostgreSQL): a game in
+    /// memory may then be behind the database.
+    pub fn is_shared(&self) -> bool {
+        self.listen.is_some()
+    }
+
+    /// Calls `on` with what other instances change, from a thread of its own, until the
+    /// store is dropped. Nothing to hear for SQLite, which one process uses.
+    pub fn listen(&self, on: impl Fn(Changed) + Send + 'static) -> StoreResult<()> {
+        match &self.listen {
+            Some(config) => pg::listen(
+                config.clone(),
+                self.instance.clone(),
+                self.closing.clone(),
+                Box::new(on),
+            ),
+            None => Ok(()),
+        }
     }
 
     /// Refuses every write from now on (`true`), or allows them again: for an operator's
@@ -282,24 +388,6 @@ impl Store {
     /// Changes sent before this call are committed first; reads go on either way.
     pub fn set_read_only(&self, on: bool) -> StoreResult<()> {
         self.writer.call(Op::SetReadOnly(on)).map(drop)
-    }
-
-    /// Gives an untaken seat its secret; false if someone took it first.
-    pub fn claim_seat(&self, id: &str, seat: usize, secret: &str) -> StoreResult<bool> {
-        self.writer.call(Op::ClaimSeat {
-            id: id.to_string(),
-            seat,
-            secret: secret.to_string(),
-        })
-    }
-
-    /// Creates the rematch game `next` and links `id` to it, in one transaction; false
-    /// (creating nothing) if the game already has a rematch.
-    pub fn create_rematch(&self, id: &str, next: &GameRow) -> StoreResult<bool> {
-        self.writer.call(Op::CreateRematch {
-            id: id.to_string(),
-            next: next.clone(),
-        })
     }
 
     /// The most recently updated games, newest first; live friend games are unlisted (their
@@ -313,6 +401,47 @@ impl Store {
     pub fn ids_after(&self, after: &str, limit: usize) -> StoreResult<Vec<String>> {
         self.readers.with(|c| c.ids_after(after, limit))
     }
+}
+
+impl Drop for Store {
+    fn drop(&mut self) {
+        self.closing
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// What every change to a stored game carries.
+#[derive(Clone, Debug)]
+pub struct Head {
+    pub id: String,
+    /// The revision the change was checked against; the game's revision becomes one more.
+    pub expect: i64,
+    /// When, in milliseconds since the Unix epoch.
+    pub at: i64,
+    /// Who owes the engine's reply after the change (none when it is not the engine's turn).
+    pub engine: Option<EngineClaim>,
+}
+
+/// A game's `status`, `result` and `termination` columns.
+#[derive(Clone, Debug)]
+pub struct StatusRow {
+    pub status: String,
+    pub result: String,
+    pub termination: Option<String>,
+}
+
+/// A name for this process among the server instances sharing a database.
+fn new_instance() -> String {
+    let mut b = [0u8; 6];
+    // Without randomness, the process id and the clock still tell instances apart.
+    if getrandom::fill(&mut b).is_err() {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+            ^ u64::from(std::process::id()) << 40;
+        b.copy_from_slice(&t.to_le_bytes()[..6]);
+    }
+    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 /// Whether `--db` names a PostgreSQL database rather than a SQLite file.

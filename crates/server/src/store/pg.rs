@@ -12,25 +12,36 @@
 //! may happen in async code (tests), are done on a thread of their own.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
+use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::ToSql;
 use postgres::{Client, Config, IsolationLevel, NoTls, Statement};
 
-use super::read::{hints_or_default, Readers};
-use super::writer::{Op, Writer};
-use super::{Conn, GameRow, Store, StoreError, StoreResult, Summary};
+use super::read::{claim, hints_or_default, Readers};
+use super::writer::{claim_columns, conflict, Op, Writer};
+use super::{Changed, Conn, GameRow, Head, Store, StoreError, StoreResult, Summary};
 
 /// Read connections: each is a server process, and PostgreSQL's default allows 100 in all.
 pub(super) const READERS: usize = 2;
+
+/// The channel on which instances announce the games they changed.
+const CHANNEL: &str = "anywoli_games";
+
+/// PostgreSQL's limit on a notification's payload is 8000 bytes; a batch's ids are split
+/// below it.
+const PAYLOAD_MAX: usize = 7900;
 
 /// The key of the advisory lock that migrations hold ("anywoli" in ASCII).
 const MIGRATION_LOCK: i64 = 0x0061_6e79_776f_6c69;
 
 /// The migrations, in order: (version, SQL). Add to the end; never change one that shipped.
-const MIGRATIONS: &[(i32, &str)] = &[(
-    1,
-    "CREATE TABLE games (
+const MIGRATIONS: &[(i32, &str)] = &[
+    (
+        1,
+        "CREATE TABLE games (
         id TEXT PRIMARY KEY,
         created BIGINT NOT NULL,
         updated BIGINT NOT NULL,
@@ -58,14 +69,24 @@ const MIGRATIONS: &[(i32, &str)] = &[(
         at BIGINT NOT NULL,
         PRIMARY KEY (game, ply)
     );",
-)];
+    ),
+    (
+        2,
+        // Several instances on one database: each change is checked against the revision
+        // it was made from, and one instance at a time owes the engine's reply.
+        "ALTER TABLE games ADD COLUMN revision BIGINT NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN engine_owner TEXT;
+    ALTER TABLE games ADD COLUMN engine_until BIGINT;
+    CREATE INDEX games_engine_due ON games (engine_until) WHERE engine_owner IS NOT NULL;",
+    ),
+];
 
 impl From<postgres::Error> for StoreError {
     fn from(e: postgres::Error) -> StoreError {
         // The error's own text is just "db error" when the server refused: say why.
         match e.as_db_error() {
-            Some(db) => StoreError(format!("database: {db}")),
-            None => StoreError(format!("database: {e}")),
+            Some(db) => StoreError::Failed(format!("database: {db}")),
+            None => StoreError::Failed(format!("database: {e}")),
         }
     }
 }
@@ -75,6 +96,8 @@ impl From<postgres::Error> for StoreError {
 /// met the loss fails, the ones after it work.
 pub(super) struct PgConn {
     config: Config,
+    /// Named in the announcements of changes, so that an instance skips its own.
+    instance: String,
     /// `SET default_transaction_read_only = on`: a reader's, or the writer's while writes are
     /// refused; set again on a new connection.
     read_only: bool,
@@ -90,9 +113,10 @@ pub(super) struct PgConn {
 }
 
 impl PgConn {
-    fn connect(config: &Config, read_only: bool) -> StoreResult<PgConn> {
+    fn connect(config: &Config, instance: &str, read_only: bool) -> StoreResult<PgConn> {
         let mut c = PgConn {
             config: config.clone(),
+            instance: instance.to_string(),
             read_only,
             client: None,
             in_tx: false,
@@ -107,7 +131,7 @@ impl PgConn {
         let mut client = self
             .config
             .connect(NoTls)
-            .map_err(|e| StoreError(format!("cannot connect to PostgreSQL: {e}")))?;
+            .map_err(|e| StoreError::Failed(format!("cannot connect to PostgreSQL: {e}")))?;
         if self.read_only {
             client.batch_execute("SET default_transaction_read_only = on")?;
         }
@@ -156,12 +180,13 @@ impl PgConn {
     }
 
     fn insert_game(&mut self, g: &GameRow, moves: &[String]) -> Result<(), postgres::Error> {
+        let (owner, until) = claim_columns(g.engine.as_ref());
         self.run(
             "INSERT INTO games (id, created, updated, mode, rules, seed, start, south, north,
                 south_secret, north_secret, status, result, termination, rematch, tags, hints,
-                invite)
+                invite, revision, engine_owner, engine_until)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-                $17, $18)",
+                $17, $18, $19, $20, $21)",
             &[
                 &g.id,
                 &g.created,
@@ -181,6 +206,9 @@ impl PgConn {
                 &g.tags,
                 &g.hints,
                 &g.invite,
+                &g.revision,
+                &owner,
+                &until,
             ],
         )?;
         for (i, mv) in moves.iter().enumerate() {
@@ -193,70 +221,122 @@ impl PgConn {
         Ok(())
     }
 
-    fn apply_pg(&mut self, op: &Op) -> Result<bool, postgres::Error> {
-        const SET_STATUS: &str = "UPDATE games SET updated = $2, status = $3, result = $4,
-            termination = $5 WHERE id = $1";
+    /// Runs a change that moves game `head.id` on from `head.expect`: one statement whose
+    /// parameters start with the head's ($1 id, $2 expect, $3 engine owner, $4 engine until),
+    /// and whose answer counts the game rows it changed; none is a conflict.
+    fn change(
+        &mut self,
+        head: &Head,
+        sql: &'static str,
+        more: &[&(dyn ToSql + Sync)],
+    ) -> StoreResult<()> {
+        let (owner, until) = claim_columns(head.engine.as_ref());
+        let mut params: Vec<&(dyn ToSql + Sync)> = vec![&head.id, &head.expect, &owner, &until];
+        params.extend_from_slice(more);
+        let st = self.statement(sql)?;
+        let n: i64 = self.client().query_one(&st, &params)?.try_get(0)?;
+        if n == 1 {
+            Ok(())
+        } else {
+            Err(conflict(&head.id))
+        }
+    }
+
+    fn apply_pg(&mut self, op: &Op) -> StoreResult<bool> {
         match op {
-            Op::CreateGame { row, moves } => self.insert_game(row, moves).map(|()| true),
+            Op::CreateGame { row, moves } => self.insert_game(row, moves)?,
+            // Each change is one statement, one round trip: the game row moves to its next
+            // revision only if it is still at the expected one, and the rest follows from it.
             Op::AppendMove {
-                id,
+                head,
                 ply,
                 mv,
-                at,
                 status,
-                result,
-                termination,
-            } => {
-                // One statement, one round trip: the move fails (a ply already stored, a game
-                // that does not exist) or both changes are made.
-                self.run(
-                    "WITH m AS (INSERT INTO moves (game, ply, mv, at) VALUES ($1, $6, $7, $2))
-                     UPDATE games SET updated = $2, status = $3, result = $4, termination = $5
-                     WHERE id = $1",
-                    &[id, at, status, result, termination, ply, mv],
-                )?;
-                Ok(true)
-            }
-            Op::TruncateMoves { id, keep, at } => {
-                self.run(
-                    "DELETE FROM moves WHERE game = $1 AND ply > $2",
-                    &[id, keep],
-                )?;
-                self.run(
-                    "UPDATE games SET updated = $2, status = 'playing', result = '*',
-                        termination = NULL WHERE id = $1",
-                    &[id, at],
-                )?;
-                Ok(true)
-            }
-            Op::SetStatus {
-                id,
-                at,
-                status,
-                result,
-                termination,
-            } => {
-                self.run(SET_STATUS, &[id, at, status, result, termination])?;
-                Ok(true)
-            }
-            Op::ClaimSeat { id, seat, secret } => {
+            } => self.change(
+                head,
+                "WITH g AS (
+                    UPDATE games SET revision = revision + 1, engine_owner = $3,
+                        engine_until = $4, updated = $5, status = $6, result = $7,
+                        termination = $8
+                    WHERE id = $1 AND revision = $2 RETURNING id),
+                 m AS (INSERT INTO moves (game, ply, mv, at) SELECT id, $9, $10, $5 FROM g)
+                 SELECT COUNT(*) FROM g",
+                &[
+                    &head.at,
+                    &status.status,
+                    &status.result,
+                    &status.termination,
+                    ply,
+                    mv,
+                ],
+            )?,
+            Op::TruncateMoves { head, keep } => self.change(
+                head,
+                "WITH g AS (
+                    UPDATE games SET revision = revision + 1, engine_owner = $3,
+                        engine_until = $4, updated = $5, status = 'playing', result = '*',
+                        termination = NULL
+                    WHERE id = $1 AND revision = $2 RETURNING id),
+                 d AS (DELETE FROM moves WHERE game IN (SELECT id FROM g) AND ply > $6)
+                 SELECT COUNT(*) FROM g",
+                &[&head.at, keep],
+            )?,
+            Op::SetStatus { head, status } => self.change(
+                head,
+                "WITH g AS (
+                    UPDATE games SET revision = revision + 1, engine_owner = $3,
+                        engine_until = $4, updated = $5, status = $6, result = $7,
+                        termination = $8
+                    WHERE id = $1 AND revision = $2 RETURNING id)
+                 SELECT COUNT(*) FROM g",
+                &[
+                    &head.at,
+                    &status.status,
+                    &status.result,
+                    &status.termination,
+                ],
+            )?,
+            Op::ClaimSeat { head, seat, secret } => {
                 let sql = if *seat == 0 {
-                    "UPDATE games SET south_secret = $2 WHERE id = $1 AND south_secret IS NULL"
+                    "WITH g AS (
+                        UPDATE games SET revision = revision + 1, engine_owner = $3,
+                            engine_until = $4, south_secret = $5
+                        WHERE id = $1 AND revision = $2 AND south_secret IS NULL RETURNING id)
+                     SELECT COUNT(*) FROM g"
                 } else {
-                    "UPDATE games SET north_secret = $2 WHERE id = $1 AND north_secret IS NULL"
+                    "WITH g AS (
+                        UPDATE games SET revision = revision + 1, engine_owner = $3,
+                            engine_until = $4, north_secret = $5
+                        WHERE id = $1 AND revision = $2 AND north_secret IS NULL RETURNING id)
+                     SELECT COUNT(*) FROM g"
                 };
-                Ok(self.run(sql, &[id, secret])? == 1)
+                self.change(head, sql, &[secret])?
             }
-            Op::CreateRematch { id, next } => {
-                let linked = self.run(
-                    "UPDATE games SET rematch = $2 WHERE id = $1 AND rematch IS NULL",
-                    &[id, &next.id],
+            Op::CreateRematch { head, next } => {
+                self.change(
+                    head,
+                    "WITH g AS (
+                        UPDATE games SET revision = revision + 1, engine_owner = $3,
+                            engine_until = $4, rematch = $5
+                        WHERE id = $1 AND revision = $2 AND rematch IS NULL RETURNING id)
+                     SELECT COUNT(*) FROM g",
+                    &[&next.id],
                 )?;
-                if linked != 1 {
-                    return Ok(false);
-                }
                 self.insert_game(next, &[])?;
-                Ok(true)
+            }
+            Op::ClaimEngine {
+                id,
+                expect,
+                claim,
+                now,
+            } => {
+                let n = self.run(
+                    "UPDATE games SET engine_owner = $3, engine_until = $4
+                     WHERE id = $1 AND revision = $2
+                       AND (engine_owner IS NULL OR engine_until < $5 OR engine_owner = $3)",
+                    &[id, expect, &claim.owner, &claim.until, now],
+                )?;
+                return Ok(n == 1);
             }
             // A setting of the session, run between batches: the transactions after it are
             // read-only (or not), and a write in one fails.
@@ -267,13 +347,14 @@ impl PgConn {
                 } else {
                     "SET default_transaction_read_only = off"
                 };
-                self.client().batch_execute(sql).map(|()| true)
+                self.client().batch_execute(sql)?;
             }
             #[cfg(test)]
-            Op::Sql(sql) => self.client().batch_execute(sql).map(|()| true),
+            Op::Sql(sql) => self.client().batch_execute(sql)?,
             #[cfg(test)]
             Op::Hold { .. } => unreachable!("writer::apply runs a Hold itself"),
         }
+        Ok(true)
     }
 }
 
@@ -318,7 +399,33 @@ impl Conn for PgConn {
     }
 
     fn apply(&mut self, op: &Op) -> StoreResult<bool> {
-        Ok(self.apply_pg(op)?)
+        self.apply_pg(op)
+    }
+
+    fn announce(&mut self, games: &[String]) -> StoreResult<()> {
+        if games.is_empty() {
+            return Ok(());
+        }
+        for payload in payloads(&self.instance, games) {
+            let st = self.statement("SELECT pg_notify($1, $2)")?;
+            self.client().execute(&st, &[&CHANNEL, &payload])?;
+        }
+        Ok(())
+    }
+
+    fn engine_due(&mut self, now: i64, limit: usize) -> StoreResult<Vec<String>> {
+        self.reading(|c| {
+            let st = c.statement(
+                "SELECT id FROM games WHERE engine_owner IS NOT NULL AND engine_until < $1
+                 ORDER BY engine_until LIMIT $2",
+            )?;
+            let limit = limit as i64;
+            let rows = c.client().query(&st, &[&now, &limit])?;
+            Ok(rows
+                .iter()
+                .map(|r| r.try_get(0))
+                .collect::<Result<Vec<String>, _>>()?)
+        })
     }
 
     fn load(&mut self, id: &str) -> StoreResult<Option<(GameRow, Vec<String>)>> {
@@ -351,7 +458,7 @@ impl PgConn {
         let game = self.statement(
             "SELECT id, created, updated, mode, rules, seed, start, south, north,
                 south_secret, north_secret, status, result, termination, rematch, tags,
-                hints, invite
+                hints, invite, revision, engine_owner, engine_until
              FROM games WHERE id = $1",
         )?;
         let moves = self.statement("SELECT mv FROM moves WHERE game = $1 ORDER BY ply")?;
@@ -382,6 +489,8 @@ impl PgConn {
             tags: r.try_get(15)?,
             hints: hints_or_default(r.try_get(16)?, &mode),
             invite: r.try_get(17)?,
+            revision: r.try_get(18)?,
+            engine: claim(r.try_get(19)?, r.try_get(20)?),
             mode,
         };
         let moves = tx
@@ -456,7 +565,7 @@ fn migrate(client: &mut Client) -> StoreResult<()> {
         .collect::<Result<Vec<i32>, _>>()?;
     let latest = MIGRATIONS.last().map_or(0, |m| m.0);
     if let Some(v) = done.iter().copied().filter(|&v| v > latest).max() {
-        return Err(StoreError(format!(
+        return Err(StoreError::Failed(format!(
             "the database's schema (version {v}) is newer than this anywoli knows (version {latest})"
         )));
     }
@@ -477,25 +586,150 @@ fn migrate(client: &mut Client) -> StoreResult<()> {
 pub(super) fn open(config: Config, scratch: Option<DropSchema>) -> StoreResult<Store> {
     std::thread::spawn(move || open_here(config, scratch))
         .join()
-        .map_err(|_| StoreError("opening the PostgreSQL store panicked".to_string()))?
+        .map_err(|_| StoreError::Failed("opening the PostgreSQL store panicked".to_string()))?
 }
 
 fn open_here(config: Config, scratch: Option<DropSchema>) -> StoreResult<Store> {
-    let mut writer = PgConn::connect(&config, false)?;
+    let instance = super::new_instance();
+    let mut writer = PgConn::connect(&config, &instance, false)?;
     migrate(writer.client())?;
     let readers = (0..READERS)
         .map(|_| {
             // Read-only: a write sent to a reader by mistake fails instead of going around
             // the writer.
-            let c = PgConn::connect(&config, true)?;
+            let c = PgConn::connect(&config, &instance, true)?;
             Ok(Arc::new(Mutex::new(c)) as Arc<Mutex<dyn Conn>>)
         })
         .collect::<StoreResult<Vec<_>>>()?;
     Ok(Store {
         writer: Writer::start(Arc::new(Mutex::new(writer)))?,
         readers: Readers::new(readers),
+        instance,
+        closing: Default::default(),
+        listen: Some(config),
         _scratch: scratch,
     })
+}
+
+/// The announcements of a batch's changed games: this instance's name, then one id a line,
+/// split so that each stays under PostgreSQL's payload limit.
+pub(super) fn payloads(instance: &str, games: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = instance.to_string();
+    for id in games {
+        if cur.len() + 1 + id.len() > PAYLOAD_MAX && cur.len() > instance.len() {
+            out.push(std::mem::replace(&mut cur, instance.to_string()));
+        }
+        cur.push('\n');
+        cur.push_str(id);
+    }
+    out.push(cur);
+    out
+}
+
+/// What an announcement says: the games, unless it came from `me`.
+pub(super) fn heard(payload: &str, me: &str) -> Option<Vec<String>> {
+    let mut lines = payload.lines();
+    let from = lines.next()?;
+    if from == me {
+        return None;
+    }
+    let mut ids: Vec<String> = lines.map(str::to_string).collect();
+    ids.dedup();
+    Some(ids)
+}
+
+/// How long the listener waits between attempts to reconnect, at most.
+const RELISTEN_MAX: Duration = Duration::from_secs(5);
+
+/// Listens for the other instances' announcements on a connection of its own, on a thread of
+/// its own, until `closing`. A lost connection is made again (waiting 0.1 s, doubling up to
+/// [`RELISTEN_MAX`]), after which `on` hears [`Changed::Missed`]: announcements made
+/// meanwhile are gone. The first connection is made before this returns, so that a server
+/// that cannot listen says so at start.
+pub(super) fn listen(
+    config: Config,
+    instance: String,
+    closing: Arc<AtomicBool>,
+    on: Box<dyn Fn(Changed) + Send>,
+) -> StoreResult<()> {
+    let (first_tx, first_rx) = std::sync::mpsc::sync_channel(1);
+    std::thread::Builder::new()
+        .name("anywoli-store-listen".to_string())
+        .spawn(move || {
+            let mut client = match listening(&config) {
+                Ok(c) => {
+                    let _ = first_tx.send(Ok(()));
+                    c
+                }
+                Err(e) => {
+                    let _ = first_tx.send(Err(e));
+                    return;
+                }
+            };
+            let mut wait = Duration::from_millis(100);
+            loop {
+                if let Err(e) = hear(&mut client, &instance, &closing, &*on) {
+                    tracing::warn!(
+                        "lost the PostgreSQL connection that hears other instances: {e}"
+                    );
+                }
+                drop(client);
+                client = loop {
+                    if closing.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    std::thread::sleep(wait);
+                    match listening(&config) {
+                        Ok(c) => break c,
+                        Err(e) => {
+                            tracing::warn!("cannot listen to other instances yet: {e}");
+                            wait = (wait * 2).min(RELISTEN_MAX);
+                        }
+                    }
+                };
+                wait = Duration::from_millis(100);
+                on(Changed::Missed);
+            }
+        })
+        .map_err(|e| StoreError::Failed(format!("cannot start the listener thread: {e}")))?;
+    first_rx
+        .recv()
+        .map_err(|_| StoreError::Failed("the listener thread stopped".to_string()))?
+}
+
+fn listening(config: &Config) -> StoreResult<Client> {
+    let mut c = config
+        .connect(NoTls)
+        .map_err(|e| StoreError::Failed(format!("cannot connect to PostgreSQL: {e}")))?;
+    c.batch_execute(&format!("LISTEN {CHANNEL}"))?;
+    Ok(c)
+}
+
+/// Passes on announcements as they come until the store closes (`Ok`) or the connection
+/// fails.
+fn hear(
+    client: &mut Client,
+    me: &str,
+    closing: &AtomicBool,
+    on: &dyn Fn(Changed),
+) -> StoreResult<()> {
+    while !closing.load(Ordering::Relaxed) {
+        {
+            let mut notes = client.notifications();
+            // Wakes at least twice a second to look at `closing`.
+            let mut iter = notes.timeout_iter(Duration::from_millis(500));
+            while let Some(note) = iter.next()? {
+                if let Some(games) = heard(note.payload(), me) {
+                    on(Changed::Games(games));
+                }
+            }
+        }
+        if client.is_closed() {
+            return Err(StoreError::Failed("the connection closed".to_string()));
+        }
+    }
+    Ok(())
 }
 
 /// A test's schema, dropped (with its tables) when the store that uses it is.
@@ -519,7 +753,7 @@ impl Drop for DropSchema {
 /// Makes a new schema with a random name (on a thread of its own: see the module comment).
 fn create_schema(config: &Config) -> StoreResult<String> {
     let mut b = [0u8; 8];
-    getrandom::fill(&mut b).map_err(|e| StoreError(format!("no randomness: {e}")))?;
+    getrandom::fill(&mut b).map_err(|e| StoreError::Failed(format!("no randomness: {e}")))?;
     let name: String = std::iter::once("anywoli_test_".to_string())
         .chain(b.iter().map(|x| format!("{x:02x}")))
         .collect();
@@ -527,12 +761,27 @@ fn create_schema(config: &Config) -> StoreResult<String> {
     std::thread::spawn(move || -> StoreResult<()> {
         let mut c = config
             .connect(NoTls)
-            .map_err(|e| StoreError(format!("cannot connect to PostgreSQL: {e}")))?;
+            .map_err(|e| StoreError::Failed(format!("cannot connect to PostgreSQL: {e}")))?;
         Ok(c.batch_execute(&format!("CREATE SCHEMA {made}"))?)
     })
     .join()
-    .map_err(|_| StoreError("creating a schema panicked".to_string()))??;
+    .map_err(|_| StoreError::Failed("creating a schema panicked".to_string()))??;
     Ok(name)
+}
+
+/// Two stores on one new schema (tests of several instances), like two servers' on one
+/// database; the schema goes with the first, so the second is to be dropped before it.
+pub(super) fn open_scratch_pair(config: Config) -> StoreResult<(Store, Store)> {
+    let name = create_schema(&config)?;
+    let scratch = DropSchema {
+        config: config.clone(),
+        name: name.clone(),
+    };
+    let mut config = config;
+    config.options(&format!("-c search_path={name}"));
+    config.application_name(&name);
+    let first = open(config.clone(), Some(scratch))?;
+    Ok((first, open(config, None)?))
 }
 
 /// A store in a new schema of its own (tests), dropped with it.
@@ -554,7 +803,7 @@ pub(super) fn open_scratch(config: Config) -> StoreResult<Store> {
 pub(super) fn scratch_url(url: &str) -> StoreResult<String> {
     let config = url
         .parse::<Config>()
-        .map_err(|e| StoreError(format!("bad PostgreSQL URL: {e}")))?;
+        .map_err(|e| StoreError::Failed(format!("bad PostgreSQL URL: {e}")))?;
     let name = create_schema(&config)?;
     let sep = if url.contains('?') { '&' } else { '?' };
     Ok(format!("{url}{sep}options=-csearch_path%3D{name}"))

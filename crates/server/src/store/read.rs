@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 use rusqlite::{Connection, OptionalExtension};
 
-use super::{Conn, GameRow, StoreResult, Summary};
+use super::{Conn, EngineClaim, GameRow, StoreResult, Summary};
 
 /// A few read connections; a read takes whichever is free.
 pub(super) struct Readers {
@@ -58,7 +58,7 @@ pub(super) fn load(
         .prepare_cached(
             "SELECT id, created, updated, mode, rules, seed, start, south, north,
                 south_secret, north_secret, status, result, termination, rematch, tags,
-                hints, invite
+                hints, invite, revision, engine_owner, engine_until
              FROM games WHERE id = ?1",
         )?
         .query_row([id], |r| {
@@ -82,6 +82,8 @@ pub(super) fn load(
                     hints_or_default(r.get(16)?, &mode)
                 },
                 invite: r.get(17)?,
+                revision: r.get(18)?,
+                engine: claim(r.get(19)?, r.get(20)?),
             })
         })
         .optional()?;
@@ -125,6 +127,27 @@ pub(super) fn ids_after(
     let mut st = conn.prepare_cached("SELECT id FROM games WHERE id > ?1 ORDER BY id LIMIT ?2")?;
     let rows = st.query_map(rusqlite::params![after, limit as i64], |r| r.get(0))?;
     rows.collect()
+}
+
+pub(super) fn engine_due(
+    conn: &Connection,
+    now: i64,
+    limit: usize,
+) -> rusqlite::Result<Vec<String>> {
+    let mut st = conn.prepare_cached(
+        "SELECT id FROM games WHERE engine_owner IS NOT NULL AND engine_until < ?1
+         ORDER BY engine_until LIMIT ?2",
+    )?;
+    let rows = st.query_map(rusqlite::params![now, limit as i64], |r| r.get(0))?;
+    rows.collect()
+}
+
+/// The engine claim from its two columns (both set or neither).
+pub(super) fn claim(owner: Option<String>, until: Option<i64>) -> Option<EngineClaim> {
+    Some(EngineClaim {
+        owner: owner?,
+        until: until?,
+    })
 }
 
 /// Games stored before the `hints` column: friend games get none (nobody agreed to them),

@@ -40,7 +40,7 @@ pub(super) fn set_up_writer(conn: &Connection) -> StoreResult<()> {
     // it returns, which is what "a move is acknowledged only once it is stored" needs.
     let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
     if mode != "wal" && mode != "memory" {
-        return Err(StoreError(format!(
+        return Err(StoreError::Failed(format!(
             "the database refused WAL mode (journal mode is {mode})"
         )));
     }
@@ -81,6 +81,25 @@ fn migrate(conn: &Connection) -> rusqlite::Result<()> {
     if !has_invite {
         // NULL: a friend game made before invite tokens, whose old link still opens its seat.
         conn.execute_batch("ALTER TABLE games ADD COLUMN invite TEXT")?;
+    }
+    let has_revision: bool = conn.query_row(
+        "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'revision'",
+        [],
+        |r| r.get::<_, i64>(0).map(|n| n > 0),
+    )?;
+    if !has_revision {
+        // Games made before revisions start at 0; no engine owes them a reply yet, which the
+        // server finds out when it loads one (crate::round). One transaction: the check above
+        // looks at the first column only.
+        conn.execute_batch(
+            "BEGIN;
+             ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+             ALTER TABLE games ADD COLUMN engine_owner TEXT;
+             ALTER TABLE games ADD COLUMN engine_until INTEGER;
+             CREATE INDEX IF NOT EXISTS games_engine_due ON games(engine_until)
+                WHERE engine_owner IS NOT NULL;
+             COMMIT;",
+        )?;
     }
     Ok(())
 }

@@ -34,18 +34,48 @@ fn game(id: &str) -> GameRow {
         tags: "[]".to_string(),
         hints: false,
         invite: None,
+        revision: 0,
+        engine: None,
     }
 }
 
+/// A change of game `id` checked against revision `expect`, at time `at`.
+fn head(id: &str, expect: i64, at: i64) -> Head {
+    Head {
+        id: id.to_string(),
+        expect,
+        at,
+        engine: None,
+    }
+}
+
+fn playing() -> StatusRow {
+    StatusRow {
+        status: "playing".to_string(),
+        result: "*".to_string(),
+        termination: None,
+    }
+}
+
+fn over(result: &str, termination: Option<&str>) -> StatusRow {
+    StatusRow {
+        status: "over".to_string(),
+        result: result.to_string(),
+        termination: termination.map(str::to_string),
+    }
+}
+
+/// Move `ply` of a game made without moves, which has had only moves since.
 fn append(store: &Store, id: &str, ply: usize) -> StoreResult<()> {
+    append_at(store, id, ply, ply as i64 - 1)
+}
+
+fn append_at(store: &Store, id: &str, ply: usize, expect: i64) -> StoreResult<()> {
     store.append_move(
-        id,
+        head(id, expect, ply as i64),
         ply,
         &format!("m{ply}"),
-        ply as i64,
-        "playing",
-        "*",
-        None,
+        playing(),
     )
 }
 
@@ -56,15 +86,20 @@ fn job(op: Op) -> (Job, mpsc::Receiver<Answer>) {
 }
 
 fn append_op(id: &str, ply: i64) -> Op {
+    append_op_at(id, ply, ply - 1)
+}
+
+fn append_op_at(id: &str, ply: i64, expect: i64) -> Op {
     Op::AppendMove {
-        id: id.to_string(),
+        head: head(id, expect, ply),
         ply,
         mv: format!("m{ply}"),
-        at: ply,
-        status: "playing".to_string(),
-        result: "*".to_string(),
-        termination: None,
+        status: playing(),
     }
+}
+
+fn is_conflict(a: &Answer) -> bool {
+    matches!(a, Err(StoreError::Conflict { .. }))
 }
 
 /// A database made before hints could be turned off: the column is added, friend games
@@ -118,7 +153,10 @@ fn moves_of_many_games_at_once_are_all_stored() {
                     append(store, &id, ply).unwrap();
                 }
                 store
-                    .set_status(&id, 99, "over", "1-0", Some("resignation"))
+                    .set_status(
+                        head(&id, MOVES as i64, 99),
+                        over("1-0", Some("resignation")),
+                    )
                     .unwrap();
             });
         }
@@ -155,27 +193,31 @@ fn a_failing_change_fails_alone_in_its_batch() {
             row: game("a"),
             moves: vec!["m1".to_string()],
         },
-        append_op("a", 2),
-        append_op("a", 2),
+        append_op_at("a", 2, 0),
+        append_op_at("a", 2, 1),
         append_op("nope", 1),
-        append_op("a", 3),
+        append_op_at("a", 3, 1),
         Op::ClaimSeat {
-            id: "a".to_string(),
+            head: head("a", 2, 0),
             seat: 1,
             secret: "n".to_string(),
         },
         Op::ClaimSeat {
-            id: "a".to_string(),
+            head: head("a", 3, 0),
             seat: 0,
             secret: "x".to_string(),
         },
         Op::CreateRematch {
-            id: "a".to_string(),
+            head: head("a", 3, 0),
             next: next.clone(),
         },
         Op::CreateRematch {
-            id: "a".to_string(),
+            head: head("a", 4, 0),
             next: game("rematch02"),
+        },
+        Op::CreateRematch {
+            head: head("a", 3, 0),
+            next: game("rematch03"),
         },
         Op::CreateGame {
             row: game("b"),
@@ -195,16 +237,23 @@ fn a_failing_change_fails_alone_in_its_batch() {
             None,
             Some(true),
             Some(true),
-            Some(false),
+            None,
             Some(true),
-            Some(false),
+            None,
+            None,
             Some(true)
         ]
     );
+    for (i, why) in [
+        (3, "no such game"),
+        (6, "South's seat is taken"),
+        (8, "a rematch exists"),
+        (9, "an old revision"),
+    ] {
+        assert!(is_conflict(&answers[i]), "{why}: {:?}", answers[i]);
+    }
     let unique = answers[2].as_ref().unwrap_err().to_string();
     assert!(unique.contains("UNIQUE"), "{unique}");
-    let foreign = answers[3].as_ref().unwrap_err().to_string();
-    assert!(foreign.contains("FOREIGN KEY"), "{foreign}");
     assert!(conn.is_autocommit(), "the batch's transaction is over");
     drop(conn);
 
@@ -215,6 +264,8 @@ fn a_failing_change_fails_alone_in_its_batch() {
     assert_eq!(a.rematch.as_deref(), Some("rematch01"));
     assert_eq!(store.load("rematch01").unwrap().unwrap().0, next);
     assert!(store.load("rematch02").unwrap().is_none());
+    assert!(store.load("rematch03").unwrap().is_none());
+    assert_eq!(a.revision, 4, "two moves, a seat and a rematch");
     assert!(store.load("b").unwrap().is_some());
     assert!(store.load("nope").unwrap().is_none());
     drop(store);
@@ -237,7 +288,7 @@ fn a_failed_commit_fails_the_whole_batch() {
             moves: Vec::new(),
         },
         Op::Sql("PRAGMA defer_foreign_keys=ON"),
-        append_op("nope", 1),
+        Op::Sql("INSERT INTO moves (game, ply, mv, at) VALUES ('nope', 1, 'x', 0)"),
         append_op("a", 1),
     ];
     let (jobs, answers): (Vec<_>, Vec<_>) = ops.into_iter().map(job).unzip();
@@ -359,7 +410,9 @@ fn one_claim_of_a_seat_wins() {
                     let (store, start) = (&store, &start);
                     s.spawn(move || {
                         start.wait();
-                        (i, store.claim_seat("a", 1, &format!("secret{i}")).unwrap())
+                        let r = store.claim_seat(head("a", 0, 0), 1, &format!("secret{i}"));
+                        assert!(r.is_ok() || matches!(r, Err(StoreError::Conflict { .. })));
+                        (i, r.is_ok())
                     })
                 })
                 .collect();
@@ -388,7 +441,7 @@ fn read_only_refuses_changes_until_lifted() {
         let e = append(&store, "a", 1).unwrap_err().to_string();
         assert!(e.contains("readonly") || e.contains("read-only"), "{e}");
         assert!(store.create_game(&game("b"), &[]).is_err());
-        assert!(store.claim_seat("a", 1, "n").is_err());
+        assert!(store.claim_seat(head("a", 0, 0), 1, "n").is_err());
         assert!(store.load("a").unwrap().unwrap().1.is_empty());
         assert_eq!(store.recent(10).unwrap().len(), 1);
         store.set_read_only(false).unwrap();
@@ -440,15 +493,26 @@ fn exercise(store: &Store) {
     );
     assert!(store.load("none").unwrap().is_none());
     assert!(store.create_game(&a, &[]).is_err(), "the id is taken");
-    append(store, "a", 3).unwrap();
-    assert!(append(store, "a", 3).is_err(), "ply 3 is stored");
-    assert!(append(store, "nope", 1).is_err(), "no such game");
-    store.truncate_moves("a", 1, 10).unwrap();
+    append_at(store, "a", 3, 0).unwrap();
+    let e = append_at(store, "a", 3, 1).unwrap_err();
+    assert!(
+        !matches!(e, StoreError::Conflict { .. }),
+        "ply 3 is stored: {e}"
+    );
+    assert!(matches!(
+        append_at(store, "a", 4, 0),
+        Err(StoreError::Conflict { .. })
+    ));
+    assert!(matches!(
+        append(store, "nope", 1),
+        Err(StoreError::Conflict { .. })
+    ));
+    store.truncate_moves(head("a", 1, 10), 1).unwrap();
     let (row, moves) = store.load("a").unwrap().unwrap();
     assert_eq!(moves, ["m1"]);
     assert_eq!(row.updated, 10);
     store
-        .set_status("a", 11, "over", "1-0", Some("resignation"))
+        .set_status(head("a", 2, 11), over("1-0", Some("resignation")))
         .unwrap();
     let (row, _) = store.load("a").unwrap().unwrap();
     assert_eq!(
@@ -459,15 +523,15 @@ fn exercise(store: &Store) {
         ),
         ("over", "1-0", Some("resignation"))
     );
-    assert!(store.claim_seat("a", 1, "n").unwrap());
-    assert!(!store.claim_seat("a", 1, "m").unwrap());
+    store.claim_seat(head("a", 3, 0), 1, "n").unwrap();
+    assert!(store.claim_seat(head("a", 4, 0), 1, "m").is_err());
     assert!(
-        !store.claim_seat("a", 0, "m").unwrap(),
+        store.claim_seat(head("a", 4, 0), 0, "m").is_err(),
         "South has its secret"
     );
     let next = game("b");
-    assert!(store.create_rematch("a", &next).unwrap());
-    assert!(!store.create_rematch("a", &game("c")).unwrap());
+    store.create_rematch(head("a", 4, 0), &next).unwrap();
+    assert!(store.create_rematch(head("a", 5, 0), &game("c")).is_err());
     assert!(store.load("c").unwrap().is_none());
     assert_eq!(store.load("b").unwrap().unwrap().0, next);
     let mut friend = game("f");
@@ -487,7 +551,9 @@ fn exercise(store: &Store) {
         [("a".to_string(), 1), ("b".to_string(), 0)],
         "a live friend game is unlisted"
     );
-    store.set_status("f", 60, "over", "0-1", None).unwrap();
+    store
+        .set_status(head("f", 0, 60), over("0-1", None))
+        .unwrap();
     assert_eq!(ids(store)[0], ("f".to_string(), 0));
     assert_eq!(store.recent(1).unwrap().len(), 1);
     assert_eq!(
@@ -539,21 +605,21 @@ fn a_failing_change_fails_alone_in_a_postgres_batch() {
             row: game("a"),
             moves: vec!["m1".to_string()],
         },
-        append_op("a", 2),
-        append_op("a", 2),
+        append_op_at("a", 2, 0),
+        append_op_at("a", 2, 1),
         append_op("nope", 1),
-        append_op("a", 3),
+        append_op_at("a", 3, 1),
         Op::ClaimSeat {
-            id: "a".to_string(),
+            head: head("a", 2, 0),
             seat: 0,
             secret: "x".to_string(),
         },
         Op::CreateRematch {
-            id: "a".to_string(),
+            head: head("a", 2, 0),
             next: game("r1"),
         },
         Op::CreateRematch {
-            id: "a".to_string(),
+            head: head("a", 3, 0),
             next: game("r2"),
         },
     ];
@@ -575,15 +641,16 @@ fn a_failing_change_fails_alone_in_a_postgres_batch() {
             None,
             None,
             Some(true),
-            Some(false),
+            None,
             Some(true),
-            Some(false)
+            None
         ]
     );
     let unique = answers[2].as_ref().unwrap_err().to_string();
     assert!(unique.contains("unique"), "{unique}");
-    let foreign = answers[3].as_ref().unwrap_err().to_string();
-    assert!(foreign.contains("foreign key"), "{foreign}");
+    for i in [3, 5, 7] {
+        assert!(is_conflict(&answers[i]), "{:?}", answers[i]);
+    }
     assert_eq!(store.load("a").unwrap().unwrap().1, ["m1", "m2", "m3"]);
     assert!(store.load("r1").unwrap().is_some());
     assert!(store.load("r2").unwrap().is_none());
@@ -660,4 +727,109 @@ fn a_lost_postgres_connection_is_made_again() {
     }
     append(&store, "a", 2).unwrap();
     assert_eq!(store.load("a").unwrap().unwrap().1, ["m1", "m2"]);
+}
+
+/// Engine claims: written with a change, read back, granted to one instance at a time, taken
+/// over only once they ran out, and listed when due.
+#[test]
+fn engine_claims_go_to_one_instance_at_a_time() {
+    let stores = [
+        Some(Store::in_memory().unwrap()),
+        Store::test_postgres("engine_claims_go_to_one_instance_at_a_time"),
+    ];
+    for store in stores.into_iter().flatten() {
+        let mut g = game("a");
+        g.engine = Some(EngineClaim {
+            owner: "other".to_string(),
+            until: 1_000,
+        });
+        store.create_game(&g, &[]).unwrap();
+        assert_eq!(store.load("a").unwrap().unwrap().0.engine, g.engine);
+        assert!(store.engine_due(999, 10).unwrap().is_empty());
+        assert_eq!(store.engine_due(1_001, 10).unwrap(), ["a"]);
+        assert!(
+            !store.claim_engine("a", 0, 999, 5_000).unwrap(),
+            "the other's claim holds until 1000"
+        );
+        assert!(
+            !store.claim_engine("a", 1, 2_000, 5_000).unwrap(),
+            "not at revision 1"
+        );
+        assert!(store.claim_engine("a", 0, 2_000, 5_000).unwrap());
+        let claim = store.load("a").unwrap().unwrap().0.engine.unwrap();
+        assert_eq!(
+            (claim.owner.as_str(), claim.until),
+            (store.instance(), 5_000)
+        );
+        assert_eq!(store.load("a").unwrap().unwrap().0.revision, 0, "no change");
+        assert!(store.engine_due(4_000, 10).unwrap().is_empty());
+        // A change sets the claim to what it says: here nobody's (a person's turn).
+        append(&store, "a", 1).unwrap();
+        let row = store.load("a").unwrap().unwrap().0;
+        assert_eq!((row.revision, row.engine), (1, None));
+        assert!(store.engine_due(i64::MAX, 10).unwrap().is_empty());
+    }
+}
+
+/// Two instances on one PostgreSQL database: a change through one is heard by the other (and
+/// not by itself), after its commit; a change checked against an old revision is refused.
+#[test]
+fn postgres_instances_hear_each_others_changes() {
+    let Some((a, b)) = Store::test_postgres_pair("postgres_instances_hear_each_others_changes")
+    else {
+        return;
+    };
+    assert!(a.is_shared() && b.is_shared());
+    assert_ne!(a.instance(), b.instance());
+    let (heard_a, on_a) = mpsc::channel();
+    let (heard_b, on_b) = mpsc::channel();
+    a.listen(move |c| {
+        let _ = heard_a.send(c);
+    })
+    .unwrap();
+    b.listen(move |c| {
+        let _ = heard_b.send(c);
+    })
+    .unwrap();
+    a.create_game(&game("g1"), &[]).unwrap();
+    append(&a, "g1", 1).unwrap();
+    let wait = std::time::Duration::from_secs(10);
+    assert_eq!(
+        on_b.recv_timeout(wait).unwrap(),
+        Changed::Games(vec!["g1".to_string()])
+    );
+    // B is behind no more once it reads the game; its change from the old revision fails.
+    assert!(matches!(
+        append_at(&b, "g1", 2, 0),
+        Err(StoreError::Conflict { .. })
+    ));
+    append(&b, "g1", 2).unwrap();
+    assert_eq!(
+        on_a.recv_timeout(wait).unwrap(),
+        Changed::Games(vec!["g1".to_string()])
+    );
+    assert_eq!(a.load("g1").unwrap().unwrap().1, ["m1", "m2"]);
+    // Neither heard its own change, nor the refused one.
+    assert!(on_a
+        .recv_timeout(std::time::Duration::from_millis(300))
+        .is_err());
+    assert!(on_b.try_recv().is_err());
+    drop(b);
+    drop(a);
+}
+
+/// The announcement of a big batch is split under PostgreSQL's payload limit, and read back
+/// whole.
+#[test]
+fn announcements_fit_postgres_payloads() {
+    let ids: Vec<String> = (0..2_000).map(|i| format!("game{i:08}")).collect();
+    let payloads = pg::payloads("me", &ids);
+    assert!(payloads.len() > 1);
+    let mut back = Vec::new();
+    for p in &payloads {
+        assert!(p.len() <= 8_000, "{}", p.len());
+        assert_eq!(pg::heard(p, "me"), None, "its own");
+        back.extend(pg::heard(p, "other").unwrap());
+    }
+    assert_eq!(back, ids);
 }

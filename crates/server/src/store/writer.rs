@@ -18,7 +18,7 @@ use std::thread::JoinHandle;
 
 use rusqlite::{params, Connection};
 
-use super::{Conn, GameRow, StoreError, StoreResult};
+use super::{Conn, EngineClaim, GameRow, Head, StatusRow, StoreError, StoreResult};
 
 /// The most changes in one transaction: bounds how long a batch holds the write lock and how
 /// long its first change waits for the fsync, whatever the queue.
@@ -31,34 +31,34 @@ pub(super) enum Op {
         moves: Vec<String>,
     },
     AppendMove {
-        id: String,
+        head: Head,
         ply: i64,
         mv: String,
-        at: i64,
-        status: String,
-        result: String,
-        termination: Option<String>,
+        status: StatusRow,
     },
     TruncateMoves {
-        id: String,
+        head: Head,
         keep: i64,
-        at: i64,
     },
     SetStatus {
-        id: String,
-        at: i64,
-        status: String,
-        result: String,
-        termination: Option<String>,
+        head: Head,
+        status: StatusRow,
     },
     ClaimSeat {
-        id: String,
+        head: Head,
         seat: usize,
         secret: String,
     },
     CreateRematch {
-        id: String,
+        head: Head,
         next: GameRow,
+    },
+    /// Not a change of the game (its revision stays): who plays the engine's move.
+    ClaimEngine {
+        id: String,
+        expect: i64,
+        claim: EngineClaim,
+        now: i64,
     },
     SetReadOnly(bool),
     /// Runs SQL as a change of its own, for tests that need a batch to fail in some way.
@@ -74,8 +74,8 @@ pub(super) enum Op {
     },
 }
 
-/// What a change answers: whether it took effect (`claim_seat`, `create_rematch`); true for
-/// the others, which either take effect or fail.
+/// What a change answers: whether it took effect (`claim_engine`); true for the others, which
+/// either take effect or fail.
 pub(super) type Answer = StoreResult<bool>;
 
 /// A change and where its answer goes.
@@ -103,79 +103,129 @@ impl Op {
         matches!(self, Op::SetReadOnly(_))
     }
 
-    /// SQLite's half of [`Conn::apply`] (PostgreSQL's is in `pg.rs`).
-    pub(super) fn apply_sqlite(&self, c: &Connection) -> rusqlite::Result<bool> {
+    /// The game whose watchers on other instances must hear of this change once committed.
+    pub(super) fn changes_game(&self) -> Option<&str> {
         match self {
-            Op::CreateGame { row, moves } => insert_game(c, row, moves).map(|()| true),
+            Op::AppendMove { head, .. }
+            | Op::TruncateMoves { head, .. }
+            | Op::SetStatus { head, .. }
+            | Op::ClaimSeat { head, .. }
+            | Op::CreateRematch { head, .. } => Some(&head.id),
+            #[cfg(test)]
+            Op::Hold { first, .. } => first.changes_game(),
+            _ => None,
+        }
+    }
+
+    /// SQLite's half of [`Conn::apply`] (PostgreSQL's is in `pg.rs`).
+    pub(super) fn apply_sqlite(&self, c: &Connection) -> StoreResult<bool> {
+        match self {
+            Op::CreateGame { row, moves } => insert_game(c, row, moves)?,
             Op::AppendMove {
-                id,
+                head,
                 ply,
                 mv,
-                at,
                 status,
-                result,
-                termination,
             } => {
+                touch(c, head)?;
+                set_status(c, head, status)?;
                 c.prepare_cached("INSERT INTO moves (game, ply, mv, at) VALUES (?1, ?2, ?3, ?4)")?
-                    .execute(params![id, ply, mv, at])?;
-                c.prepare_cached(
-                    "UPDATE games SET updated = ?2, status = ?3, result = ?4, termination = ?5
-                     WHERE id = ?1",
-                )?
-                .execute(params![id, at, status, result, termination])?;
-                Ok(true)
+                    .execute(params![head.id, ply, mv, head.at])?;
             }
-            Op::TruncateMoves { id, keep, at } => {
+            Op::TruncateMoves { head, keep } => {
+                touch(c, head)?;
                 c.prepare_cached("DELETE FROM moves WHERE game = ?1 AND ply > ?2")?
-                    .execute(params![id, keep])?;
+                    .execute(params![head.id, keep])?;
                 c.prepare_cached(
                     "UPDATE games SET updated = ?2, status = 'playing', result = '*',
                         termination = NULL WHERE id = ?1",
                 )?
-                .execute(params![id, at])?;
-                Ok(true)
+                .execute(params![head.id, head.at])?;
             }
-            Op::SetStatus {
-                id,
-                at,
-                status,
-                result,
-                termination,
-            } => {
-                c.prepare_cached(
-                    "UPDATE games SET updated = ?2, status = ?3, result = ?4, termination = ?5
-                     WHERE id = ?1",
-                )?
-                .execute(params![id, at, status, result, termination])?;
-                Ok(true)
+            Op::SetStatus { head, status } => {
+                touch(c, head)?;
+                set_status(c, head, status)?;
             }
-            Op::ClaimSeat { id, seat, secret } => {
+            Op::ClaimSeat { head, seat, secret } => {
+                touch(c, head)?;
                 let sql = if *seat == 0 {
                     "UPDATE games SET south_secret = ?2 WHERE id = ?1 AND south_secret IS NULL"
                 } else {
                     "UPDATE games SET north_secret = ?2 WHERE id = ?1 AND north_secret IS NULL"
                 };
-                Ok(c.prepare_cached(sql)?.execute(params![id, secret])? == 1)
+                if c.prepare_cached(sql)?.execute(params![head.id, secret])? != 1 {
+                    return Err(conflict(&head.id));
+                }
             }
-            Op::CreateRematch { id, next } => {
+            Op::CreateRematch { head, next } => {
+                touch(c, head)?;
                 let linked = c
                     .prepare_cached(
                         "UPDATE games SET rematch = ?2 WHERE id = ?1 AND rematch IS NULL",
                     )?
-                    .execute(params![id, next.id])?;
+                    .execute(params![head.id, next.id])?;
                 if linked != 1 {
-                    return Ok(false);
+                    return Err(conflict(&head.id));
                 }
                 insert_game(c, next, &[])?;
-                Ok(true)
             }
-            Op::SetReadOnly(on) => c.pragma_update(None, "query_only", on).map(|()| true),
+            Op::ClaimEngine {
+                id,
+                expect,
+                claim,
+                now,
+            } => {
+                let granted = c
+                    .prepare_cached(
+                        "UPDATE games SET engine_owner = ?3, engine_until = ?4
+                         WHERE id = ?1 AND revision = ?2
+                           AND (engine_owner IS NULL OR engine_until < ?5 OR engine_owner = ?3)",
+                    )?
+                    .execute(params![id, expect, claim.owner, claim.until, now])?;
+                return Ok(granted == 1);
+            }
+            Op::SetReadOnly(on) => c.pragma_update(None, "query_only", on)?,
             #[cfg(test)]
-            Op::Sql(sql) => c.execute_batch(sql).map(|()| true),
+            Op::Sql(sql) => c.execute_batch(sql)?,
             #[cfg(test)]
             Op::Hold { .. } => unreachable!("writer::apply runs a Hold itself"),
         }
+        Ok(true)
     }
+}
+
+/// The refusal of a change checked against a revision the game has left.
+pub(super) fn conflict(id: &str) -> StoreError {
+    StoreError::Conflict { id: id.to_string() }
+}
+
+/// Moves the game to its next revision, with who owes the engine's reply after the change; a
+/// [`StoreError::Conflict`] if it is no longer at the revision the change was checked against.
+fn touch(c: &Connection, head: &Head) -> StoreResult<()> {
+    let (owner, until) = claim_columns(head.engine.as_ref());
+    let n = c
+        .prepare_cached(
+            "UPDATE games SET revision = revision + 1, engine_owner = ?3, engine_until = ?4
+             WHERE id = ?1 AND revision = ?2",
+        )?
+        .execute(params![head.id, head.expect, owner, until])?;
+    if n == 1 {
+        Ok(())
+    } else {
+        Err(conflict(&head.id))
+    }
+}
+
+fn set_status(c: &Connection, head: &Head, s: &StatusRow) -> rusqlite::Result<usize> {
+    c.prepare_cached(
+        "UPDATE games SET updated = ?2, status = ?3, result = ?4, termination = ?5 WHERE id = ?1",
+    )?
+    .execute(params![head.id, head.at, s.status, s.result, s.termination])
+}
+
+/// `engine_owner` and `engine_until` as stored.
+pub(super) fn claim_columns(c: Option<&EngineClaim>) -> (Option<&str>, Option<i64>) {
+    (c.map(|c| c.owner.as_str()), c.map(|c| c.until))
 }
 
 /// Runs `op` on either backend; a test's `Hold` is the same for both.
@@ -197,10 +247,13 @@ pub(super) fn apply(c: &mut dyn Conn, op: &Op) -> StoreResult<bool> {
 }
 
 fn insert_game(c: &Connection, g: &GameRow, moves: &[String]) -> rusqlite::Result<()> {
+    let (owner, until) = claim_columns(g.engine.as_ref());
     c.prepare_cached(
         "INSERT INTO games (id, created, updated, mode, rules, seed, start, south, north,
-            south_secret, north_secret, status, result, termination, rematch, tags, hints, invite)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+            south_secret, north_secret, status, result, termination, rematch, tags, hints, invite,
+            revision, engine_owner, engine_until)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
+            ?19, ?20, ?21)",
     )?
     .execute(params![
         g.id,
@@ -220,7 +273,10 @@ fn insert_game(c: &Connection, g: &GameRow, moves: &[String]) -> rusqlite::Resul
         g.rematch,
         g.tags,
         g.hints,
-        g.invite
+        g.invite,
+        g.revision,
+        owner,
+        until
     ])?;
     let mut ins =
         c.prepare_cached("INSERT INTO moves (game, ply, mv, at) VALUES (?1, ?2, ?3, ?4)")?;
@@ -245,7 +301,7 @@ impl Writer {
         let thread = std::thread::Builder::new()
             .name("anywoli-store-writer".to_string())
             .spawn(move || run(&conn, &jobs))
-            .map_err(|e| StoreError(format!("cannot start the database writer: {e}")))?;
+            .map_err(|e| StoreError::Failed(format!("cannot start the database writer: {e}")))?;
         Ok(Writer {
             queue: Some(queue),
             thread: Some(thread),
@@ -256,9 +312,9 @@ impl Writer {
     pub(super) fn call(&self, op: Op) -> Answer {
         let (reply, answer) = mpsc::sync_channel(1);
         self.send(Job { op, reply })?;
-        answer
-            .recv()
-            .map_err(|_| StoreError("the database writer stopped before answering".to_string()))?
+        answer.recv().map_err(|_| {
+            StoreError::Failed("the database writer stopped before answering".to_string())
+        })?
     }
 
     pub(super) fn send(&self, job: Job) -> StoreResult<()> {
@@ -268,7 +324,7 @@ impl Writer {
             .expect("the queue is open until the writer is dropped");
         queue
             .send(job)
-            .map_err(|_| StoreError("the database writer has stopped".to_string()))
+            .map_err(|_| StoreError::Failed("the database writer has stopped".to_string()))
     }
 }
 
@@ -331,16 +387,20 @@ pub(super) fn run_batch(conn: &mut dyn Conn, jobs: Vec<Job>) {
     while jobs.peek().is_some() {
         if let Err(e) = conn.begin() {
             for job in jobs {
-                job.answer(Err(StoreError(e.0.clone())));
+                job.answer(Err(e.clone()));
             }
             return;
         }
         // The changes that worked, with their answers, until the commit says they stand.
         let mut done: Vec<(SyncSender<Answer>, bool)> = Vec::new();
+        let mut changed: Vec<String> = Vec::new();
         let mut lost = None;
         for job in jobs.by_ref() {
             match in_savepoint(conn, &job.op) {
-                Ok(took) => done.push((job.reply, took)),
+                Ok(took) => {
+                    changed.extend(job.op.changes_game().map(str::to_string));
+                    done.push((job.reply, took));
+                }
                 Err(e) => {
                     // Some errors (a full disk, an I/O error) make SQLite roll back the whole
                     // transaction, not just the statement: the changes before this one are
@@ -359,10 +419,20 @@ pub(super) fn run_batch(conn: &mut dyn Conn, jobs: Vec<Job>) {
             Some(cause) => {
                 for (reply, _) in done {
                     let msg = format!("database: rolled back with another change: {cause}");
-                    answer(&reply, Err(StoreError(msg)));
+                    answer(&reply, Err(StoreError::Failed(msg)));
                 }
             }
-            None => commit(conn, done),
+            None => match conn.announce(&changed) {
+                Ok(()) => commit(conn, done),
+                Err(e) => {
+                    if conn.in_transaction() {
+                        let _ = conn.exec("ROLLBACK");
+                    }
+                    for (reply, _) in done {
+                        answer(&reply, Err(e.clone()));
+                    }
+                }
+            },
         }
     }
 }
@@ -392,7 +462,7 @@ fn commit(conn: &mut dyn Conn, done: Vec<(SyncSender<Answer>, bool)>) {
                 let _ = conn.exec("ROLLBACK");
             }
             for (reply, _) in done {
-                answer(&reply, Err(StoreError(e.0.clone())));
+                answer(&reply, Err(e.clone()));
             }
         }
     }
@@ -413,7 +483,7 @@ impl Conn for Connection {
     }
 
     fn apply(&mut self, op: &Op) -> StoreResult<bool> {
-        Ok(op.apply_sqlite(self)?)
+        op.apply_sqlite(self)
     }
 
     fn load(&mut self, id: &str) -> StoreResult<Option<(GameRow, Vec<String>)>> {
@@ -426,5 +496,9 @@ impl Conn for Connection {
 
     fn ids_after(&mut self, after: &str, limit: usize) -> StoreResult<Vec<String>> {
         Ok(super::read::ids_after(self, after, limit)?)
+    }
+
+    fn engine_due(&mut self, now: i64, limit: usize) -> StoreResult<Vec<String>> {
+        Ok(super::read::engine_due(self, now, limit)?)
     }
 }

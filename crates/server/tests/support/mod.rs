@@ -41,6 +41,7 @@ pub async fn serve_at(name: &str, addr: &str, public_url: Option<&str>) -> Serve
             imports_per_minute: 0,
         },
         allowed_hosts: Vec::new(),
+        engine_lease: anywoli_server::round::ENGINE_LEASE,
     })
     .await
     .unwrap()
