@@ -290,17 +290,7 @@ impl Round {
         if !g.is_playing() {
             return Err(ApiError::game_over());
         }
-        let to_move = g.pos.to_move().ok_or_else(ApiError::game_over)?;
-        if !held.contains(&to_move) {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "not_your_turn",
-                format!(
-                    "it is {to_move}'s turn, and your seat is {}",
-                    to_move.opponent()
-                ),
-            ));
-        }
+        // A move sent from an older state is stale, whoever's turn it is now.
         if let Some(p) = ply {
             if p != g.moves.len() {
                 return Err(ApiError::new(
@@ -312,6 +302,17 @@ impl Round {
                     ),
                 ));
             }
+        }
+        let to_move = g.pos.to_move().ok_or_else(ApiError::game_over)?;
+        if !held.contains(&to_move) {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "not_your_turn",
+                format!(
+                    "it is {to_move}'s turn, and your seat is {}",
+                    to_move.opponent()
+                ),
+            ));
         }
         let trace = g.pos.trace(mv).map_err(|e| {
             ApiError::new(
