@@ -180,10 +180,9 @@ async fn the_engine_replies_once_though_both_instances_watch() {
     let secret = v["secret"].as_str().unwrap().to_string();
     let mut on_a = watch(&a, &id).await;
     let mut on_b = watch(&b, &id).await;
-    let mut ply = 0;
-    for _ in 0..4 {
+    for turn in 0..4 {
         // The person moves through either instance; whichever stored the move owes the reply.
-        let (server, g) = if ply % 2 == 0 {
+        let (server, g) = if turn % 2 == 0 {
             (&b, game(&b, &id).await)
         } else {
             (&a, game(&a, &id).await)
@@ -210,7 +209,6 @@ async fn the_engine_replies_once_though_both_instances_watch() {
         let first = seen[0][0];
         let want: Vec<u64> = (first..first + seen[0].len() as u64).collect();
         assert_eq!(seen[0], want, "every ply once, in order");
-        ply += 1;
     }
     let (ga, gb) = (game(&a, &id).await, game(&b, &id).await);
     assert_eq!(ga["moves"], gb["moves"]);
