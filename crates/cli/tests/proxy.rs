@@ -24,6 +24,7 @@ use serde_json::{json, Value};
 
 const HOST: &str = "anywoli.example.org";
 const SITE: &str = include_str!("../../../docs/hosting/nginx.conf");
+const INSTANCES: &str = include_str!("../../../docs/hosting/nginx-instances.conf");
 
 fn find_in_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
@@ -79,11 +80,12 @@ fn run(cmd: &mut Command) -> std::process::Output {
     out
 }
 
-/// `anywoli serve` as the guide runs it behind nginx, on a free port.
-fn start_anywoli(dir: &Path) -> (Running, u16) {
+/// `anywoli serve` as the guide runs it behind nginx, on a free port, with its games in `db`.
+fn start_anywoli(db: &std::ffi::OsStr, dir: &Path) -> (Running, u16) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_anywoli"))
+        .current_dir(dir)
         .args(["serve", "--addr", "127.0.0.1", "--port", "0", "--db"])
-        .arg(dir.join("games.sqlite"))
+        .arg(db)
         .args(["--public-url", &format!("https://{HOST}")])
         .env("RUST_LOG", "warn")
         .stdin(Stdio::null())
@@ -131,8 +133,37 @@ fn replace_once(text: &str, from: &str, to: &str) -> String {
     text.replacen(from, to, 1)
 }
 
+/// docs/hosting/nginx.conf's upstream block, for one instance on `ports[0]`, or replaced by
+/// docs/hosting/nginx-instances.conf's for two.
+fn upstream_config(site: &str, ports: &[u16]) -> String {
+    match ports {
+        [one] => replace_once(
+            site,
+            "server 127.0.0.1:8080;",
+            &format!("server 127.0.0.1:{one};"),
+        ),
+        [first, second] => {
+            let block = |text: &str| -> (usize, usize) {
+                let start = text.find("upstream anywoli {").expect("an upstream block");
+                let end = start + text[start..].find("\n}\n").expect("its end") + 3;
+                (start, end)
+            };
+            let (s, e) = block(INSTANCES);
+            let ours = replace_once(
+                &INSTANCES[s..e],
+                "127.0.0.1:8080",
+                &format!("127.0.0.1:{first}"),
+            );
+            let ours = replace_once(&ours, "127.0.0.1:8081", &format!("127.0.0.1:{second}"));
+            let (s, e) = block(site);
+            format!("{}{ours}{}", &site[..s], &site[e..])
+        }
+        _ => panic!("one or two instances"),
+    }
+}
+
 /// docs/hosting/nginx.conf with its placeholders filled in for this machine.
-fn site_config(ports: Ports, cert: &Path, key: &Path) -> String {
+fn site_config(ports: &Ports, cert: &Path, key: &Path) -> String {
     let mut text = String::new();
     let mut ipv6 = 0;
     for line in SITE.lines() {
@@ -154,11 +185,7 @@ fn site_config(ports: Ports, cert: &Path, key: &Path) -> String {
         "listen 443 ssl;",
         &format!("listen 127.0.0.1:{} ssl;", ports.https),
     );
-    let text = replace_once(
-        &text,
-        "server 127.0.0.1:8080;",
-        &format!("server 127.0.0.1:{};", ports.upstream),
-    );
+    let text = upstream_config(&text, &ports.upstream);
     let text = replace_once(
         &text,
         "/etc/letsencrypt/live/anywoli.example.org/fullchain.pem",
@@ -178,18 +205,17 @@ fn site_config(ports: Ports, cert: &Path, key: &Path) -> String {
     text
 }
 
-#[derive(Clone, Copy)]
 struct Ports {
     http: u16,
     https: u16,
-    upstream: u16,
+    upstream: Vec<u16>,
 }
 
 /// Runs nginx on the site configuration in `dir`, in the foreground, as whoever runs the test.
 fn start_nginx(
     nginx: &Path,
     dir: &Path,
-    upstream: u16,
+    upstream: &[u16],
     cert: &Path,
     key: &Path,
 ) -> (Running, Ports) {
@@ -223,12 +249,12 @@ http {{
         let ports = Ports {
             http: free_port(),
             https: free_port(),
-            upstream,
+            upstream: upstream.to_vec(),
         };
         if ports.http == ports.https {
             continue;
         }
-        std::fs::write(dir.join("anywoli.conf"), site_config(ports, cert, key)).unwrap();
+        std::fs::write(dir.join("anywoli.conf"), site_config(&ports, cert, key)).unwrap();
         let _ = std::fs::remove_file(dir.join("error.log"));
         let child = Command::new(nginx)
             .arg("-p")
@@ -364,6 +390,66 @@ impl Write for Tunnel {
     }
 }
 
+/// A WebSocket to a game's events through nginx over TLS (`openssl s_client` carrying
+/// tungstenite's bytes). A pipe has no read timeout: a watchdog kills the tunnel after 60 s,
+/// which fails a read that hangs.
+struct Watch {
+    ws: tungstenite::WebSocket<Tunnel>,
+    tls: Running,
+    done: Option<mpsc::Sender<()>>,
+}
+
+impl Watch {
+    fn open(port: u16, cert: &Path, id: &str) -> Watch {
+        let mut tls = Command::new("openssl")
+            .args(["s_client", "-connect", &format!("127.0.0.1:{port}")])
+            .args(["-servername", HOST, "-verify_hostname", HOST, "-CAfile"])
+            .arg(cert)
+            // -nocommands: a WebSocket frame may start a line with the letter of a command.
+            .args(["-verify_return_error", "-quiet", "-nocommands"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let tunnel = Tunnel {
+            from: tls.stdout.take().unwrap(),
+            to: tls.stdin.take().unwrap(),
+        };
+        let tls = Running {
+            child: tls,
+            signal: None,
+        };
+        let (done, watch) = mpsc::channel::<()>();
+        let pid = tls.child.id().to_string();
+        std::thread::spawn(move || {
+            if watch.recv_timeout(Duration::from_secs(60)) == Err(mpsc::RecvTimeoutError::Timeout) {
+                let _ = Command::new("kill").args(["-KILL", &pid]).status();
+            }
+        });
+        let (ws, answer) =
+            tungstenite::client(format!("wss://{HOST}/api/games/{id}/events"), tunnel)
+                .expect("the WebSocket handshake through nginx");
+        assert_eq!(answer.status().as_u16(), 101);
+        Watch {
+            ws,
+            tls,
+            done: Some(done),
+        }
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        // The tunnel goes first (its Running is dropped after this), then the watchdog ends.
+        let _ = self.tls.child.kill();
+        let _ = self.tls.child.wait();
+        if let Some(done) = self.done.take() {
+            let _ = done.send(());
+        }
+    }
+}
+
 fn next_json(ws: &mut tungstenite::WebSocket<Tunnel>) -> Value {
     loop {
         match ws.read().expect("a WebSocket message through the proxy") {
@@ -374,8 +460,9 @@ fn next_json(ws: &mut tungstenite::WebSocket<Tunnel>) -> Value {
     }
 }
 
-#[test]
-fn the_documented_nginx_configuration_serves_the_app_over_tls() {
+/// nginx's path, or `None` after saying SKIPPED when nginx, openssl or curl is missing (a
+/// failure instead when `CI` is set).
+fn tools_or_skip() -> Option<PathBuf> {
     let tools: Vec<_> = ["nginx", "openssl", "curl"]
         .into_iter()
         .map(|t| (t, find_in_path(t)))
@@ -399,10 +486,13 @@ fn the_documented_nginx_configuration_serves_the_app_over_tls() {
             "\n\n!!!! SKIPPED: the reverse-proxy test needs {} (apt-get install nginx-light openssl curl) !!!!\n\n",
             missing.join(", ")
         );
-        return;
+        return None;
     }
-    let nginx = tools[0].1.clone().unwrap();
-    let dir = scratch("tls");
+    tools[0].1.clone()
+}
+
+/// A self-signed certificate for [`HOST`] in `dir`: (certificate, key).
+fn certificate(dir: &Path) -> (PathBuf, PathBuf) {
     let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
     run(Command::new("openssl")
         .args(["req", "-x509", "-nodes", "-days", "2", "-newkey", "ec"])
@@ -412,9 +502,19 @@ fn the_documented_nginx_configuration_serves_the_app_over_tls() {
         .arg(&cert)
         .args(["-subj", &format!("/CN={HOST}")])
         .args(["-addext", &format!("subjectAltName=DNS:{HOST}")]));
+    (cert, key)
+}
 
-    let (anywoli, upstream) = start_anywoli(&dir);
-    let (nginx, ports) = start_nginx(&nginx, &dir, upstream, &cert, &key);
+#[test]
+fn the_documented_nginx_configuration_serves_the_app_over_tls() {
+    let Some(nginx) = tools_or_skip() else {
+        return;
+    };
+    let dir = scratch("tls");
+    let (cert, key) = certificate(&dir);
+
+    let (anywoli, upstream) = start_anywoli(dir.join("games.sqlite").as_os_str(), &dir);
+    let (nginx, ports) = start_nginx(&nginx, &dir, &[upstream], &cert, &key);
     let base = format!("https://{HOST}:{}", ports.https);
     let get = |path: &str| curl(&cert, ports.https, &format!("{base}{path}"), None);
     let post =
@@ -467,42 +567,9 @@ fn the_documented_nginx_configuration_serves_the_app_over_tls() {
     assert_eq!(imported.json()["game"]["moves"], json!(["e"]));
 
     // The game's events over a WebSocket through the proxy.
-    let mut tls = Command::new("openssl")
-        .args([
-            "s_client",
-            "-connect",
-            &format!("127.0.0.1:{}", ports.https),
-        ])
-        .args(["-servername", HOST, "-verify_hostname", HOST, "-CAfile"])
-        .arg(&cert)
-        // -nocommands: a WebSocket frame may start a line with the letter of a command.
-        .args(["-verify_return_error", "-quiet", "-nocommands"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let tunnel = Tunnel {
-        from: tls.stdout.take().unwrap(),
-        to: tls.stdin.take().unwrap(),
-    };
-    let tls = Running {
-        child: tls,
-        signal: None,
-    };
-    // A pipe has no read timeout: a hung proxy kills the tunnel, which fails the reads.
-    let (done, watch) = mpsc::channel::<()>();
-    let pid = tls.child.id().to_string();
-    let watchdog = std::thread::spawn(move || {
-        if watch.recv_timeout(Duration::from_secs(60)) == Err(mpsc::RecvTimeoutError::Timeout) {
-            let _ = Command::new("kill").args(["-KILL", &pid]).status();
-        }
-    });
-    let (mut ws, answer) =
-        tungstenite::client(format!("wss://{HOST}/api/games/{id}/events"), tunnel)
-            .expect("the WebSocket handshake through nginx");
-    assert_eq!(answer.status().as_u16(), 101);
-    let first = next_json(&mut ws);
+    let mut watch = Watch::open(ports.https, &cert, &id);
+    let ws = &mut watch.ws;
+    let first = next_json(ws);
     assert_eq!(first["type"], "state", "{first}");
     assert_eq!(first["game"]["id"], json!(id));
     assert_eq!(first["game"]["moves"], json!(["e"]));
@@ -515,17 +582,15 @@ fn the_documented_nginx_configuration_serves_the_app_over_tls() {
             .as_bytes(),
     );
     assert_eq!(moved.status, 200, "{}", moved.body);
-    let event = next_json(&mut ws);
+    let event = next_json(ws);
     assert_eq!(event["type"], "move", "{event}");
     assert_eq!(event["game"]["moves"], json!(["e", reply]));
     // ... and the client's messages reach the server.
     ws.send(tungstenite::Message::text(r#"{"type":"ping"}"#))
         .unwrap();
-    assert_eq!(next_json(&mut ws), json!({"type": "pong"}));
+    assert_eq!(next_json(ws), json!({"type": "pong"}));
     let _ = ws.close(None);
-    let _ = done.send(());
-    watchdog.join().unwrap();
-    drop(tls);
+    drop(watch);
 
     // Plain HTTP sends everything to HTTPS, path and query kept.
     let url = format!("http://{HOST}:{}/g/{id}?x=1", ports.http);
@@ -543,5 +608,122 @@ fn the_documented_nginx_configuration_serves_the_app_over_tls() {
 
     drop(nginx);
     drop(anywoli);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An instance's count of moves it stored, from its own `/metrics`.
+fn moves_stored(port: u16) -> u64 {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        s,
+        "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix("anywoli_moves_stored_total "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no move count in /metrics: {text:.300}"))
+}
+
+/// docs/hosting/nginx-instances.conf in nginx.conf, in front of two instances on one
+/// PostgreSQL database. The watcher's WebSocket holds a connection to one instance, so
+/// `least_conn` sends the moves to the other: the watcher hears them across instances. Then a
+/// `kill -9` of the instance that stored them, and the game goes on through the other, the
+/// watcher (reconnecting if it was on the dead one) seeing every move.
+#[test]
+fn two_instances_behind_the_documented_balancer_outlive_a_kill() {
+    let Some(nginx) = tools_or_skip() else {
+        return;
+    };
+    let Some(url) = anywoli_server::Store::test_postgres_url("two instances behind nginx") else {
+        return;
+    };
+    let dir = scratch("balancer");
+    let (cert, key) = certificate(&dir);
+    let (a, port_a) = start_anywoli(std::ffi::OsStr::new(&url), &dir);
+    let (b, port_b) = start_anywoli(std::ffi::OsStr::new(&url), &dir);
+    let mut instances = [Some(a), Some(b)];
+    let (nginx, ports) = start_nginx(&nginx, &dir, &[port_a, port_b], &cert, &key);
+    let base = format!("https://{HOST}:{}", ports.https);
+    let post = |path: &str, body: Value| {
+        curl(
+            &cert,
+            ports.https,
+            &format!("{base}{path}"),
+            Some(body.to_string().as_bytes()),
+        )
+    };
+
+    let created = post("/api/games", json!({"mode": "local"}));
+    assert_eq!(created.status, 201, "{}", created.body);
+    let created = created.json();
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let secret = created["secret"].clone();
+    let mut watch = Some(Watch::open(ports.https, &cert, &id));
+    assert_eq!(next_json(&mut watch.as_mut().unwrap().ws)["type"], "state");
+
+    let mut game = created["game"].clone();
+    let mut played: Vec<String> = Vec::new();
+    for turn in 0..12 {
+        if turn == 6 {
+            let (a, b) = (moves_stored(port_a), moves_stored(port_b));
+            assert_eq!(a + b, 6, "each move stored once");
+            // SIGKILL of the instance that stored the moves: no goodbye to nginx, the
+            // database or anyone.
+            drop(instances[usize::from(a < b)].take());
+        }
+        if game["status"] != "playing" {
+            break;
+        }
+        let mv = game["legal"][0].as_str().unwrap().to_string();
+        let ply = played.len();
+        let moved = post(
+            &format!("/api/games/{id}/moves"),
+            json!({"move": mv, "secret": secret, "ply": ply}),
+        );
+        assert_eq!(
+            moved.status,
+            200,
+            "move {} after the kill: {}",
+            ply + 1,
+            moved.body
+        );
+        played.push(mv);
+        game = moved.json()["game"].clone();
+        // The watcher hears the move; if it was on the dead instance, it reconnects through
+        // nginx and gets the whole state instead, as the page does.
+        let w = watch.as_mut().unwrap();
+        let seen = loop {
+            match w.ws.read() {
+                Ok(tungstenite::Message::Text(t)) => {
+                    let ev: Value = serde_json::from_str(t.as_str()).unwrap();
+                    if ev["game"]["ply"].as_u64() == Some(played.len() as u64) {
+                        break ev;
+                    }
+                }
+                Ok(_) => {}
+                Err(_) => {
+                    assert!(turn >= 6, "the watcher lost its socket before the kill");
+                    watch = Some(Watch::open(ports.https, &cert, &id));
+                    let state = next_json(&mut watch.as_mut().unwrap().ws);
+                    assert_eq!(state["type"], "state");
+                    break state;
+                }
+            }
+        };
+        assert_eq!(seen["game"]["moves"], json!(played));
+    }
+    assert!(played.len() > 6, "the game went on after the kill");
+    let got = curl(&cert, ports.https, &format!("{base}/api/games/{id}"), None);
+    assert_eq!(
+        got.json()["moves"],
+        json!(played),
+        "every acknowledged move is stored"
+    );
+    drop(watch);
+    drop(nginx);
+    drop(instances);
     let _ = std::fs::remove_dir_all(&dir);
 }
