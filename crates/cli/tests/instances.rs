@@ -35,6 +35,23 @@ fn next_event(ws: &mut WebSocket<TcpStream>) -> Value {
     }
 }
 
+/// A counter of the server's `/metrics`.
+fn counter(addr: &str, name: &str) -> u64 {
+    use std::io::{Read, Write};
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "GET /metrics HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no {name} in /metrics"))
+}
+
 fn game(addr: &str, id: &str) -> Value {
     let (s, g) = http(addr, "GET", &format!("/api/games/{id}"), None);
     assert_eq!(s, 200, "{g}");
@@ -148,4 +165,10 @@ fn the_other_instance_plays_the_reply_a_killed_one_owed() {
         );
         std::thread::sleep(Duration::from_millis(200));
     }
+    assert_eq!(
+        counter(&b_addr, "anywoli_engine_takeovers_total"),
+        2,
+        "B took both turns over from A"
+    );
+    assert!(counter(&b_addr, "anywoli_games_caught_up_total") >= 1);
 }

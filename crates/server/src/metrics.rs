@@ -101,6 +101,10 @@ pub struct Metrics {
     http: Mutex<BTreeMap<(String, &'static str), Arc<Histogram>>>,
     /// Answers by status class: 1xx (WebSocket upgrades) to 5xx.
     statuses: [AtomicU64; 5],
+    /// Games read again because another instance changed them.
+    caught_up: AtomicU64,
+    /// Engine turns this instance took over from another whose claim ran out.
+    taken_over: AtomicU64,
 }
 
 impl Default for Metrics {
@@ -119,7 +123,19 @@ impl Metrics {
             refused_per_client: AtomicU64::new(0),
             http: Mutex::new(BTreeMap::new()),
             statuses: Default::default(),
+            caught_up: AtomicU64::new(0),
+            taken_over: AtomicU64::new(0),
         }
+    }
+
+    /// A game in memory was behind the database and was read again.
+    pub fn caught_up(&self) {
+        self.caught_up.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// This instance claimed an engine turn that another instance's claim had held.
+    pub fn took_over(&self) {
+        self.taken_over.fetch_add(1, Ordering::Relaxed);
     }
 
     /// A change was stored: counts it if it was a move.
@@ -217,6 +233,29 @@ impl Metrics {
              rate(anywoli_moves_stored_total[1m]).",
         );
         let _ = writeln!(out, "anywoli_moves_stored_total {}", self.moves_stored());
+
+        head(
+            &mut out,
+            "anywoli_games_caught_up_total",
+            "counter",
+            "Games in memory read again because another instance on the same database changed them.",
+        );
+        let _ = writeln!(
+            out,
+            "anywoli_games_caught_up_total {}",
+            self.caught_up.load(Ordering::Relaxed)
+        );
+        head(
+            &mut out,
+            "anywoli_engine_takeovers_total",
+            "counter",
+            "Engine turns taken over from another instance whose claim ran out (it died).",
+        );
+        let _ = writeln!(
+            out,
+            "anywoli_engine_takeovers_total {}",
+            self.taken_over.load(Ordering::Relaxed)
+        );
 
         head(
             &mut out,

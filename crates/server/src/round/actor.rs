@@ -264,6 +264,7 @@ impl Round {
         // running finds its token out of date when it ends.
         self.pending = None;
         self.retries = 0;
+        rounds.ctx.metrics.caught_up();
         let old = std::mem::replace(&mut self.game, fresh);
         for message in catch_up(&old, &self.game) {
             let _ = self.events.send(Arc::from(message));
@@ -552,11 +553,17 @@ impl Round {
             .await
         {
             Ok(true) => {
+                // On one machine a claim of another owner is the previous process's.
+                if rounds.shared() && self.game.engine.is_some() {
+                    rounds.ctx.metrics.took_over();
+                }
                 self.game.engine = Some(crate::store::EngineClaim { owner: me, until });
                 true
             }
             Ok(false) => {
-                // Another instance claimed it first, or the game moved on: look again later.
+                // Another instance claimed it first, or the game moved on: read who holds it
+                // (so that the commands meanwhile do not ask again), and look again later.
+                self.refresh().await;
                 self.recheck_in(rounds.ctx.engine_lease);
                 false
             }
