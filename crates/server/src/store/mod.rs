@@ -22,6 +22,7 @@
 //! writer and the readers need of a connection is the trait `Conn`, implemented for both.
 
 mod pg;
+mod pg_tls;
 mod read;
 mod schema;
 mod writer;
@@ -167,7 +168,7 @@ pub struct Store {
     /// changes (PostgreSQL).
     closing: Arc<std::sync::atomic::AtomicBool>,
     /// How to reach the database again for listening (PostgreSQL); `None` for SQLite.
-    listen: Option<::postgres::Config>,
+    listen: Option<pg_tls::Target>,
     /// Dropped last: a test's PostgreSQL schema, removed once the connections are closed.
     _scratch: Option<pg::DropSchema>,
 }
@@ -214,10 +215,7 @@ impl Store {
     /// Connects to PostgreSQL (a writer connection and a few readers) and brings its schema
     /// up to date with the versioned migrations in `schema_migrations`.
     pub fn open_postgres(url: &str) -> StoreResult<Store> {
-        let config = url
-            .parse::<::postgres::Config>()
-            .map_err(|e| StoreError::Failed(format!("bad PostgreSQL URL: {e}")))?;
-        pg::open(config, None)
+        pg::open(pg_tls::Target::parse(url)?, None)
     }
 
     /// A store in a fresh PostgreSQL schema of the database `ANYWOLI_TEST_POSTGRES` names,
@@ -236,18 +234,16 @@ impl Store {
     #[doc(hidden)]
     pub fn test_postgres_pair(what: &str) -> Option<(Store, Store)> {
         let url = test_postgres_env(what)?;
-        let config = url
-            .parse::<::postgres::Config>()
-            .expect("ANYWOLI_TEST_POSTGRES is not a PostgreSQL URL");
+        let config =
+            pg_tls::Target::parse(&url).expect("ANYWOLI_TEST_POSTGRES is not a PostgreSQL URL");
         Some(pg::open_scratch_pair(config).expect("cannot open the PostgreSQL test stores"))
     }
 
     #[doc(hidden)]
     pub fn test_postgres(what: &str) -> Option<Store> {
         let url = test_postgres_env(what)?;
-        let config = url
-            .parse::<::postgres::Config>()
-            .expect("ANYWOLI_TEST_POSTGRES is not a PostgreSQL URL");
+        let config =
+            pg_tls::Target::parse(&url).expect("ANYWOLI_TEST_POSTGRES is not a PostgreSQL URL");
         Some(pg::open_scratch(config).expect("cannot open the PostgreSQL test store"))
     }
 

@@ -18,7 +18,9 @@ use std::time::Duration;
 
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::ToSql;
-use postgres::{Client, Config, IsolationLevel, NoTls, Statement};
+use postgres::{Client, IsolationLevel, Statement};
+
+use super::pg_tls::Target;
 
 use super::read::{claim, hints_or_default, Readers};
 use super::writer::{claim_columns, conflict, Op, Writer};
@@ -95,7 +97,7 @@ impl From<postgres::Error> for StoreError {
 /// database restarted, say) is made again at the next batch or read: the change or read that
 /// met the loss fails, the ones after it work.
 pub(super) struct PgConn {
-    config: Config,
+    config: Target,
     /// Named in the announcements of changes, so that an instance skips its own.
     instance: String,
     /// `SET default_transaction_read_only = on`: a reader's, or the writer's while writes are
@@ -113,7 +115,7 @@ pub(super) struct PgConn {
 }
 
 impl PgConn {
-    fn connect(config: &Config, instance: &str, read_only: bool) -> StoreResult<PgConn> {
+    fn connect(config: &Target, instance: &str, read_only: bool) -> StoreResult<PgConn> {
         let mut c = PgConn {
             config: config.clone(),
             instance: instance.to_string(),
@@ -130,8 +132,7 @@ impl PgConn {
     fn new_client(&self) -> StoreResult<Client> {
         let mut client = self
             .config
-            .connect(NoTls)
-            .map_err(|e| StoreError::Failed(format!("cannot connect to PostgreSQL: {e}")))?;
+            .connect()?;
         if self.read_only {
             client.batch_execute("SET default_transaction_read_only = on")?;
         }
@@ -583,13 +584,13 @@ fn migrate(client: &mut Client) -> StoreResult<()> {
 }
 
 /// Opens the store (on a thread of its own: see the module comment).
-pub(super) fn open(config: Config, scratch: Option<DropSchema>) -> StoreResult<Store> {
+pub(super) fn open(config: Target, scratch: Option<DropSchema>) -> StoreResult<Store> {
     std::thread::spawn(move || open_here(config, scratch))
         .join()
         .map_err(|_| StoreError::Failed("opening the PostgreSQL store panicked".to_string()))?
 }
 
-fn open_here(config: Config, scratch: Option<DropSchema>) -> StoreResult<Store> {
+fn open_here(config: Target, scratch: Option<DropSchema>) -> StoreResult<Store> {
     let instance = super::new_instance();
     let mut writer = PgConn::connect(&config, &instance, false)?;
     migrate(writer.client())?;
@@ -648,7 +649,7 @@ const RELISTEN_MAX: Duration = Duration::from_secs(5);
 /// meanwhile are gone. The first connection is made before this returns, so that a server
 /// that cannot listen says so at start.
 pub(super) fn listen(
-    config: Config,
+    config: Target,
     instance: String,
     closing: Arc<AtomicBool>,
     on: Box<dyn Fn(Changed) + Send>,
@@ -698,10 +699,9 @@ pub(super) fn listen(
         .map_err(|_| StoreError::Failed("the listener thread stopped".to_string()))?
 }
 
-fn listening(config: &Config) -> StoreResult<Client> {
+fn listening(config: &Target) -> StoreResult<Client> {
     let mut c = config
-        .connect(NoTls)
-        .map_err(|e| StoreError::Failed(format!("cannot connect to PostgreSQL: {e}")))?;
+        .connect()?;
     c.batch_execute(&format!("LISTEN {CHANNEL}"))?;
     Ok(c)
 }
@@ -734,7 +734,7 @@ fn hear(
 
 /// A test's schema, dropped (with its tables) when the store that uses it is.
 pub(super) struct DropSchema {
-    config: Config,
+    config: Target,
     pub(super) name: String,
 }
 
@@ -742,7 +742,7 @@ impl Drop for DropSchema {
     fn drop(&mut self) {
         let (config, name) = (self.config.clone(), self.name.clone());
         let _ = std::thread::spawn(move || {
-            if let Ok(mut c) = config.connect(NoTls) {
+            if let Ok(mut c) = config.connect() {
                 let _ = c.batch_execute(&format!("DROP SCHEMA {name} CASCADE"));
             }
         })
@@ -751,7 +751,7 @@ impl Drop for DropSchema {
 }
 
 /// Makes a new schema with a random name (on a thread of its own: see the module comment).
-fn create_schema(config: &Config) -> StoreResult<String> {
+fn create_schema(config: &Target) -> StoreResult<String> {
     let mut b = [0u8; 8];
     getrandom::fill(&mut b).map_err(|e| StoreError::Failed(format!("no randomness: {e}")))?;
     let name: String = std::iter::once("anywoli_test_".to_string())
@@ -760,8 +760,7 @@ fn create_schema(config: &Config) -> StoreResult<String> {
     let (config, made) = (config.clone(), name.clone());
     std::thread::spawn(move || -> StoreResult<()> {
         let mut c = config
-            .connect(NoTls)
-            .map_err(|e| StoreError::Failed(format!("cannot connect to PostgreSQL: {e}")))?;
+            .connect()?;
         Ok(c.batch_execute(&format!("CREATE SCHEMA {made}"))?)
     })
     .join()
@@ -771,39 +770,37 @@ fn create_schema(config: &Config) -> StoreResult<String> {
 
 /// Two stores on one new schema (tests of several instances), like two servers' on one
 /// database; the schema goes with the first, so the second is to be dropped before it.
-pub(super) fn open_scratch_pair(config: Config) -> StoreResult<(Store, Store)> {
+pub(super) fn open_scratch_pair(config: Target) -> StoreResult<(Store, Store)> {
     let name = create_schema(&config)?;
     let scratch = DropSchema {
         config: config.clone(),
         name: name.clone(),
     };
     let mut config = config;
-    config.options(&format!("-c search_path={name}"));
-    config.application_name(&name);
+    config.config.options(&format!("-c search_path={name}"));
+    config.config.application_name(&name);
     let first = open(config.clone(), Some(scratch))?;
     Ok((first, open(config, None)?))
 }
 
 /// A store in a new schema of its own (tests), dropped with it.
-pub(super) fn open_scratch(config: Config) -> StoreResult<Store> {
+pub(super) fn open_scratch(config: Target) -> StoreResult<Store> {
     let name = create_schema(&config)?;
     let scratch = DropSchema {
         config: config.clone(),
         name: name.clone(),
     };
     let mut config = config;
-    config.options(&format!("-c search_path={name}"));
+    config.config.options(&format!("-c search_path={name}"));
     // Names the store's connections, for a test that cuts them.
-    config.application_name(&name);
+    config.config.application_name(&name);
     open(config, Some(scratch))
 }
 
 /// `url` with a new schema of its own as its search path (tests that start whole servers,
 /// and restart them, on one database). The schema stays: the tests' database is throwaway.
 pub(super) fn scratch_url(url: &str) -> StoreResult<String> {
-    let config = url
-        .parse::<Config>()
-        .map_err(|e| StoreError::Failed(format!("bad PostgreSQL URL: {e}")))?;
+    let config = Target::parse(url)?;
     let name = create_schema(&config)?;
     let sep = if url.contains('?') { '&' } else { '?' };
     Ok(format!("{url}{sep}options=-csearch_path%3D{name}"))

@@ -833,3 +833,87 @@ fn announcements_fit_postgres_payloads() {
     }
     assert_eq!(back, ids);
 }
+
+/// TLS to PostgreSQL as the URL's `sslmode` says, with libpq's meanings: none with `disable`,
+/// unchecked with `prefer` and `require`, the chain with `verify-ca`, chain and host name with
+/// `verify-full`; a certificate no trusted root signed, or for another name, is refused.
+#[test]
+fn postgres_over_tls_as_sslmode_says() {
+    let Some(url) = test_postgres_env("postgres_over_tls_as_sslmode_says") else {
+        return;
+    };
+    let plain = pg_tls::Target::parse(&format!("{url}?sslmode=disable")).unwrap();
+    let (ssl, cert) = std::thread::spawn(move || {
+        let mut c = plain.connect().unwrap();
+        let ssl: String = c.query_one("SHOW ssl", &[]).unwrap().get(0);
+        let cert: String = c.query_one("SHOW ssl_cert_file", &[]).unwrap().get(0);
+        (ssl == "on", cert)
+    })
+    .join()
+    .unwrap();
+    if !ssl || std::fs::File::open(&cert).is_err() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI's PostgreSQL must have TLS on with a readable certificate (Debian's does, with the snakeoil one)"
+        );
+        eprintln!("SKIPPED: this PostgreSQL has no TLS, or its certificate {cert} is not readable");
+        return;
+    }
+    let sep = if url.contains('?') { '&' } else { '?' };
+    let with = |params: &str| format!("{url}{sep}{params}");
+    // Whether the connection uses TLS; Err if it could not be made.
+    let tls_of = |url: String| -> Result<bool, String> {
+        std::thread::spawn(move || {
+            let target = pg_tls::Target::parse(&url).map_err(|e| e.to_string())?;
+            let mut c = target.connect().map_err(|e| e.to_string())?;
+            let row = c
+                .query_one("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", &[])
+                .map_err(|e| e.to_string())?;
+            Ok(row.get(0))
+        })
+        .join()
+        .unwrap()
+    };
+    assert_eq!(tls_of(with("sslmode=disable")), Ok(false));
+    assert_eq!(tls_of(url.clone()), Ok(true), "prefer is the default");
+    assert_eq!(tls_of(with("sslmode=require")), Ok(true));
+    let root = format!("sslrootcert={cert}");
+    assert_eq!(tls_of(with(&format!("sslmode=verify-ca&{root}"))), Ok(true));
+    assert_eq!(
+        tls_of(with(&format!("sslmode=require&{root}"))),
+        Ok(true),
+        "require with a root checks the chain"
+    );
+    // Another root (the first of the system's bundle) did not sign it.
+    let bundle = std::fs::read_to_string("/etc/ssl/certs/ca-certificates.crt").unwrap_or_default();
+    if let Some(end) = bundle.find("-----END CERTIFICATE-----") {
+        let other = scratch("tls-root").join("other.pem");
+        std::fs::write(&other, &bundle[..end + 25]).unwrap();
+        let refused = tls_of(with(&format!(
+            "sslmode=verify-ca&sslrootcert={}",
+            other.display()
+        )))
+        .expect_err("a root that did not sign the certificate");
+        assert!(refused.contains("certificate"), "{refused}");
+    }
+    // Debian's certificate names `localhost`, not the address.
+    if url.contains("@127.0.0.1:") {
+        let refused = tls_of(with(&format!("sslmode=verify-full&{root}")))
+            .expect_err("the certificate is not for 127.0.0.1");
+        assert!(refused.contains("certificate"), "{refused}");
+        let by_name = url.replacen("@127.0.0.1:", "@localhost:", 1);
+        assert_eq!(
+            tls_of(format!("{by_name}{sep}sslmode=verify-full&{root}")),
+            Ok(true)
+        );
+    }
+    let bad = pg_tls::Target::parse(&with("sslmode=sometimes"))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(bad.contains("sslmode \"sometimes\""), "{bad}");
+    // The whole store, over TLS.
+    let store = Store::open_postgres(&with("sslmode=require")).unwrap();
+    assert!(store.is_shared());
+    assert!(store.ids_after("", 1).is_ok());
+}
