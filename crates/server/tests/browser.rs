@@ -1,17 +1,19 @@
-//! The real page in headless Chromium, driven through chromedriver: a game against the
-//! computer played to its end (with a reload in the middle and a move by keyboard), a game
-//! between two browsers, and the language switch.
-//!
-//! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them). Without
-//! chromedriver the test says so loudly and passes, unless `CI` is set: CI must run it.
-//! `ANYWOLI_SCREENSHOTS=DIR` also saves the screenshots of docs/ into DIR.
+// The real page in headless Chromium, driven through chromedriver: a game against the
+// computer played to its end (with a reload in the middle and a move by keyboard), a game
+// between two browsers, and the language switch.
+//
+// Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them). Without
+// chromedriver the test says so loudly and passes, unless `CI` is set: CI must run it.
+// `ANYWOLI_SCREENSHOTS=DIR` also saves the screenshots of docs/ into DIR.
+//
+// (Plain comments: `browser_postgres.rs` includes this file. The server's database comes from
+// `fresh_db`: a SQLite file here, from `support`; a PostgreSQL schema there.)
 
 mod support;
 
 use std::path::PathBuf;
-use std::time::Duration;
 
-use anywoli_server::{start, Config, Server, Think};
+use anywoli_server::Server;
 use fantoccini::{Client, Locator};
 use serde_json::json;
 use support::*;
@@ -574,27 +576,10 @@ async fn the_page_in_a_real_browser() {
         eprintln!("\n\n!!!! SKIPPED: the browser tests need chromedriver (apt-get install chromium chromium-driver) !!!!\n\n");
         return;
     };
-    let db = scratch("server").join("games.sqlite");
-    let server = start(&Config {
-        addr: "127.0.0.1".to_string(),
-        port: 0,
-        db,
-        think: Think {
-            movetime: Duration::from_millis(200),
-            hash_mib: 1,
-        },
-        public_url: None,
-        limits: Default::default(),
-        rates: anywoli_server::RateLimits {
-            games_per_minute: 0,
-            hints_per_minute: 0,
-            imports_per_minute: 0,
-        },
-        allowed_hosts: Vec::new(),
-        engine_lease: anywoli_server::round::ENGINE_LEASE,
-    })
-    .await
-    .unwrap();
+    let Some(db) = fresh_db("server") else {
+        return;
+    };
+    let server = serve_on("127.0.0.1", None, db).await;
     let base = format!("http://{}", server.addr);
     let shots = std::env::var_os("ANYWOLI_SCREENSHOTS").map(PathBuf::from);
     let driver = Driver::start(&exe);

@@ -1,8 +1,11 @@
-//! Fair play and correct words, as a player sees them in a real browser: scores read from the
-//! reader's side (North too, on a phone, in every language), no secret hints between friends,
-//! the lottery's draw shown from the first move, long move lists, mistyped links, the status
-//! while a move is sown, take-back only when there is something to take back, the puzzle by
-//! keyboard, and phone layouts in long languages.
+// Fair play and correct words, as a player sees them in a real browser: scores read from the
+// reader's side (North too, on a phone, in every language), no secret hints between friends,
+// the lottery's draw shown from the first move, long move lists, mistyped links, the status
+// while a move is sown, take-back only when there is something to take back, the puzzle by
+// keyboard, and phone layouts in long languages.
+//
+// (Plain comments: `browser_fair_postgres.rs` includes this file. The server's database comes
+// from `fresh_db`: a SQLite file here, from `support`; a PostgreSQL schema there.)
 
 mod support;
 
@@ -491,7 +494,10 @@ async fn fair_play_and_correct_words() {
     let Some(driver) = driver_or_skip() else {
         return;
     };
-    let server = serve_at("fair", "127.0.0.1", None).await;
+    let Some(db) = fresh_db("fair") else {
+        return;
+    };
+    let server = serve_on("127.0.0.1", None, db).await;
     let base = format!("http://{}", server.addr);
     mistyped_links(&driver, &base).await;
     north_reads_its_own_score(&driver, &server, &base).await;

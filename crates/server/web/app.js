@@ -345,7 +345,7 @@ class GameView {
     // An invite link carries the free seat's token after '#invite='.
     const m = /(?:^#|&)invite=([0-9a-f]{32})/.exec(location.hash);
     this.invite = m ? m[1] : null;
-    setBody({ view: 'game', status: 'loading', turn: 'none', busy: '0' });
+    setBody({ view: 'game', status: 'loading', turn: 'none', busy: '0', online: '1' });
     this.build();
     this.onKey = (e) => this.key(e);
     document.addEventListener('keydown', this.onKey);

@@ -23,12 +23,25 @@ pub fn driver_or_skip() -> Option<Driver> {
     Some(Driver::start(&exe))
 }
 
-/// A server on `addr` (port picked by the system) with a fresh database and a quick engine.
+/// A server on `addr` (port picked by the system) with a fresh SQLite database and a quick
+/// engine.
 pub async fn serve_at(name: &str, addr: &str, public_url: Option<&str>) -> Server {
-    start(&Config {
+    serve_on(addr, public_url, sqlite_db(name)).await
+}
+
+/// A server on `addr` (port picked by the system) with the database `db` (a SQLite file or a
+/// PostgreSQL URL) and a quick engine. Servers started on one PostgreSQL URL are instances
+/// sharing its games.
+pub async fn serve_on(addr: &str, public_url: Option<&str>, db: PathBuf) -> Server {
+    start(&config(addr, public_url, db)).await.unwrap()
+}
+
+/// What [`serve_on`] starts a server with.
+pub fn config(addr: &str, public_url: Option<&str>, db: PathBuf) -> Config {
+    Config {
         addr: addr.to_string(),
         port: 0,
-        db: scratch(&format!("server-{name}")).join("games.sqlite"),
+        db,
         think: Think {
             movetime: Duration::from_millis(200),
             hash_mib: 1,
@@ -42,9 +55,20 @@ pub async fn serve_at(name: &str, addr: &str, public_url: Option<&str>) -> Serve
         },
         allowed_hosts: Vec::new(),
         engine_lease: anywoli_server::round::ENGINE_LEASE,
-    })
-    .await
-    .unwrap()
+    }
+}
+
+/// A new SQLite file for the server `name`.
+pub fn sqlite_db(name: &str) -> PathBuf {
+    scratch(&format!("server-{name}")).join("games.sqlite")
+}
+
+/// The database of a test's server: a new SQLite file here, always. A test binary that runs
+/// the same tests against PostgreSQL (`browser_postgres.rs` and the like, which `include!`
+/// the SQLite one) defines a `fresh_db` of its own, which shadows this glob-imported one and
+/// answers `None` (after saying SKIPPED) when there is no PostgreSQL to test against.
+pub fn fresh_db(name: &str) -> Option<PathBuf> {
+    Some(sqlite_db(name))
 }
 
 /// Calls the API of `server` over loopback: (status, JSON body).
