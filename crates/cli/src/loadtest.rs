@@ -1,9 +1,14 @@
 //! `anywoli loadtest`: many live games at once over HTTP and WebSocket against one or more
 //! servers, as fast as they go or at people's pace, and what it cost: moves per second, round
 //! trips, WebSocket delivery, errors by kind and the servers' memory; at the end, a check that
-//! every acknowledged move is stored (docs/scaling.md).
+//! every acknowledged move is stored and that every stored game replays (docs/scaling.md).
+//! With `--failover`, games move to another server when theirs goes away, as behind a load
+//! balancer whose instances share one database.
 
+mod check;
 mod client;
+mod failover;
+mod watcher;
 
 use std::collections::BTreeMap;
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -12,15 +17,14 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use futures_util::StreamExt;
 use serde::Serialize;
 use serde_json::{json, Value};
-use tokio::net::TcpStream;
 use tokio::sync::{oneshot, watch};
-use tokio_tungstenite::tungstenite::{self, Message};
 
 use crate::{CmdResult, Failure};
-use client::{HttpError, Pool, Timing};
+use check::Check;
+use client::Pool;
+use failover::{resync, settle, CallError, Pending, Req, Resend};
 
 #[derive(Args)]
 pub struct LoadtestArgs {
@@ -44,6 +48,19 @@ pub struct LoadtestArgs {
     /// being sent to its `move` event arriving.
     #[arg(long, default_value_t = 0, value_name = "W", value_parser = crate::usize_in(0, 1000))]
     watchers: usize,
+    /// Each game's watchers connect to the next server in the list, not to the one its moves
+    /// go to: the delivery measured is from one instance to another (needs two --server).
+    #[arg(long)]
+    watch_other: bool,
+    /// With two or more --server: a request that gets no answer (refused, reset, closed,
+    /// timed out) or a 502 or 503 goes to the next server instead of ending its game, and a
+    /// move whose outcome is unknown is read back there; a watcher that is dropped
+    /// reconnects to another server.
+    #[arg(long)]
+    failover: bool,
+    /// How long --failover tries the other servers for one request before it counts as failed.
+    #[arg(long, default_value_t = 30.0, value_name = "SECS", value_parser = positive_secs, requires = "failover")]
+    failover_secs: f64,
     /// `local`: one secret holds both seats; `friend`: the second player joins with the
     /// invite token and each side moves with its own secret.
     #[arg(long, value_enum, default_value = "local")]
@@ -59,8 +76,8 @@ pub struct LoadtestArgs {
     /// /proc/PID/status at the start and at the end.
     #[arg(long = "server-pid", value_name = "PID")]
     server_pids: Vec<u32>,
-    /// Games whose stored moves are checked at the end against the acknowledged ones (a random
-    /// sample when more were played).
+    /// Games whose stored moves are checked at the end against the acknowledged ones and
+    /// replayed (a random sample when more were played).
     #[arg(long, default_value_t = 1000, value_name = "N")]
     check_games: usize,
     /// Print the report as JSON.
@@ -93,6 +110,9 @@ fn positive_secs(s: &str) -> Result<f64, String> {
 /// How often a progress line goes to stderr.
 const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 
+/// The counters are independent: none orders other memory.
+const RELAXED: Ordering = Ordering::Relaxed;
+
 /// One server under load.
 struct Target {
     url: String,
@@ -109,8 +129,13 @@ struct Ctx {
     mode: Mode,
     pace: Option<Duration>,
     watchers: usize,
+    watch_other: bool,
+    /// `--failover-secs` with `--failover`.
+    failover: Option<Duration>,
     timeout: Duration,
     stop: watch::Receiver<bool>,
+    /// When the load started: second 0 of the timeline.
+    start: Instant,
     stats: Stats,
 }
 
@@ -122,8 +147,19 @@ struct Stats {
     moves: AtomicU64,
     resynced: AtomicU64,
     rate_limited: AtomicBool,
+    /// Requests that went to another server after one failed, by what failed.
+    failovers: Mutex<BTreeMap<String, u64>>,
+    /// Moves whose answer was lost with a server, found stored or not when read back.
+    unknown_found: AtomicU64,
+    unknown_not_stored: AtomicU64,
+    ws_reconnects: AtomicU64,
+    /// Requests that ran into the timeout.
+    hangs: AtomicU64,
+    /// 5xx answers that are not JSON with an `error` code and a `message`.
+    unexplained_5xx: AtomicU64,
     samples: Mutex<Samples>,
     errors: Mutex<BTreeMap<String, u64>>,
+    timeline: Mutex<Vec<Second>>,
     played: Mutex<Vec<Played>>,
 }
 
@@ -136,15 +172,53 @@ struct Samples {
     delivery: Vec<u32>,
 }
 
-/// A game as the tool knows it: where, and the moves the server acknowledged.
+/// What happened in one second of the run, from its start.
+#[derive(Default, Clone, Copy, Serialize)]
+struct Second {
+    second: usize,
+    moves: u64,
+    errors: u64,
+    failovers: u64,
+}
+
+/// A game as the tool knows it at the end: where to read it, and the moves it knows are
+/// stored (acknowledged with a 2xx answer, or found stored after an unknown outcome).
 struct Played {
     target: usize,
     id: String,
-    acked: Vec<String>,
+    known: Vec<String>,
+}
+
+/// A game being played.
+struct LiveGame {
+    id: String,
+    /// The server its requests go to: another one after a failover.
+    target: usize,
+    /// The secret of each side: [south, north].
+    secrets: [String; 2],
+    /// The game as the last answer showed it.
+    state: Value,
+    /// The moves known to be stored, in order.
+    known: Vec<String>,
+    /// A move read back after a failover and not found, until the game moves on.
+    unsettled: Option<Pending>,
 }
 
 fn micros(d: Duration) -> u32 {
     d.as_micros().min(u32::MAX as u128) as u32
+}
+
+/// A game's moves as the API shows them.
+fn move_list(game: &Value) -> Vec<String> {
+    game["moves"]
+        .as_array()
+        .map(|m| {
+            m.iter()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 impl Ctx {
@@ -167,54 +241,40 @@ impl Ctx {
 
     fn error_n(&self, kind: String, n: u64) {
         *self.stats.errors.lock().unwrap().entry(kind).or_default() += n;
+        self.this_second(|s| s.errors += n);
     }
 
-    /// One request whose answer is JSON; any failure is counted under `what` and the answer
-    /// is `Err` with how long to wait before making new games on that server.
-    async fn call(
-        &self,
-        target: usize,
-        what: &str,
-        method: &str,
-        path: &str,
-        body: Option<Value>,
-        on_send: impl FnMut(Instant),
-    ) -> Result<(Value, Timing), Duration> {
-        let body = body.map(|b| b.to_string().into_bytes());
-        let t = &self.targets[target];
-        match t.pool.request(method, path, body.as_deref(), on_send).await {
-            Err(e) => {
-                self.error(format!("{what}: {}", e.kind()));
-                Err(match e {
-                    HttpError::Timeout => Duration::ZERO,
-                    _ => Duration::from_secs(1),
-                })
-            }
-            Ok((answer, timing)) => {
-                let v: Value = serde_json::from_slice(&answer.body).unwrap_or(Value::Null);
-                if (200..300).contains(&answer.status) {
-                    return Ok((v, timing));
-                }
-                let code = v["error"].as_str().unwrap_or("-");
-                self.error(format!("{what}: {} {code}", answer.status));
-                if answer.status == 429 && !self.stats.rate_limited.swap(true, Ordering::Relaxed) {
-                    eprintln!(
-                        "anywoli loadtest: {} refuses new games (429 {code}): start it with --games-per-minute 0",
-                        t.url
-                    );
-                }
-                Err(Duration::from_secs(
-                    answer.retry_after.unwrap_or(1).clamp(1, 60),
-                ))
-            }
+    /// A request or a watcher went to another server after `kind` went wrong.
+    fn failed_over(&self, kind: &str) {
+        *self
+            .stats
+            .failovers
+            .lock()
+            .unwrap()
+            .entry(kind.to_string())
+            .or_default() += 1;
+        self.this_second(|s| s.failovers += 1);
+    }
+
+    /// Adds to the timeline's current second.
+    fn this_second(&self, add: impl FnOnce(&mut Second)) {
+        let i = self.start.elapsed().as_secs() as usize;
+        let mut timeline = self.stats.timeline.lock().unwrap();
+        if timeline.len() <= i {
+            let from = timeline.len();
+            timeline.extend((from..=i).map(|second| Second {
+                second,
+                ..Second::default()
+            }));
         }
+        add(&mut timeline[i]);
     }
 }
 
 /// Plays games, one after another, until the stop.
 async fn slot(ctx: Arc<Ctx>) {
     while !ctx.stopped() {
-        let target = ctx.next_target.fetch_add(1, Ordering::Relaxed) % ctx.targets.len();
+        let target = ctx.next_target.fetch_add(1, RELAXED) % ctx.targets.len();
         if let Err(wait) = play_game(&ctx, target).await {
             ctx.sleep_until(Instant::now() + wait).await;
         }
@@ -227,18 +287,63 @@ type SentTimes = Arc<Mutex<Vec<Option<Instant>>>>;
 /// One game from creation to its end, to a failed move or to the stop. `Err` is how long to
 /// wait before the next game (a failed creation).
 async fn play_game(ctx: &Arc<Ctx>, target: usize) -> Result<(), Duration> {
-    let mode = ctx.mode.name();
-    let (created, timing) = ctx
-        .call(
-            target,
-            "create",
-            "POST",
-            "/api/games",
-            Some(json!({"mode": mode})),
-            |_| {},
-        )
-        .await?;
-    ctx.stats.games_started.fetch_add(1, Ordering::Relaxed);
+    let Some(mut game) = open_game(ctx, target).await? else {
+        ctx.stats.games_abandoned.fetch_add(1, RELAXED);
+        return Ok(());
+    };
+
+    // The watchers, each connected and holding the state before the first move.
+    let sent: SentTimes = Arc::new(Mutex::new(Vec::new()));
+    let (last_tx, last_rx) = watch::channel(None::<u64>);
+    let watched = if ctx.watch_other {
+        (game.target + 1) % ctx.targets.len()
+    } else {
+        game.target
+    };
+    let mut watchers = Vec::with_capacity(ctx.watchers);
+    let mut ready = Vec::with_capacity(ctx.watchers);
+    for _ in 0..ctx.watchers {
+        let (tx, rx) = oneshot::channel();
+        watchers.push(tokio::spawn(watcher::watcher(
+            ctx.clone(),
+            watched,
+            game.id.clone(),
+            sent.clone(),
+            last_rx.clone(),
+            tx,
+        )));
+        ready.push(rx);
+    }
+    for r in ready {
+        let _ = r.await;
+    }
+
+    play_moves(ctx, &mut game, &sent).await;
+    settle(ctx, &mut game);
+    let _ = last_tx.send(Some(game.state["ply"].as_u64().unwrap_or(0)));
+    for w in watchers {
+        let _ = w.await;
+    }
+    ctx.stats.played.lock().unwrap().push(Played {
+        target: game.target,
+        id: game.id,
+        known: game.known,
+    });
+    Ok(())
+}
+
+/// Makes a game and, between friends, joins it. `Ok(None)`: it cannot be played (the join
+/// failed).
+async fn open_game(ctx: &Ctx, mut target: usize) -> Result<Option<LiveGame>, Duration> {
+    let create = Req::post(
+        "create",
+        "/api/games",
+        json!({"mode": ctx.mode.name()}),
+        // A creation lost with a server leaves an unused game at worst.
+        Resend::Always,
+    );
+    let (created, timing) = ctx.call(&mut target, create).await?;
+    ctx.stats.games_started.fetch_add(1, RELAXED);
     {
         let mut s = ctx.stats.samples.lock().unwrap();
         s.create.push(micros(timing.round_trip));
@@ -253,61 +358,53 @@ async fn play_game(ctx: &Arc<Ctx>, target: usize) -> Result<(), Duration> {
         ctx.error("create: an answer without id or secret".to_string());
         return Err(Duration::from_secs(1));
     }
-    let mut game = created["game"].clone();
-    // The secret of each side: [south, north].
-    let mut secrets = [secret.clone(), secret.clone()];
-    if ctx.mode == Mode::Friend {
-        let invite = created["invite"].as_str().unwrap_or_default();
-        let Ok((joined, _)) = ctx
-            .call(
-                target,
-                "join",
-                "POST",
-                &format!("/api/games/{id}/join"),
-                Some(json!({"invite": invite})),
-                |_| {},
-            )
-            .await
-        else {
-            ctx.stats.games_abandoned.fetch_add(1, Ordering::Relaxed);
-            return Ok(());
-        };
-        let other = joined["secret"].as_str().unwrap_or_default().to_string();
-        match (created["seat"].as_str(), joined["seat"].as_str()) {
-            (Some("south"), Some("north")) => secrets = [secret, other],
-            (Some("north"), Some("south")) => secrets = [other, secret],
-            (a, b) => {
-                ctx.error(format!("join: seats {a:?} and {b:?}"));
-                ctx.stats.games_abandoned.fetch_add(1, Ordering::Relaxed);
-                return Ok(());
-            }
+    let mut game = LiveGame {
+        id,
+        target,
+        secrets: [secret.clone(), secret],
+        state: created["game"].clone(),
+        known: Vec::new(),
+        unsettled: None,
+    };
+    if ctx.mode == Mode::Friend && !join(ctx, &mut game, &created).await {
+        return Ok(None);
+    }
+    Ok(Some(game))
+}
+
+/// Takes the free seat of a friend game with its invite token; false if that failed.
+async fn join(ctx: &Ctx, game: &mut LiveGame, created: &Value) -> bool {
+    let path = format!("/api/games/{}/join", game.id);
+    let body = json!({"invite": created["invite"].as_str().unwrap_or_default()});
+    let join = Req::post("join", &path, body, Resend::IfNotCarriedOut);
+    let joined = match ctx.request(&mut game.target, join, |_| {}).await {
+        Ok((joined, _)) => joined,
+        // The lost join may have taken the seat, whose secret only its answer carried: the
+        // game cannot be played, and nothing went wrong at the server that is still there.
+        Err(CallError::Unsure { .. }) => return false,
+        Err(e) => {
+            ctx.fail(game.target, "join", &e);
+            return false;
         }
-        game = joined["game"].clone();
+    };
+    let secret = &game.secrets[0];
+    let other = joined["secret"].as_str().unwrap_or_default().to_string();
+    match (created["seat"].as_str(), joined["seat"].as_str()) {
+        (Some("south"), Some("north")) => game.secrets = [secret.clone(), other],
+        (Some("north"), Some("south")) => game.secrets = [other, secret.clone()],
+        (a, b) => {
+            ctx.error(format!("join: seats {a:?} and {b:?}"));
+            return false;
+        }
     }
+    game.state = joined["game"].clone();
+    true
+}
 
-    // The watchers, each connected and holding the state before the first move.
-    let sent: SentTimes = Arc::new(Mutex::new(Vec::new()));
-    let (last_tx, last_rx) = watch::channel(None::<u64>);
-    let mut watchers = Vec::with_capacity(ctx.watchers);
-    let mut ready = Vec::with_capacity(ctx.watchers);
-    for _ in 0..ctx.watchers {
-        let (tx, rx) = oneshot::channel();
-        watchers.push(tokio::spawn(watcher(
-            ctx.clone(),
-            target,
-            id.clone(),
-            sent.clone(),
-            last_rx.clone(),
-            tx,
-        )));
-        ready.push(rx);
-    }
-    for r in ready {
-        let _ = r.await;
-    }
-
-    let path = format!("/api/games/{id}/moves");
-    let mut acked = Vec::new();
+/// Plays random legal moves until the game is over, the stop, or a failure that leaves its
+/// state unknown.
+async fn play_moves(ctx: &Ctx, game: &mut LiveGame, sent: &SentTimes) {
+    let path = format!("/api/games/{}/moves", game.id);
     let mut due = [Instant::now(); 2];
     if let Some(p) = ctx.pace {
         for d in &mut due {
@@ -315,44 +412,31 @@ async fn play_game(ctx: &Arc<Ctx>, target: usize) -> Result<(), Duration> {
         }
     }
     loop {
-        if game["status"] != "playing" {
-            ctx.stats.games_finished.fetch_add(1, Ordering::Relaxed);
+        if game.state["status"] != "playing" {
+            ctx.stats.games_finished.fetch_add(1, RELAXED);
             break;
         }
         if ctx.stopped() {
             break;
         }
-        let side = match game["to_move"].as_str() {
-            Some("south") => 0,
-            Some("north") => 1,
-            other => {
-                ctx.error(format!("move: a game playing with to_move {other:?}"));
-                ctx.stats.games_abandoned.fetch_add(1, Ordering::Relaxed);
+        let (side, mv) = match next_move(&game.state) {
+            Ok(x) => x,
+            Err(why) => {
+                ctx.error(format!("move: {why}"));
+                ctx.stats.games_abandoned.fetch_add(1, RELAXED);
                 break;
             }
         };
-        let legal: Vec<&str> = game["legal"]
-            .as_array()
-            .map(|l| l.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        if legal.is_empty() {
-            ctx.error("move: a game playing without legal moves".to_string());
-            ctx.stats.games_abandoned.fetch_add(1, Ordering::Relaxed);
-            break;
-        }
-        let mv = legal[rand::random_range(0..legal.len())].to_string();
         if ctx.pace.is_some() && ctx.sleep_until(due[side]).await {
             break;
         }
-        let ply = game["ply"].as_u64().unwrap_or(0);
+        let ply = game.state["ply"].as_u64().unwrap_or(0);
         let mut sent_at = Instant::now();
+        let body = json!({"move": mv, "secret": game.secrets[side], "ply": ply});
         let answer = ctx
-            .call(
-                target,
-                "move",
-                "POST",
-                &path,
-                Some(json!({"move": mv, "secret": secrets[side], "ply": ply})),
+            .request(
+                &mut game.target,
+                Req::post("move", &path, body, Resend::IfNotCarriedOut),
                 |at| {
                     sent_at = at;
                     let mut s = sent.lock().unwrap();
@@ -364,147 +448,61 @@ async fn play_game(ctx: &Arc<Ctx>, target: usize) -> Result<(), Duration> {
                 },
             )
             .await;
-        match answer {
+        let pending = match answer {
             Ok((v, timing)) => {
-                ctx.stats.moves.fetch_add(1, Ordering::Relaxed);
+                settle(ctx, game);
+                ctx.stats.moves.fetch_add(1, RELAXED);
+                ctx.this_second(|s| s.moves += 1);
                 {
                     let mut s = ctx.stats.samples.lock().unwrap();
                     s.round_trip.push(micros(timing.round_trip));
                     s.queued.push(micros(timing.queued));
                 }
-                acked.push(mv);
-                game = v["game"].clone();
+                game.known.push(mv);
+                game.state = v["game"].clone();
                 if let Some(p) = ctx.pace {
                     due[side] = sent_at + p;
                 }
+                continue;
             }
-            Err(_) => {
+            Err(CallError::Unsure { .. }) => {
+                settle(ctx, game);
+                Some(Pending::new(mv, true))
+            }
+            // The game moved on behind the tool's back: after a failover, the failed server
+            // may have stored the move sent to it after all (the one read back and not
+            // found, or this one).
+            Err(e) if e.is_stale() && game.unsettled.is_some() => game.unsettled.take(),
+            Err(e) if e.is_stale_after_failover() => Some(Pending::new(mv, false)),
+            Err(e) => {
+                ctx.fail(game.target, "move", &e);
                 // The game's state is unknown now: a new game instead.
-                ctx.stats.games_abandoned.fetch_add(1, Ordering::Relaxed);
+                ctx.stats.games_abandoned.fetch_add(1, RELAXED);
                 break;
             }
-        }
-    }
-    let _ = last_tx.send(Some(game["ply"].as_u64().unwrap_or(0)));
-    for w in watchers {
-        let _ = w.await;
-    }
-    ctx.stats
-        .played
-        .lock()
-        .unwrap()
-        .push(Played { target, id, acked });
-    Ok(())
-}
-
-/// Connects a watcher to the game's events and reads them until it saw the game's last move
-/// (the ply sent on `last`), timing each `move` event from its POST.
-async fn watcher(
-    ctx: Arc<Ctx>,
-    target: usize,
-    id: String,
-    sent: SentTimes,
-    mut last: watch::Receiver<Option<u64>>,
-    ready: oneshot::Sender<()>,
-) {
-    let t = &ctx.targets[target];
-    let url = format!("ws://{}/api/games/{id}/events", t.host);
-    let config = tungstenite::protocol::WebSocketConfig::default()
-        .read_buffer_size(16 * 1024)
-        .write_buffer_size(4 * 1024);
-    let connect = async {
-        let tcp = TcpStream::connect(t.addr)
-            .await
-            .map_err(|e| format!("ws connect: {}", HttpError::Connect(e).kind()))?;
-        let _ = tcp.set_nodelay(true);
-        let (mut ws, _) =
-            tokio_tungstenite::client_async_with_config(url.as_str(), tcp, Some(config))
-                .await
-                .map_err(|e| format!("ws handshake: {}", ws_kind(&e)))?;
-        // The first message is the whole state.
-        let first = match ws.next().await {
-            Some(Ok(Message::Text(text))) => {
-                serde_json::from_str::<Value>(&text).unwrap_or_default()
-            }
-            Some(Err(e)) => return Err(format!("ws: {}", ws_kind(&e))),
-            _ => return Err("ws: no state message first".to_string()),
         };
-        if first["type"] != "state" {
-            return Err(format!("ws: the first message is {:?}", first["type"]));
-        }
-        Ok((ws, first["game"]["ply"].as_u64().unwrap_or(0)))
-    };
-    let (mut ws, mut seen) = match tokio::time::timeout(ctx.timeout, connect).await {
-        Err(_) => return ctx.error("ws connect: timeout".to_string()),
-        Ok(Err(kind)) => return ctx.error(kind),
-        Ok(Ok(x)) => x,
-    };
-    let _ = ready.send(());
-    // The last ply to wait for, and until when.
-    let mut end: Option<(u64, tokio::time::Instant)> = None;
-    loop {
-        if let Some((ply, _)) = end {
-            if seen >= ply {
-                break;
-            }
-        }
-        let deadline = end.map(|e| e.1);
-        tokio::select! {
-            msg = ws.next() => match msg {
-                Some(Ok(Message::Text(text))) => {
-                    let now = Instant::now();
-                    let v: Value = serde_json::from_str(&text).unwrap_or_default();
-                    let ply = v["game"]["ply"].as_u64().unwrap_or(0);
-                    match v["type"].as_str() {
-                        Some("move") => {
-                            if ply > seen + 1 {
-                                ctx.error_n("ws: move events skipped".to_string(), ply - seen - 1);
-                            }
-                            let at = sent.lock().unwrap().get(ply as usize).copied().flatten();
-                            if let Some(at) = at {
-                                ctx.stats.samples.lock().unwrap().delivery.push(micros(now - at));
-                            }
-                            seen = seen.max(ply);
-                        }
-                        // A watcher too slow to follow every event gets the state instead.
-                        Some("state") if ply > seen => {
-                            ctx.stats.resynced.fetch_add(ply - seen, Ordering::Relaxed);
-                            seen = ply;
-                        }
-                        _ => {}
-                    }
-                }
-                Some(Ok(Message::Close(_))) | None => {
-                    return ctx.error("ws: closed by the server".to_string());
-                }
-                Some(Ok(_)) => {}
-                Some(Err(e)) => return ctx.error(format!("ws: {}", ws_kind(&e))),
-            },
-            changed = last.changed(), if end.is_none() => {
-                let ply = match changed {
-                    Ok(()) => (*last.borrow()).unwrap_or(seen),
-                    Err(_) => seen,
-                };
-                end = Some((ply, tokio::time::Instant::now() + ctx.timeout));
-            }
-            _ = tokio::time::sleep_until(deadline.unwrap_or_else(tokio::time::Instant::now)), if deadline.is_some() => {
-                ctx.error("ws: the last move's event did not come within the timeout".to_string());
-                break;
-            }
+        if resync(ctx, game, pending).await.is_err() {
+            ctx.stats.games_abandoned.fetch_add(1, RELAXED);
+            break;
         }
     }
-    let _ = tokio::time::timeout(Duration::from_secs(1), ws.close(None)).await;
 }
 
-fn ws_kind(e: &tungstenite::Error) -> String {
-    match e {
-        tungstenite::Error::Io(io) => HttpError::Io(std::io::Error::new(io.kind(), io.to_string()))
-            .kind()
-            .replacen("i/o: ", "", 1),
-        tungstenite::Error::Http(r) => format!("HTTP {}", r.status().as_u16()),
-        tungstenite::Error::Protocol(p) => format!("protocol: {p}"),
-        other => other.to_string(),
+/// The side to move (0 South, 1 North) and a random legal move, or why the game cannot go on.
+fn next_move(game: &Value) -> Result<(usize, String), String> {
+    let side = match game["to_move"].as_str() {
+        Some("south") => 0,
+        Some("north") => 1,
+        other => return Err(format!("a game playing with to_move {other:?}")),
+    };
+    let legal: Vec<&str> = game["legal"]
+        .as_array()
+        .map(|l| l.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if legal.is_empty() {
+        return Err("a game playing without legal moves".to_string());
     }
+    Ok((side, legal[rand::random_range(0..legal.len())].to_string()))
 }
 
 /// `http://HOST[:PORT][/]` -> (`HOST:PORT` as written, the address).
@@ -560,7 +558,11 @@ struct Report {
     /// Seconds between a player's moves; `null` at full speed.
     pace_s: Option<f64>,
     watchers_per_game: usize,
+    /// Watchers on the next server, not the one the game's moves go to.
+    watch_other: bool,
     connections_per_server: usize,
+    /// `--failover-secs` with `--failover`, else `null`.
+    failover_s: Option<f64>,
     duration_s: f64,
     games_started: u64,
     games_finished: u64,
@@ -572,11 +574,26 @@ struct Report {
     /// Waiting for a free connection of the tool's own (not the server's doing).
     connection_wait_ms: Summary,
     delivery_ms: Summary,
-    /// Moves a slow watcher got as a `state` message instead of their `move` events.
+    /// Moves a slow or reconnected watcher got as a `state` message instead of their `move`
+    /// events.
     resynced_moves: u64,
+    /// Requests (and watchers) that went to another server after one failed.
+    failovers: u64,
+    failovers_by_kind: BTreeMap<String, u64>,
+    /// Moves whose answer was lost with a server, read back from another one: there or not.
+    unknown_outcome_found_stored: u64,
+    unknown_outcome_not_stored: u64,
+    ws_reconnects: u64,
+    /// Requests that ran into the timeout.
+    hangs: u64,
+    /// 5xx answers that are not JSON with an `error` code and a `message`.
+    http_5xx_without_message: u64,
     check: Check,
     errors: BTreeMap<String, u64>,
     errors_total: u64,
+    /// Acknowledged moves, errors and failovers in each second of the run (the check's
+    /// errors in the seconds after it).
+    timeline: Vec<Second>,
     memory: Vec<Memory>,
     /// CPU time this tool used, in seconds (it shares the machine when on the server's).
     tool_cpu_s: Option<f64>,
@@ -637,16 +654,6 @@ fn fmt_ms(x: f64) -> String {
 }
 
 #[derive(Serialize)]
-struct Check {
-    games_played: usize,
-    games_checked: usize,
-    moves_checked: u64,
-    lost_moves: u64,
-    games_with_lost_moves: u64,
-    failed: u64,
-}
-
-#[derive(Serialize)]
 struct Memory {
     pid: u32,
     rss_start_kib: u64,
@@ -667,6 +674,7 @@ fn cpu_seconds(pid: &str) -> Option<f64> {
 }
 
 pub fn run(args: &LoadtestArgs) -> CmdResult {
+    check_args(args)?;
     let mut targets = Vec::new();
     for url in &args.servers {
         let (host, addr) = parse_url(url)?;
@@ -705,6 +713,29 @@ pub fn run(args: &LoadtestArgs) -> CmdResult {
     Ok(())
 }
 
+/// What clap cannot say about the flags together.
+fn check_args(args: &LoadtestArgs) -> CmdResult {
+    let servers = args.servers.len();
+    if args.failover && servers < 2 {
+        return Err(Failure(
+            "--failover moves games to another server: give two or more --server".to_string(),
+        ));
+    }
+    if args.watch_other && servers < 2 {
+        return Err(Failure(
+            "--watch-other puts the watchers on another server: give two or more --server"
+                .to_string(),
+        ));
+    }
+    if args.watch_other && args.watchers == 0 {
+        return Err(Failure(
+            "--watch-other puts the watchers on another server: give --watchers 1 or more"
+                .to_string(),
+        ));
+    }
+    Ok(())
+}
+
 async fn load(
     args: &LoadtestArgs,
     targets: Vec<Target>,
@@ -728,17 +759,22 @@ async fn load(
         }
     }
     let (stop_tx, stop_rx) = watch::channel(false);
+    let start = Instant::now();
     let ctx = Arc::new(Ctx {
         targets,
         next_target: AtomicUsize::new(0),
         mode: args.mode,
         pace: args.pace.map(Duration::from_secs_f64),
         watchers: args.watchers,
+        watch_other: args.watch_other,
+        failover: args
+            .failover
+            .then(|| Duration::from_secs_f64(args.failover_secs)),
         timeout: Duration::from_secs_f64(args.timeout),
         stop: stop_rx,
+        start,
         stats: Stats::default(),
     });
-    let start = Instant::now();
     let mut slots = tokio::task::JoinSet::new();
     for _ in 0..args.games {
         slots.spawn(slot(ctx.clone()));
@@ -773,14 +809,19 @@ async fn load(
         .zip(tool_cpu_start)
         .map(|(end, start)| ((end - start) * 100.0).round() / 100.0);
 
-    let check = check(&ctx, args.check_games).await;
+    let check = check::check(&ctx, args.check_games).await;
     let stats = &ctx.stats;
     let samples = std::mem::take(&mut *stats.samples.lock().unwrap());
     let errors = stats.errors.lock().unwrap().clone();
     let errors_total = errors.values().sum();
-    let moves = stats.moves.load(Ordering::Relaxed);
+    let failovers_by_kind = stats.failovers.lock().unwrap().clone();
+    let timeline = stats.timeline.lock().unwrap().clone();
+    let moves = stats.moves.load(RELAXED);
     let mut notes = Vec::new();
-    if stats.rate_limited.load(Ordering::Relaxed) {
+    if let Some(m) = &check.first_mismatch {
+        notes.push(format!("the first stored game that does not replay: {m}"));
+    }
+    if stats.rate_limited.load(RELAXED) {
         notes.push(
             "the server refused requests with 429 (rate_limited): start it with --games-per-minute 0 for a load test".to_string(),
         );
@@ -802,21 +843,31 @@ async fn load(
         games_at_once: args.games,
         pace_s: args.pace,
         watchers_per_game: args.watchers,
+        watch_other: args.watch_other,
         connections_per_server: args.connections,
+        failover_s: args.failover.then_some(args.failover_secs),
         duration_s: (moving.as_secs_f64() * 1e3).round() / 1e3,
-        games_started: stats.games_started.load(Ordering::Relaxed),
-        games_finished: stats.games_finished.load(Ordering::Relaxed),
-        games_abandoned: stats.games_abandoned.load(Ordering::Relaxed),
+        games_started: stats.games_started.load(RELAXED),
+        games_finished: stats.games_finished.load(RELAXED),
+        games_abandoned: stats.games_abandoned.load(RELAXED),
         moves,
         moves_per_s: (moves as f64 / moving.as_secs_f64() * 10.0).round() / 10.0,
         round_trip_ms: Summary::of(samples.round_trip),
         create_ms: Summary::of(samples.create),
         connection_wait_ms: Summary::of(samples.queued),
         delivery_ms: Summary::of(samples.delivery),
-        resynced_moves: stats.resynced.load(Ordering::Relaxed),
+        resynced_moves: stats.resynced.load(RELAXED),
+        failovers: failovers_by_kind.values().sum(),
+        failovers_by_kind,
+        unknown_outcome_found_stored: stats.unknown_found.load(RELAXED),
+        unknown_outcome_not_stored: stats.unknown_not_stored.load(RELAXED),
+        ws_reconnects: stats.ws_reconnects.load(RELAXED),
+        hangs: stats.hangs.load(RELAXED),
+        http_5xx_without_message: stats.unexplained_5xx.load(RELAXED),
         check,
         errors,
         errors_total,
+        timeline,
         memory,
         tool_cpu_s,
         load_average,
@@ -832,7 +883,7 @@ async fn progress(ctx: Arc<Ctx>, start: Instant) {
     loop {
         tick.tick().await;
         let s = &ctx.stats;
-        let moves = s.moves.load(Ordering::Relaxed);
+        let moves = s.moves.load(RELAXED);
         let recent = {
             let samples = s.samples.lock().unwrap();
             let r = samples.round_trip[last_samples.min(samples.round_trip.len())..].to_vec();
@@ -840,11 +891,17 @@ async fn progress(ctx: Arc<Ctx>, start: Instant) {
             r
         };
         let errors: u64 = s.errors.lock().unwrap().values().sum();
+        let failovers = if ctx.failover.is_some() {
+            let n: u64 = s.failovers.lock().unwrap().values().sum();
+            format!("  failovers {n}")
+        } else {
+            String::new()
+        };
         eprintln!(
-            "anywoli loadtest: {:>5.0} s  games {} started, {} finished  moves {} ({:.0}/s)  round trip {}  errors {}",
+            "anywoli loadtest: {:>5.0} s  games {} started, {} finished  moves {} ({:.0}/s)  round trip {}  errors {}{failovers}",
             start.elapsed().as_secs_f64(),
-            s.games_started.load(Ordering::Relaxed),
-            s.games_finished.load(Ordering::Relaxed),
+            s.games_started.load(RELAXED),
+            s.games_finished.load(RELAXED),
             moves,
             (moves - last_moves) as f64 / PROGRESS_EVERY.as_secs_f64(),
             Summary::of(recent).text(),
@@ -852,74 +909,6 @@ async fn progress(ctx: Arc<Ctx>, start: Instant) {
         );
         last_moves = moves;
     }
-}
-
-/// Reads back games (all, or a random sample of `most`) and checks that the server's moves
-/// start with every move it acknowledged.
-async fn check(ctx: &Arc<Ctx>, most: usize) -> Check {
-    let mut played = std::mem::take(&mut *ctx.stats.played.lock().unwrap());
-    let games_played = played.len();
-    if played.len() > most {
-        // A uniform sample: a partial Fisher-Yates shuffle.
-        for i in 0..most {
-            let j = rand::random_range(i..played.len());
-            played.swap(i, j);
-        }
-        played.truncate(most);
-    }
-    let moves_checked = played.iter().map(|p| p.acked.len() as u64).sum();
-    let games_checked = played.len();
-    let mut tasks = tokio::task::JoinSet::new();
-    for p in played {
-        let ctx = ctx.clone();
-        tasks.spawn(async move {
-            let path = format!("/api/games/{}", p.id);
-            match ctx
-                .call(p.target, "check", "GET", &path, None, |_| {})
-                .await
-            {
-                Err(_) => Err(()),
-                Ok((g, _)) => {
-                    let stored: Vec<&str> = g["moves"]
-                        .as_array()
-                        .map(|m| m.iter().filter_map(Value::as_str).collect())
-                        .unwrap_or_default();
-                    let kept = p
-                        .acked
-                        .iter()
-                        .zip(&stored)
-                        .take_while(|(a, s)| a.as_str() == **s)
-                        .count();
-                    Ok((p.acked.len() - kept) as u64)
-                }
-            }
-        });
-    }
-    let mut c = Check {
-        games_played,
-        games_checked,
-        moves_checked,
-        lost_moves: 0,
-        games_with_lost_moves: 0,
-        failed: 0,
-    };
-    while let Some(r) = tasks.join_next().await {
-        match r {
-            Ok(Ok(0)) => {}
-            Ok(Ok(lost)) => {
-                c.lost_moves += lost;
-                c.games_with_lost_moves += 1;
-            }
-            _ => c.failed += 1,
-        }
-    }
-    if c.lost_moves > 0 {
-        ctx.error_n(
-            "check: acknowledged moves missing from the stored game".to_string(),
-            c.lost_moves,
-        );
-    }
-    c
 }
 
 fn print_text(out: &mut impl std::io::Write, r: &Report) -> std::io::Result<()> {
@@ -936,6 +925,12 @@ fn print_text(out: &mut impl std::io::Write, r: &Report) -> std::io::Result<()> 
         r.connections_per_server,
         r.servers.join(" ")
     )?;
+    if r.watch_other {
+        writeln!(
+            out,
+            "                  each game's watchers on the next server, not the one its moves go to"
+        )?;
+    }
     writeln!(out, "duration          {:.1} s", r.duration_s)?;
     writeln!(
         out,
@@ -959,6 +954,9 @@ fn print_text(out: &mut impl std::io::Write, r: &Report) -> std::io::Result<()> 
             r.resynced_moves
         )?;
     }
+    if let Some(secs) = r.failover_s {
+        print_failover(out, r, secs)?;
+    }
     let c = &r.check;
     if c.lost_moves == 0 && c.failed == 0 {
         writeln!(
@@ -973,6 +971,16 @@ fn print_text(out: &mut impl std::io::Write, r: &Report) -> std::io::Result<()> 
             c.games_checked, c.games_played, c.moves_checked, c.lost_moves, c.games_with_lost_moves, c.failed
         )?;
     }
+    writeln!(
+        out,
+        "replayed          {} games, {} mismatches",
+        c.replayed, c.replay_mismatches
+    )?;
+    writeln!(
+        out,
+        "error clarity     {} hangs, {} 5xx without a message",
+        r.hangs, r.http_5xx_without_message
+    )?;
     if r.errors.is_empty() {
         writeln!(out, "errors            none")?;
     } else {
@@ -1005,4 +1013,20 @@ fn print_text(out: &mut impl std::io::Write, r: &Report) -> std::io::Result<()> 
         writeln!(out, "note: {n}")?;
     }
     Ok(())
+}
+
+fn print_failover(out: &mut impl std::io::Write, r: &Report, secs: f64) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "failovers         {} (another server tried for up to {secs} s per request); {} ws reconnects",
+        r.failovers, r.ws_reconnects
+    )?;
+    for (kind, n) in &r.failovers_by_kind {
+        writeln!(out, "  {n:>8}  {kind}")?;
+    }
+    writeln!(
+        out,
+        "unknown outcomes  {} moves found stored, {} not stored (answers lost with a server, read back from another)",
+        r.unknown_outcome_found_stored, r.unknown_outcome_not_stored
+    )
 }
