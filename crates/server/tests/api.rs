@@ -1106,3 +1106,40 @@ async fn a_take_back_while_the_engines_move_waits_to_be_stored_frees_the_game() 
     assert_eq!(g["ply"], 2, "{g}");
     assert_eq!(g["moves"][0], "a");
 }
+
+/// A database that takes no changes for a while (read-only for maintenance, or unreachable):
+/// a move is answered 503 `busy`, saying why, and changes nothing; once it takes changes
+/// again, the same move is played.
+#[tokio::test]
+async fn a_database_taking_no_changes_answers_busy_and_changes_nothing() {
+    let (app, state) = router_with(|_| {});
+    let (_, v) = post(&app, "/api/games", json!({"mode": "local"})).await;
+    let id = v["game"]["id"].as_str().unwrap().to_string();
+    let secret = v["secret"].as_str().unwrap().to_string();
+    let moves = format!("/api/games/{id}/moves");
+    let store = state.rounds().ctx.store.clone();
+    store.set_read_only(true).unwrap();
+    let (s, e) = post(
+        &app,
+        &moves,
+        json!({"move": "e", "secret": secret, "ply": 0}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE, "{e}");
+    assert_eq!(e["error"], "busy");
+    let msg = e["message"].as_str().unwrap();
+    assert!(
+        msg.contains("nothing changed") && (msg.contains("read") || msg.contains("only")),
+        "{msg}"
+    );
+    assert_eq!(get(&app, &format!("/api/games/{id}")).await.1["ply"], 0);
+    store.set_read_only(false).unwrap();
+    let (s, g) = post(
+        &app,
+        &moves,
+        json!({"move": "e", "secret": secret, "ply": 0}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{g}");
+    assert_eq!(g["game"]["ply"], 1);
+}

@@ -119,6 +119,16 @@ impl Rounds {
                 "stale",
                 "the game was changed meanwhile through another server: reload it",
             )),
+            Ok(Err(StoreError::Unavailable(e))) => {
+                tracing::warn!("the database is unavailable: {e}");
+                Err(ApiError::busy(
+                    format!(
+                        "the database cannot take changes just now, so nothing changed ({e}); \
+                         try again in a few seconds"
+                    ),
+                    2,
+                ))
+            }
             Ok(Err(e)) => Err(ApiError::storage(e)),
             Err(e) => Err(ApiError::storage(format!("the storage task failed: {e}"))),
         }

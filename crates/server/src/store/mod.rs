@@ -74,11 +74,20 @@ pub enum StoreError {
     /// since the caller read it: nothing was written. The caller reads the game again.
     #[error("game {id} was changed meanwhile by another server")]
     Conflict { id: String },
+    /// The database cannot take the change just now (unreachable, restarting, read-only for
+    /// maintenance, locked): nothing was written, and asking again later may work.
+    #[error("{0}")]
+    Unavailable(String),
 }
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {
-        StoreError::Failed(format!("database: {e}"))
+        use rusqlite::ErrorCode::{DatabaseBusy, DatabaseLocked, ReadOnly};
+        let text = format!("database: {e}");
+        match e.sqlite_error_code() {
+            Some(DatabaseBusy | DatabaseLocked | ReadOnly) => StoreError::Unavailable(text),
+            _ => StoreError::Failed(text),
+        }
     }
 }
 

@@ -86,10 +86,33 @@ const MIGRATIONS: &[(i32, &str)] = &[
 impl From<postgres::Error> for StoreError {
     fn from(e: postgres::Error) -> StoreError {
         // The error's own text is just "db error" when the server refused: say why.
-        match e.as_db_error() {
-            Some(db) => StoreError::Failed(format!("database: {db}")),
-            None => StoreError::Failed(format!("database: {e}")),
+        let text = match e.as_db_error() {
+            Some(db) => format!("database: {db}"),
+            None => format!("database: {e}"),
+        };
+        classify(&e, text)
+    }
+}
+
+/// `text`, as a change that may work later ([`StoreError::Unavailable`]) or not.
+pub(super) fn classify(e: &postgres::Error, text: String) -> StoreError {
+    let transient = match e.as_db_error() {
+        Some(db) => {
+            let code = db.code().code();
+            // 08: connection exceptions; 57P0x: the server shutting down or starting; 25006:
+            // a read-only transaction (the database in maintenance); 53300: too many
+            // connections.
+            code.starts_with("08") || code.starts_with("57P0") || code == "25006" || code == "53300"
         }
+        // No answer from the server: the connection is gone (it is made again next time).
+        None => {
+            e.is_closed() || std::error::Error::source(e).is_some_and(|s| s.is::<std::io::Error>())
+        }
+    };
+    if transient {
+        StoreError::Unavailable(text)
+    } else {
+        StoreError::Failed(text)
     }
 }
 
@@ -130,9 +153,7 @@ impl PgConn {
     }
 
     fn new_client(&self) -> StoreResult<Client> {
-        let mut client = self
-            .config
-            .connect()?;
+        let mut client = self.config.connect()?;
         if self.read_only {
             client.batch_execute("SET default_transaction_read_only = on")?;
         }
@@ -700,8 +721,7 @@ pub(super) fn listen(
 }
 
 fn listening(config: &Target) -> StoreResult<Client> {
-    let mut c = config
-        .connect()?;
+    let mut c = config.connect()?;
     c.batch_execute(&format!("LISTEN {CHANNEL}"))?;
     Ok(c)
 }
@@ -759,8 +779,7 @@ fn create_schema(config: &Target) -> StoreResult<String> {
         .collect();
     let (config, made) = (config.clone(), name.clone());
     std::thread::spawn(move || -> StoreResult<()> {
-        let mut c = config
-            .connect()?;
+        let mut c = config.connect()?;
         Ok(c.batch_execute(&format!("CREATE SCHEMA {made}"))?)
     })
     .join()

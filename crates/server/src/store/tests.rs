@@ -867,7 +867,10 @@ fn postgres_over_tls_as_sslmode_says() {
             let target = pg_tls::Target::parse(&url).map_err(|e| e.to_string())?;
             let mut c = target.connect().map_err(|e| e.to_string())?;
             let row = c
-                .query_one("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", &[])
+                .query_one(
+                    "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+                    &[],
+                )
                 .map_err(|e| e.to_string())?;
             Ok(row.get(0))
         })

@@ -406,7 +406,7 @@ pub(super) fn run_batch(conn: &mut dyn Conn, jobs: Vec<Job>) {
                     // transaction, not just the statement: the changes before this one are
                     // gone too, and the rest need a new transaction.
                     if !conn.in_transaction() {
-                        lost = Some(e.to_string());
+                        lost = Some(e.clone());
                     }
                     job.answer(Err(e));
                     if lost.is_some() {
@@ -419,7 +419,11 @@ pub(super) fn run_batch(conn: &mut dyn Conn, jobs: Vec<Job>) {
             Some(cause) => {
                 for (reply, _) in done {
                     let msg = format!("database: rolled back with another change: {cause}");
-                    answer(&reply, Err(StoreError::Failed(msg)));
+                    let e = match cause {
+                        StoreError::Unavailable(_) => StoreError::Unavailable(msg),
+                        _ => StoreError::Failed(msg),
+                    };
+                    answer(&reply, Err(e));
                 }
             }
             None => match conn.announce(&changed) {
