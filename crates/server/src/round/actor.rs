@@ -68,6 +68,8 @@ pub enum Command {
     EngineRetry,
     /// Another server instance changed the game: read it again.
     Refresh,
+    /// Another server instance made this change to the game.
+    Heard(crate::store::Heard),
     /// Another instance's claim on the engine's turn may have run out: look again.
     Recheck,
 }
@@ -219,6 +221,7 @@ impl Round {
             Command::Refresh => {
                 self.refresh().await;
             }
+            Command::Heard(h) => self.hear(h).await,
             Command::Recheck => {
                 self.recheck = false;
                 self.refresh().await;
@@ -237,6 +240,36 @@ impl Round {
                 | "not_allowed" | "wrong_secret"
         ));
         state_said_no && self.rounds().is_ok_and(|r| r.shared()) && self.refresh().await
+    }
+
+    /// Takes a change another instance made: a move that follows the game in memory is played
+    /// here as it was there (no read); anything else reads the game again.
+    async fn hear(&mut self, h: crate::store::Heard) {
+        if h.revision <= self.game.revision {
+            return;
+        }
+        let next_move = h.mv.as_ref().filter(|m| {
+            h.revision == self.game.revision + 1 && m.ply == self.game.moves.len() as i64 + 1
+        });
+        let trace = next_move
+            .and_then(|m| m.mv.parse::<Move>().ok())
+            .and_then(|mv| self.game.pos.trace(mv).ok());
+        let (Some(m), Some(trace)) = (next_move, trace) else {
+            self.refresh().await;
+            return;
+        };
+        // The engine's move waiting to be stored belongs to the position before.
+        self.pending = None;
+        self.retries = 0;
+        let mut next = self.game.clone();
+        next.thinking = false;
+        let event = next.apply(&Change::Move { trace, at: m.at });
+        next.engine = m.engine.clone();
+        self.game = next;
+        if let Ok(rounds) = self.rounds() {
+            rounds.ctx.metrics.caught_up();
+        }
+        self.announce(&event);
     }
 
     /// Reads the game again from the store; if another instance moved it on, takes the newer

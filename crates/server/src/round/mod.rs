@@ -149,21 +149,25 @@ impl Rounds {
         })
     }
 
-    /// Passes on what the store heard other instances change: each game's round, if it has
-    /// one here, reads the game again. Called from the store's listening thread.
+    /// Passes on what the store heard other instances change to the rounds of those games
+    /// that are in memory here: each takes a move one revision ahead as it is, and reads the
+    /// game again otherwise. Called from the store's listening thread.
     pub fn heard(&self, changed: Changed, rt: &tokio::runtime::Handle) {
-        let senders: Vec<mpsc::Sender<Command>> = {
+        let sends: Vec<(mpsc::Sender<Command>, Command)> = {
             let live = self.live();
-            match &changed {
-                Changed::Games(ids) => ids
-                    .iter()
-                    .filter_map(|id| live.get(id).map(|l| l.tx.clone()))
+            match changed {
+                Changed::Games(changes) => changes
+                    .into_iter()
+                    .filter_map(|h| live.get(&h.id).map(|l| (l.tx.clone(), Command::Heard(h))))
                     .collect(),
-                Changed::Missed => live.values().map(|l| l.tx.clone()).collect(),
+                Changed::Missed => live
+                    .values()
+                    .map(|l| (l.tx.clone(), Command::Refresh))
+                    .collect(),
             }
         };
-        for tx in senders {
-            if let Err(mpsc::error::TrySendError::Full(cmd)) = tx.try_send(Command::Refresh) {
+        for (tx, cmd) in sends {
+            if let Err(mpsc::error::TrySendError::Full(cmd)) = tx.try_send(cmd) {
                 rt.spawn(async move {
                     let _ = tx.send(cmd).await;
                 });

@@ -56,9 +56,8 @@ trait Conn: Send {
     /// Games whose engine claim ran out before `now`.
     fn engine_due(&mut self, now: i64, limit: usize) -> StoreResult<Vec<String>>;
     /// Tells the other server instances, as part of the batch's transaction (so only if it
-    /// commits), which games the batch changed. Nothing to tell for SQLite, which one
-    /// process uses.
-    fn announce(&mut self, _games: &[String]) -> StoreResult<()> {
+    /// commits), what the batch changed. Nothing to tell for SQLite, which one process uses.
+    fn announce(&mut self, _changes: &[Heard]) -> StoreResult<()> {
         Ok(())
     }
 }
@@ -146,10 +145,69 @@ pub struct EngineClaim {
 /// What the store heard that other server instances changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Changed {
-    /// These games were changed by another instance.
-    Games(Vec<String>),
+    /// These changes, in the order they were committed.
+    Games(Vec<Heard>),
     /// The way to hear about changes was lost and is back: any game may have changed.
     Missed,
+}
+
+/// One change another instance made to a game: the revision it brought the game to, and the
+/// move when the change was a move (so that a game one revision behind takes it without
+/// reading the database).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Heard {
+    pub id: String,
+    pub revision: i64,
+    pub mv: Option<HeardMove>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeardMove {
+    pub ply: i64,
+    pub mv: String,
+    pub at: i64,
+    /// Who owes the engine's reply after the move.
+    pub engine: Option<EngineClaim>,
+}
+
+impl Heard {
+    /// One line of an announcement: `ID REVISION`, and for a move `PLY MOVE AT OWNER UNTIL`
+    /// (`- 0` when nobody owes the engine's reply).
+    pub(crate) fn line(&self) -> String {
+        match &self.mv {
+            None => format!("{} {}", self.id, self.revision),
+            Some(m) => {
+                let (owner, until) = match &m.engine {
+                    Some(c) => (c.owner.as_str(), c.until),
+                    None => ("-", 0),
+                };
+                format!(
+                    "{} {} {} {} {} {owner} {until}",
+                    self.id, self.revision, m.ply, m.mv, m.at
+                )
+            }
+        }
+    }
+
+    /// Reads a line; `None` if it is not one (from an instance of another version, say).
+    pub(crate) fn parse(line: &str) -> Option<Heard> {
+        let f: Vec<&str> = line.split(' ').collect();
+        let (id, revision) = (f.first()?.to_string(), f.get(1)?.parse().ok()?);
+        let mv = match f.len() {
+            2 => None,
+            7 => Some(HeardMove {
+                ply: f[2].parse().ok()?,
+                mv: f[3].to_string(),
+                at: f[4].parse().ok()?,
+                engine: (f[5] != "-").then(|| EngineClaim {
+                    owner: f[5].to_string(),
+                    until: f[6].parse().unwrap_or(0),
+                }),
+            }),
+            _ => return None,
+        };
+        Some(Heard { id, revision, mv })
+    }
 }
 
 /// A line of the archive.

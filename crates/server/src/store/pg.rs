@@ -24,7 +24,7 @@ use super::pg_tls::Target;
 
 use super::read::{claim, hints_or_default, Readers};
 use super::writer::{claim_columns, conflict, Op, Writer};
-use super::{Changed, Conn, GameRow, Head, Store, StoreError, StoreResult, Summary};
+use super::{Changed, Conn, GameRow, Head, Heard, Store, StoreError, StoreResult, Summary};
 
 /// Read connections: each is a server process, and PostgreSQL's default allows 100 in all.
 pub(super) const READERS: usize = 2;
@@ -424,11 +424,12 @@ impl Conn for PgConn {
         self.apply_pg(op)
     }
 
-    fn announce(&mut self, games: &[String]) -> StoreResult<()> {
-        if games.is_empty() {
+    fn announce(&mut self, changes: &[Heard]) -> StoreResult<()> {
+        if changes.is_empty() {
             return Ok(());
         }
-        for payload in payloads(&self.instance, games) {
+        let lines: Vec<String> = changes.iter().map(Heard::line).collect();
+        for payload in payloads(&self.instance, &lines) {
             let st = self.statement("SELECT pg_notify($1, $2)")?;
             self.client().execute(&st, &[&CHANNEL, &payload])?;
         }
@@ -633,12 +634,12 @@ fn open_here(config: Target, scratch: Option<DropSchema>) -> StoreResult<Store> 
     })
 }
 
-/// The announcements of a batch's changed games: this instance's name, then one id a line,
-/// split so that each stays under PostgreSQL's payload limit.
-pub(super) fn payloads(instance: &str, games: &[String]) -> Vec<String> {
+/// The announcements of a batch's changes: this instance's name, then one change a line
+/// ([`Heard::line`]), split so that each stays under PostgreSQL's payload limit.
+pub(super) fn payloads(instance: &str, lines: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = instance.to_string();
-    for id in games {
+    for id in lines {
         if cur.len() + 1 + id.len() > PAYLOAD_MAX && cur.len() > instance.len() {
             out.push(std::mem::replace(&mut cur, instance.to_string()));
         }
@@ -649,16 +650,14 @@ pub(super) fn payloads(instance: &str, games: &[String]) -> Vec<String> {
     out
 }
 
-/// What an announcement says: the games, unless it came from `me`.
-pub(super) fn heard(payload: &str, me: &str) -> Option<Vec<String>> {
+/// What an announcement says, unless it came from `me`.
+pub(super) fn heard(payload: &str, me: &str) -> Option<Vec<Heard>> {
     let mut lines = payload.lines();
     let from = lines.next()?;
     if from == me {
         return None;
     }
-    let mut ids: Vec<String> = lines.map(str::to_string).collect();
-    ids.dedup();
-    Some(ids)
+    Some(lines.filter_map(Heard::parse).collect())
 }
 
 /// How long the listener waits between attempts to reconnect, at most.

@@ -794,9 +794,19 @@ fn postgres_instances_hear_each_others_changes() {
     a.create_game(&game("g1"), &[]).unwrap();
     append(&a, "g1", 1).unwrap();
     let wait = std::time::Duration::from_secs(10);
+    let moved = |ply: i64| Heard {
+        id: "g1".to_string(),
+        revision: ply,
+        mv: Some(HeardMove {
+            ply,
+            mv: format!("m{ply}"),
+            at: ply,
+            engine: None,
+        }),
+    };
     assert_eq!(
         on_b.recv_timeout(wait).unwrap(),
-        Changed::Games(vec!["g1".to_string()])
+        Changed::Games(vec![moved(1)])
     );
     // B is behind no more once it reads the game; its change from the old revision fails.
     assert!(matches!(
@@ -806,7 +816,17 @@ fn postgres_instances_hear_each_others_changes() {
     append(&b, "g1", 2).unwrap();
     assert_eq!(
         on_a.recv_timeout(wait).unwrap(),
-        Changed::Games(vec!["g1".to_string()])
+        Changed::Games(vec![moved(2)])
+    );
+    // A change other than a move says only the revision it brought the game to.
+    b.set_status(head("g1", 2, 3), over("1-0", None)).unwrap();
+    assert_eq!(
+        on_a.recv_timeout(wait).unwrap(),
+        Changed::Games(vec![Heard {
+            id: "g1".to_string(),
+            revision: 3,
+            mv: None
+        }])
     );
     assert_eq!(a.load("g1").unwrap().unwrap().1, ["m1", "m2"]);
     // Neither heard its own change, nor the refused one.
@@ -819,11 +839,26 @@ fn postgres_instances_hear_each_others_changes() {
 }
 
 /// The announcement of a big batch is split under PostgreSQL's payload limit, and read back
-/// whole.
+/// whole; a line that is not an announcement is passed over.
 #[test]
 fn announcements_fit_postgres_payloads() {
-    let ids: Vec<String> = (0..2_000).map(|i| format!("game{i:08}")).collect();
-    let payloads = pg::payloads("me", &ids);
+    let changes: Vec<Heard> = (0..2_000)
+        .map(|i| Heard {
+            id: format!("game{i:08}"),
+            revision: i,
+            mv: (i % 3 != 0).then(|| HeardMove {
+                ply: i + 1,
+                mv: "e".to_string(),
+                at: 1_796_000_000_000 + i,
+                engine: (i % 2 == 0).then(|| EngineClaim {
+                    owner: "0a1b2c3d4e5f".to_string(),
+                    until: 1_796_000_010_000,
+                }),
+            }),
+        })
+        .collect();
+    let lines: Vec<String> = changes.iter().map(Heard::line).collect();
+    let payloads = pg::payloads("me", &lines);
     assert!(payloads.len() > 1);
     let mut back = Vec::new();
     for p in &payloads {
@@ -831,7 +866,8 @@ fn announcements_fit_postgres_payloads() {
         assert_eq!(pg::heard(p, "me"), None, "its own");
         back.extend(pg::heard(p, "other").unwrap());
     }
-    assert_eq!(back, ids);
+    assert_eq!(back, changes);
+    assert_eq!(pg::heard("other\ngarbage\ng1 2", "me").unwrap().len(), 1);
 }
 
 /// TLS to PostgreSQL as the URL's `sslmode` says, with libpq's meanings: none with `disable`,

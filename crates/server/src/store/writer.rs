@@ -18,7 +18,9 @@ use std::thread::JoinHandle;
 
 use rusqlite::{params, Connection};
 
-use super::{Conn, EngineClaim, GameRow, Head, StatusRow, StoreError, StoreResult};
+use super::{
+    Conn, EngineClaim, GameRow, Head, Heard, HeardMove, StatusRow, StoreError, StoreResult,
+};
 
 /// The most changes in one transaction: bounds how long a batch holds the write lock and how
 /// long its first change waits for the fsync, whatever the queue.
@@ -103,18 +105,32 @@ impl Op {
         matches!(self, Op::SetReadOnly(_))
     }
 
-    /// The game whose watchers on other instances must hear of this change once committed.
-    pub(super) fn changes_game(&self) -> Option<&str> {
-        match self {
-            Op::AppendMove { head, .. }
-            | Op::TruncateMoves { head, .. }
+    /// What the other instances must hear of this change once committed, if it changed a
+    /// game they may hold.
+    pub(super) fn heard(&self) -> Option<Heard> {
+        let (head, mv) = match self {
+            Op::AppendMove { head, ply, mv, .. } => (
+                head,
+                Some(HeardMove {
+                    ply: *ply,
+                    mv: mv.clone(),
+                    at: head.at,
+                    engine: head.engine.clone(),
+                }),
+            ),
+            Op::TruncateMoves { head, .. }
             | Op::SetStatus { head, .. }
             | Op::ClaimSeat { head, .. }
-            | Op::CreateRematch { head, .. } => Some(&head.id),
+            | Op::CreateRematch { head, .. } => (head, None),
             #[cfg(test)]
-            Op::Hold { first, .. } => first.changes_game(),
-            _ => None,
-        }
+            Op::Hold { first, .. } => return first.heard(),
+            _ => return None,
+        };
+        Some(Heard {
+            id: head.id.clone(),
+            revision: head.expect + 1,
+            mv,
+        })
     }
 
     /// SQLite's half of [`Conn::apply`] (PostgreSQL's is in `pg.rs`).
@@ -393,12 +409,12 @@ pub(super) fn run_batch(conn: &mut dyn Conn, jobs: Vec<Job>) {
         }
         // The changes that worked, with their answers, until the commit says they stand.
         let mut done: Vec<(SyncSender<Answer>, bool)> = Vec::new();
-        let mut changed: Vec<String> = Vec::new();
+        let mut changed: Vec<Heard> = Vec::new();
         let mut lost = None;
         for job in jobs.by_ref() {
             match in_savepoint(conn, &job.op) {
                 Ok(took) => {
-                    changed.extend(job.op.changes_game().map(str::to_string));
+                    changed.extend(job.op.heard());
                     done.push((job.reply, took));
                 }
                 Err(e) => {
