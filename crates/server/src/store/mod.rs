@@ -74,17 +74,19 @@ pub enum StoreError {
     #[error("game {id} was changed meanwhile by another server")]
     Conflict { id: String },
     /// The database cannot take the change just now (unreachable, restarting, read-only for
-    /// maintenance, locked): nothing was written, and asking again later may work.
+    /// maintenance, locked, its disk full): nothing was written, and asking again later may
+    /// work.
     #[error("{0}")]
     Unavailable(String),
 }
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {
-        use rusqlite::ErrorCode::{DatabaseBusy, DatabaseLocked, ReadOnly};
+        use rusqlite::ErrorCode::{DatabaseBusy, DatabaseLocked, DiskFull, ReadOnly};
         let text = format!("database: {e}");
+        // What an operator can end (a lock, read-only, a full disk): worth asking again later.
         match e.sqlite_error_code() {
-            Some(DatabaseBusy | DatabaseLocked | ReadOnly) => StoreError::Unavailable(text),
+            Some(DatabaseBusy | DatabaseLocked | ReadOnly | DiskFull) => StoreError::Unavailable(text),
             _ => StoreError::Failed(text),
         }
     }

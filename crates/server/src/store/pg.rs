@@ -100,9 +100,12 @@ pub(super) fn classify(e: &postgres::Error, text: String) -> StoreError {
         Some(db) => {
             let code = db.code().code();
             // 08: connection exceptions; 57P0x: the server shutting down or starting; 25006:
-            // a read-only transaction (the database in maintenance); 53300: too many
-            // connections.
-            code.starts_with("08") || code.starts_with("57P0") || code == "25006" || code == "53300"
+            // a read-only transaction (the database in maintenance); 53: insufficient
+            // resources (a full disk, too many connections, out of memory).
+            code.starts_with("08")
+                || code.starts_with("57P0")
+                || code.starts_with("53")
+                || code == "25006"
         }
         // No answer from the server: the connection is gone (it is made again next time).
         None => {
