@@ -86,7 +86,9 @@ impl From<rusqlite::Error> for StoreError {
         let text = format!("database: {e}");
         // What an operator can end (a lock, read-only, a full disk): worth asking again later.
         match e.sqlite_error_code() {
-            Some(DatabaseBusy | DatabaseLocked | ReadOnly | DiskFull) => StoreError::Unavailable(text),
+            Some(DatabaseBusy | DatabaseLocked | ReadOnly | DiskFull) => {
+                StoreError::Unavailable(text)
+            }
             _ => StoreError::Failed(text),
         }
     }
