@@ -224,6 +224,12 @@ fn a_large_store_is_copied_in_pages_with_progress() {
                                 owner: "gone".to_string(),
                                 until: i as i64,
                             }),
+                            clock: (i % 4 == 0).then(|| anywoli_server::store::ClockRow {
+                                control: "3+2".to_string(),
+                                left: [180_000 - i as i64, 180_000],
+                                since: Some(i as i64),
+                                deadline: Some(i as i64 + 180_500),
+                            }),
                         };
                         let moves = vec!["a".to_string(); i % 3];
                         store.create_game(&row, &moves).unwrap();

@@ -1,10 +1,26 @@
 //! Dates as the app writes them: the one place a day is computed from a time.
 
-/// Milliseconds since the Unix epoch, now.
+use std::sync::atomic::{AtomicI64, Ordering};
+
+/// Added to the system's time: 0 but in tests of clocks (see [`shift_for_tests`]).
+static SHIFT_MS: AtomicI64 = AtomicI64::new(0);
+
+/// Milliseconds since the Unix epoch, now: the one time every clock, lease and date of the
+/// server is read from.
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
+        + SHIFT_MS.load(Ordering::Relaxed)
+}
+
+/// Moves this process's time forward by `ms`, so that a test sees a clock run out without
+/// waiting for it. The server never calls it; a test binary that does should hold only tests
+/// that can live with it (timers set before the shift still wait their real time, so the
+/// tests look at the game, which calls a fallen flag at once).
+#[doc(hidden)]
+pub fn shift_for_tests(ms: i64) {
+    SHIFT_MS.fetch_add(ms, Ordering::Relaxed);
 }
 
 /// `YYYY.MM.DD` (UTC) of a time in milliseconds since the epoch, as records write dates.

@@ -7,7 +7,7 @@
 mod api;
 mod assets;
 pub mod backup;
-mod dates;
+pub mod dates;
 pub mod engine_queue;
 pub mod error;
 mod guard;
@@ -16,6 +16,7 @@ mod listener;
 pub mod metrics;
 mod puzzles;
 pub mod rate_limit;
+pub mod rating;
 pub mod round;
 pub mod site;
 pub mod store;
@@ -93,6 +94,7 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/join", post(play::join))
         .route("/games/{id}/takeback", post(play::takeback))
         .route("/games/{id}/resign", post(play::resign))
+        .route("/games/{id}/abort", post(play::abort))
         .route("/games/{id}/rematch", post(play::rematch))
         .route("/games/{id}/hint", post(play::hint))
         .route("/games/{id}/record", get(games::record))

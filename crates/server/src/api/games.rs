@@ -14,6 +14,7 @@ use crate::api::{parse_side, AppState, JsonBody};
 use crate::dates::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{new_id, new_secret, random_bytes};
+use crate::round::clock::TimeControl;
 use crate::round::game::{Game, Mode, NewGame, Player};
 use crate::round::view::{GameView, SummaryView};
 use crate::site::SiteView;
@@ -35,6 +36,9 @@ pub struct CreateRequest {
     /// Whether the players may ask the engine for hints: on by default against the computer
     /// and on one screen, off by default between friends (both see the choice).
     hints: Option<bool>,
+    /// A time control, `MINUTES+SECONDS` or `DAYSd` (crate::round::clock); none for an
+    /// untimed game.
+    clock: Option<String>,
 }
 
 fn parse_seed(v: Option<&Value>) -> ApiResult<Option<u64>> {
@@ -93,6 +97,13 @@ pub async fn create(
             "a level is only for games against the computer",
         ));
     }
+    let clock = req
+        .clock
+        .as_deref()
+        .map(TimeControl::parse)
+        .transpose()
+        .map_err(ApiError::malformed)?;
+
     let secret = new_secret();
     let me = side.index();
     let mut players = [Player::Human; 2];
@@ -116,6 +127,7 @@ pub async fn create(
         start,
         hints: req.hints.unwrap_or(mode != Mode::Friend),
         invite: invite.clone(),
+        clock,
     });
     let game = st.rounds().create(game).await?;
     let seat = if mode == Mode::Local {
@@ -239,6 +251,7 @@ pub async fn import(
             start: rec.start,
             hints: true,
             invite: None,
+            clock: None,
         },
         &rec,
     )

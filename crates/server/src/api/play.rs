@@ -29,6 +29,9 @@ pub struct MoveRequest {
     /// client is behind, and the move is refused rather than played in a position its sender
     /// did not see.
     ply: Option<usize>,
+    /// The client's network round trip in milliseconds (its WebSocket's), taken off the
+    /// move's time on a clock, at most crate::round::clock::LAG_CAP_MS.
+    lag: Option<u32>,
 }
 
 /// `POST /api/games/{id}/moves`.
@@ -48,6 +51,7 @@ pub async fn moves(
             secret: req.secret.clone(),
             mv,
             ply: req.ply,
+            lag_ms: i64::from(req.lag.unwrap_or(0)),
             reply,
         })
         .await??;
@@ -111,6 +115,22 @@ pub async fn resign(
     let view = st
         .rounds()
         .call(&id, |reply| Command::Resign {
+            secret: req.secret.clone(),
+            reply,
+        })
+        .await??;
+    Ok(Json(json!({ "game": view })))
+}
+
+/// `POST /api/games/{id}/abort`: call the game off before each side has moved once.
+pub async fn abort(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<SecretRequest>,
+) -> ApiResult<Json<Value>> {
+    let view = st
+        .rounds()
+        .call(&id, |reply| Command::Abort {
             secret: req.secret.clone(),
             reply,
         })

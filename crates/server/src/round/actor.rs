@@ -14,6 +14,7 @@ use crate::dates::now_ms;
 use crate::engine_queue::Priority;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{id_seed, new_id, new_secret, random_bytes};
+use crate::round::clock::LAG_CAP_MS;
 use crate::round::game::{Change, Event, Game, NewGame};
 use crate::round::persist::persist;
 use crate::round::view::{catch_up, event_message, GameView};
@@ -37,7 +38,14 @@ pub enum Command {
         mv: Move,
         /// The number of moves the sender saw; another number means the move is stale.
         ply: Option<usize>,
+        /// The network allowance the sender claims for its clock.
+        lag_ms: i64,
         reply: Reply<(GameView, JsonTrace)>,
+    },
+    /// Call the game off before each side has moved.
+    Abort {
+        secret: String,
+        reply: Reply<GameView>,
     },
     /// Take the free seat of a friend game with its invite token.
     Join {
@@ -72,6 +80,8 @@ pub enum Command {
     Heard(crate::store::Heard),
     /// Another instance's claim on the engine's turn may have run out: look again.
     Recheck,
+    /// The side to move may be out of time.
+    FlagCheck,
 }
 
 struct Round {
@@ -84,6 +94,8 @@ struct Round {
     retries: u32,
     /// A [`Command::Recheck`] is on its way.
     recheck: bool,
+    /// The deadline a [`Command::FlagCheck`] is on its way for.
+    flag_timer: Option<i64>,
 }
 
 /// The round's life: commands until it has been idle long enough, then it is forgotten.
@@ -103,7 +115,9 @@ pub async fn run(
         pending: None,
         retries: 0,
         recheck: false,
+        flag_timer: None,
     };
+    r.check_flag().await;
     r.kick_engine().await;
     loop {
         let cmd = tokio::select! {
@@ -161,6 +175,8 @@ impl Round {
     }
 
     async fn handle(&mut self, cmd: Command) {
+        // A flag that fell is called before anything else is looked at.
+        self.check_flag().await;
         match cmd {
             Command::Snapshot(reply) => {
                 let _ = reply.send(self.game.clone());
@@ -173,14 +189,23 @@ impl Round {
                 secret,
                 mv,
                 ply,
+                lag_ms,
                 reply,
             } => {
-                let mut r = self.play(&secret, mv, ply).await;
+                let mut r = self.play(&secret, mv, ply, lag_ms).await;
                 if self.behind(&r).await {
-                    r = self.play(&secret, mv, ply).await;
+                    r = self.play(&secret, mv, ply, lag_ms).await;
                 }
                 let _ = reply.send(r);
             }
+            Command::Abort { secret, reply } => {
+                let mut r = self.abort(&secret).await;
+                if self.behind(&r).await {
+                    r = self.abort(&secret).await;
+                }
+                let _ = reply.send(r);
+            }
+            Command::FlagCheck => self.flag_timer = None,
             Command::Join { invite, reply } => {
                 let mut r = self.join(invite.as_deref()).await;
                 if self.behind(&r).await {
@@ -228,6 +253,52 @@ impl Round {
             }
         }
         self.kick_engine().await;
+        self.arm_flag_timer();
+    }
+
+    /// Ends the game on time if the side to move has used up its clock, allowance included.
+    async fn check_flag(&mut self) {
+        let g = &self.game;
+        let (Some(clock), Some(to_move)) = (g.clock, g.pos.to_move()) else {
+            return;
+        };
+        if !g.is_playing() || !clock.flagged(to_move, now_ms(), LAG_CAP_MS) {
+            return;
+        }
+        self.drop_pending();
+        if let Err(e) = self
+            .commit(Change::Flag {
+                loser: to_move,
+                at: now_ms(),
+            })
+            .await
+        {
+            // Looked at again with the next command or timer.
+            tracing::warn!(
+                "the flag in game {} could not be stored: {}",
+                self.game.id,
+                e.message
+            );
+        }
+    }
+
+    /// Sends this round a [`Command::FlagCheck`] when the side to move's time will be up.
+    fn arm_flag_timer(&mut self) {
+        let deadline = match (self.game.clock, self.game.is_playing()) {
+            (Some(c), true) => c.deadline(self.game.pos.to_move()),
+            _ => None,
+        };
+        let Some(deadline) = deadline else { return };
+        if self.flag_timer.is_some_and(|t| t <= deadline) {
+            return;
+        }
+        self.flag_timer = Some(deadline);
+        let tx = self.tx.clone();
+        let wait = Duration::from_millis((deadline - now_ms()).max(0) as u64 + 1);
+        tokio::spawn(async move {
+            tokio::time::sleep(wait).await;
+            let _ = tx.send(Command::FlagCheck).await;
+        });
     }
 
     /// After a refusal that the game's state decided (not your turn, stale, game over...):
@@ -263,8 +334,17 @@ impl Round {
         self.retries = 0;
         let mut next = self.game.clone();
         next.thinking = false;
-        let event = next.apply(&Change::Move { trace, at: m.at });
+        let event = next.apply(&Change::Move {
+            trace,
+            at: m.at,
+            lag_ms: 0,
+        });
         next.engine = m.engine.clone();
+        // The clocks as the instance that took the move set them (with the mover's lag).
+        if let (Some(mine), Some(theirs)) = (next.clock.as_mut(), m.clock.as_ref()) {
+            mine.left = theirs.left;
+            mine.since = theirs.since;
+        }
         self.game = next;
         if let Ok(rounds) = self.rounds() {
             rounds.ctx.metrics.caught_up();
@@ -318,6 +398,7 @@ impl Round {
         secret: &str,
         mv: Move,
         ply: Option<usize>,
+        lag_ms: i64,
     ) -> ApiResult<(GameView, JsonTrace)> {
         let held = self.held(secret)?;
         let g = &self.game;
@@ -356,10 +437,24 @@ impl Round {
             )
         })?;
         let before = g.pos;
+        let now = now_ms();
+        if g.clock.is_some_and(|c| c.flagged(to_move, now, lag_ms)) {
+            self.commit(Change::Flag {
+                loser: to_move,
+                at: now,
+            })
+            .await?;
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "game_over",
+                "your time ran out before the move arrived: the game is over",
+            ));
+        }
         let jt = JsonTrace::new(&before, &trace);
         self.commit(Change::Move {
             trace,
-            at: now_ms(),
+            at: now,
+            lag_ms,
         })
         .await?;
         Ok((GameView::of(&self.game), jt))
@@ -430,6 +525,21 @@ impl Round {
         Ok(GameView::of(&self.game))
     }
 
+    async fn abort(&mut self, secret: &str) -> ApiResult<GameView> {
+        self.held(secret)?;
+        if !self.game.is_playing() {
+            return Err(ApiError::game_over());
+        }
+        if !self.game.can_abort() {
+            return Err(ApiError::not_allowed(
+                "both sides have moved: the game can be resigned, no longer aborted",
+            ));
+        }
+        self.drop_pending();
+        self.commit(Change::Abort { at: now_ms() }).await?;
+        Ok(GameView::of(&self.game))
+    }
+
     async fn resign(&mut self, secret: &str) -> ApiResult<GameView> {
         let held = self.held(secret)?;
         let g = &self.game;
@@ -481,6 +591,7 @@ impl Round {
             start: Position::start(rules),
             hints: g.hints,
             invite: None,
+            clock: g.clock.map(|c| c.control),
         });
         let mut next = next;
         next.engine = self.rounds()?.claim_for(&next);
@@ -541,6 +652,18 @@ impl Round {
         let think = rounds.ctx.think;
         let engine = rounds.ctx.engine.clone();
         drop(rounds);
+        // On a clock the engine spends a share of what it has left, never the whole.
+        let budget = self.game.clock.and_then(|c| {
+            let side = self.game.pos.to_move()?;
+            let left = c.left_at(side, Some(side), now_ms());
+            let inc = match c.control {
+                crate::round::clock::TimeControl::RealTime { increment_ms, .. } => increment_ms,
+                crate::round::clock::TimeControl::Correspondence { .. } => 0,
+            };
+            Some(Duration::from_millis(
+                (left / 30 + inc * 3 / 4).max(20) as u64
+            ))
+        });
         tokio::spawn(async move {
             let job = move || {
                 let mut player = LevelPlayer::new(level, seed, think.hash_mib, 1)?;
@@ -550,6 +673,7 @@ impl Round {
                 } else {
                     think.movetime * 2
                 };
+                let time = budget.map_or(time, |b| time.min(b));
                 player.choose(&pos, time)
             };
             // Levels 1 to 5 look 1 to 3 plies ahead: microseconds, so they skip the queue
@@ -680,6 +804,7 @@ impl Round {
             .commit(Change::Move {
                 trace,
                 at: now_ms(),
+                lag_ms: 0,
             })
             .await
         {

@@ -7,7 +7,8 @@ use anywoli_core::{
     Rules, Side, Trace,
 };
 
-use crate::store::{EngineClaim, GameRow};
+use crate::round::clock::{Clock, TimeControl};
+use crate::store::{ClockRow, EngineClaim, GameRow};
 
 /// How the seats are held.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -71,6 +72,8 @@ pub enum Termination {
     /// 100 plies without a capture.
     Quiet,
     Resignation,
+    /// The side to move ran out of time.
+    Time,
     /// An imported record's own words.
     Recorded(String),
 }
@@ -81,6 +84,7 @@ impl Termination {
             Termination::LastSeeds => "last_seeds",
             Termination::Quiet => "quiet",
             Termination::Resignation => "resignation",
+            Termination::Time => "time",
             Termination::Recorded(s) => s,
         }
     }
@@ -90,6 +94,7 @@ impl Termination {
             "last_seeds" => Termination::LastSeeds,
             "quiet" => Termination::Quiet,
             "resignation" => Termination::Resignation,
+            "time" => Termination::Time,
             other => Termination::Recorded(other.to_string()),
         }
     }
@@ -112,6 +117,8 @@ pub enum Status {
         outcome: Outcome,
         termination: Option<Termination>,
     },
+    /// Ended before each side had moved once: no result, no rating.
+    Aborted,
 }
 
 /// `1-0`, `0-1`, `1/2-1/2` as an outcome.
@@ -150,9 +157,20 @@ pub fn status_after(trace: &Trace) -> Status {
 /// (crate::round::persist) and applied to memory ([`Game::apply`]), so the two cannot differ.
 #[derive(Clone, Debug)]
 pub enum Change {
-    /// A move by a person or the engine.
+    /// A move by a person or the engine, `lag_ms` the network's allowance claimed for it (its
+    /// clock, if any, is charged less that, within round::clock::LAG_CAP_MS).
     Move {
         trace: Trace,
+        at: i64,
+        lag_ms: i64,
+    },
+    /// The side to move ran out of time.
+    Flag {
+        loser: Side,
+        at: i64,
+    },
+    /// The game is called off before each side has moved once.
+    Abort {
         at: i64,
     },
     /// Keep the first `keep` moves.
@@ -193,6 +211,11 @@ pub enum Event {
     Rematch {
         id: String,
     },
+    /// The side to move ran out of time.
+    Flag {
+        side: Side,
+    },
+    Aborted,
 }
 
 /// A game in memory. `pos` is always the position after `moves` from `start`.
@@ -224,6 +247,11 @@ pub struct Game {
     flips: u16,
     /// Which server owes the engine's reply, as stored.
     pub engine: Option<EngineClaim>,
+    /// The clocks of a game made with a time control.
+    pub clock: Option<Clock>,
+    /// Whether each side (South, North) has moved at least once: the clocks run, and the game
+    /// can no longer be aborted, once both have.
+    pub moved: [bool; 2],
     /// The engine is choosing (or storing) a move for this game.
     pub thinking: bool,
 }
@@ -239,6 +267,7 @@ pub struct NewGame {
     pub start: Position,
     pub hints: bool,
     pub invite: Option<String>,
+    pub clock: Option<TimeControl>,
 }
 
 /// Versions start far above the clock in milliseconds (until the year 2096), which older
@@ -266,6 +295,8 @@ impl Game {
             revision: 0,
             flips: 0,
             engine: None,
+            clock: n.clock.map(Clock::new),
+            moved: [false; 2],
             thinking: false,
         }
     }
@@ -318,14 +349,27 @@ impl Game {
         }
         let mut pos = start;
         let mut mv_list = Vec::with_capacity(moves.len());
+        let mut moved = [false; 2];
         for (i, m) in moves.iter().enumerate() {
             let mv: Move = m.parse().map_err(|e| bad(format!("move {}: {e}", i + 1)))?;
+            if let Some(side) = pos.to_move() {
+                moved[side.index()] = true;
+            }
             pos.play(mv)
                 .map_err(|e| bad(format!("move {}: {e}", i + 1)))?;
             mv_list.push(mv);
         }
+        let clock = match &row.clock {
+            None => None,
+            Some(c) => Some(Clock {
+                control: TimeControl::parse(&c.control).map_err(bad)?,
+                left: c.left,
+                since: c.since,
+            }),
+        };
         let status = match row.status.as_str() {
             "playing" => Status::Playing,
+            "aborted" => Status::Aborted,
             "over" => Status::Over {
                 outcome: parse_outcome(&row.result)
                     .ok_or_else(|| bad(format!("result {}", row.result)))?,
@@ -353,6 +397,8 @@ impl Game {
             revision: row.revision,
             flips: 0,
             engine: row.engine,
+            clock,
+            moved,
             thinking: false,
         })
     }
@@ -379,6 +425,12 @@ impl Game {
             invite: self.invite.clone(),
             revision: self.revision,
             engine: self.engine.clone(),
+            clock: self.clock.map(|c| ClockRow {
+                control: c.control.name(),
+                left: c.left,
+                since: c.since,
+                deadline: c.deadline(self.pos.to_move()).filter(|_| self.is_playing()),
+            }),
         }
     }
 
@@ -401,6 +453,7 @@ impl Game {
                 outcome.as_str(),
                 termination.as_ref().map(|t| t.to_db().to_string()),
             ),
+            Status::Aborted => ("aborted", "*", None),
         }
     }
 
@@ -468,12 +521,21 @@ impl Game {
         self.revision += 1;
         self.flips = 0;
         match change {
-            Change::Move { trace, at } => {
+            Change::Move { trace, at, lag_ms } => {
                 let before = self.pos;
+                let mover = before.to_move();
+                if let Some(side) = mover {
+                    self.moved[side.index()] = true;
+                }
                 self.moves.push(trace.mv);
                 self.pos = trace.after;
                 self.status = status_after(trace);
                 self.updated = *at;
+                if let (Some(clock), Some(side)) = (self.clock, mover) {
+                    let both = self.moved == [true, true];
+                    self.clock =
+                        Some(clock.after_move(side, *at, *lag_ms, both, !self.is_playing()));
+                }
                 Event::Move {
                     before,
                     trace: trace.clone(),
@@ -482,17 +544,40 @@ impl Game {
             Change::TakeBack { keep, at } => {
                 self.moves.truncate(*keep);
                 self.pos = self.position_after(*keep);
+                self.moved = self.sides_moved();
                 self.status = Status::Playing;
                 self.updated = *at;
+                let running = self.moved == [true, true];
+                self.clock = self.clock.map(|c| c.restarted(running, *at));
                 Event::TakeBack
             }
             Change::Resign { loser, at } => {
+                self.clock = self.clock.map(|c| c.stopped(self.pos.to_move(), *at));
                 self.status = Status::Over {
                     outcome: Outcome::Win(loser.opponent()),
                     termination: Some(Termination::Resignation),
                 };
                 self.updated = *at;
                 Event::Resign { side: *loser }
+            }
+            Change::Flag { loser, at } => {
+                self.clock = self.clock.map(|c| {
+                    let mut c = c.stopped(Some(*loser), *at);
+                    c.left[loser.index()] = 0;
+                    c
+                });
+                self.status = Status::Over {
+                    outcome: Outcome::Win(loser.opponent()),
+                    termination: Some(Termination::Time),
+                };
+                self.updated = *at;
+                Event::Flag { side: *loser }
+            }
+            Change::Abort { at } => {
+                self.clock = self.clock.map(|c| c.stopped(self.pos.to_move(), *at));
+                self.status = Status::Aborted;
+                self.updated = *at;
+                Event::Aborted
             }
             Change::Join { seat, secret } => {
                 self.secrets[seat.index()] = Some(secret.clone());
@@ -505,6 +590,26 @@ impl Game {
                 }
             }
         }
+    }
+
+    /// Which sides have moved in the moves played, replayed from the start.
+    fn sides_moved(&self) -> [bool; 2] {
+        let mut moved = [false; 2];
+        let mut p = self.start;
+        for &mv in &self.moves {
+            if let Some(side) = p.to_move() {
+                moved[side.index()] = true;
+            }
+            if p.play(mv).is_err() {
+                break;
+            }
+        }
+        moved
+    }
+
+    /// Whether the game can still be called off: it goes on and a side has not moved yet.
+    pub fn can_abort(&self) -> bool {
+        self.is_playing() && self.moved != [true, true]
     }
 
     /// Marks the engine as thinking (or not), which watchers see.
@@ -594,7 +699,13 @@ impl Game {
             }
             r.result = outcome.as_str().to_string();
         } else {
+            if self.status == Status::Aborted {
+                r.set_tag("Termination", "aborted");
+            }
             r.result = "*".to_string();
+        }
+        if let Some(c) = &self.clock {
+            r.set_tag("TimeControl", &c.control.name());
         }
         r.moves = self.moves.clone();
         r
@@ -625,6 +736,7 @@ mod tests {
             start: Position::start(Rules::Anywoli),
             hints: true,
             invite: None,
+            clock: None,
         })
     }
 
@@ -644,7 +756,11 @@ mod tests {
             let trace = g.pos.trace(mv.parse().unwrap()).unwrap();
             g.set_thinking(true);
             let v = g.version();
-            g.apply(&Change::Move { trace, at: 5 });
+            g.apply(&Change::Move {
+                trace,
+                at: 5,
+                lag_ms: 0,
+            });
             assert!(g.version() > v, "a change outranks the thinking before it");
         }
         g.apply(&Change::Resign {
@@ -665,7 +781,11 @@ mod tests {
         let mut after_one = None;
         for mv in ["e", "F", "a"] {
             let trace = g.pos.trace(mv.parse().unwrap()).unwrap();
-            g.apply(&Change::Move { trace, at: 1 });
+            g.apply(&Change::Move {
+                trace,
+                at: 1,
+                lag_ms: 0,
+            });
             after_one.get_or_insert(g.pos);
         }
         g.apply(&Change::TakeBack { keep: 1, at: 2 });

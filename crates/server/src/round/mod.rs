@@ -9,6 +9,7 @@
 //! a round, so memory holds only the games in play.
 
 pub mod actor;
+pub mod clock;
 pub mod game;
 mod persist;
 pub mod view;
@@ -307,7 +308,17 @@ impl Rounds {
                 }
             }
         }
-        self.load(id).await
+        let game = self.load(id).await?;
+        // A game whose clock ran out while no round held it: its round calls the flag first.
+        let flag_fell = game.is_playing()
+            && game
+                .clock
+                .and_then(|c| c.deadline(game.pos.to_move()))
+                .is_some_and(|d| d < now_ms());
+        if flag_fell {
+            return self.call(id, Command::Snapshot).await;
+        }
+        Ok(game)
     }
 }
 
@@ -321,7 +332,7 @@ async fn take_over_engine_turns(rounds: Weak<Rounds>, every: Duration) {
         tick.tick().await;
         let Some(me) = rounds.upgrade() else { return };
         let now = now_ms();
-        let due = match me.db(move |s| s.engine_due(now, 100)).await {
+        let due = match me.db(move |s| s.due(now, 100)).await {
             Ok(due) => due,
             Err(e) => {
                 tracing::warn!("cannot look for engine turns to take over: {}", e.message);

@@ -9,11 +9,13 @@ use crate::store::{Head, StatusRow, Store, StoreResult};
 /// changing nothing, if the store refuses it, or with a conflict if another server changed
 /// the game first: the caller then leaves the game in memory as it was.
 pub fn persist(store: &Store, change: &Change, after: &Game) -> StoreResult<()> {
+    let row = after.to_row();
     let head = Head {
         id: after.id.clone(),
         expect: after.revision - 1,
         at: after.updated,
-        engine: after.engine.clone(),
+        engine: row.engine,
+        clock: row.clock,
     };
     let (status, result, termination) = after.status_columns();
     let status = StatusRow {
@@ -26,7 +28,9 @@ pub fn persist(store: &Store, change: &Change, after: &Game) -> StoreResult<()> 
             store.append_move(head, after.moves.len(), &trace.mv.to_string(), status)
         }
         Change::TakeBack { keep, .. } => store.truncate_moves(head, *keep),
-        Change::Resign { .. } => store.set_status(head, status),
+        Change::Resign { .. } | Change::Flag { .. } | Change::Abort { .. } => {
+            store.set_status(head, status)
+        }
         Change::Join { seat, secret } => store.claim_seat(head, seat.index(), secret),
         Change::Rematch { next } => store.create_rematch(head, &next.to_row()),
     }

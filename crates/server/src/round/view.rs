@@ -56,6 +56,38 @@ pub struct GameView {
     pub version: u64,
     pub created: i64,
     pub updated: i64,
+    /// The clocks, for a game made with a time control.
+    pub clock: Option<ClockView>,
+    /// The game can still be called off (`POST /api/games/{id}/abort`).
+    pub can_abort: bool,
+}
+
+/// A game's clocks as a client shows them: what each side has left as of this message, and
+/// whose time runs (the client counts it down from when the message arrived).
+#[derive(Serialize, Clone, Debug)]
+pub struct ClockView {
+    /// `5+3` (minutes + seconds per move) or `3d` (days per move).
+    pub control: String,
+    pub south: i64,
+    pub north: i64,
+    pub running: Option<&'static str>,
+}
+
+impl ClockView {
+    fn of(g: &Game) -> Option<ClockView> {
+        let c = g.clock?;
+        let now = crate::dates::now_ms();
+        let to_move = g
+            .pos
+            .to_move()
+            .filter(|_| g.is_playing() && c.since.is_some());
+        Some(ClockView {
+            control: c.control.name(),
+            south: c.left_at(Side::South, to_move, now),
+            north: c.left_at(Side::North, to_move, now),
+            running: to_move.map(side_name),
+        })
+    }
 }
 
 impl GameView {
@@ -112,6 +144,8 @@ impl GameView {
             version: g.version(),
             created: g.created,
             updated: g.updated,
+            clock: ClockView::of(g),
+            can_abort: g.can_abort(),
         }
     }
 }
@@ -189,6 +223,11 @@ pub fn event_message(event: &Event, g: &Game) -> String {
             m.kind = "rematch";
             m.rematch = Some(id);
         }
+        Event::Flag { side } => {
+            m.kind = "flag";
+            m.side = Some(side_name(*side));
+        }
+        Event::Aborted => m.kind = "aborted",
     }
     serde_json::to_string(&m).unwrap_or_else(|_| "{}".to_string())
 }
@@ -210,7 +249,10 @@ pub fn catch_up(old: &Game, new: &Game) -> Vec<String> {
             let event = g.apply(&Change::Move {
                 trace,
                 at: new.updated,
+                lag_ms: 0,
             });
+            // The clocks as the instance that took the moves set them.
+            g.clock = new.clock;
             out.push(event_message(&event, &g));
         }
         if g.moves == new.moves

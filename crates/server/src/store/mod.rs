@@ -53,8 +53,9 @@ trait Conn: Send {
     fn load(&mut self, id: &str) -> StoreResult<Option<(GameRow, Vec<String>)>>;
     fn recent(&mut self, limit: usize) -> StoreResult<Vec<Summary>>;
     fn ids_after(&mut self, after: &str, limit: usize) -> StoreResult<Vec<String>>;
-    /// Games whose engine claim ran out before `now`.
-    fn engine_due(&mut self, now: i64, limit: usize) -> StoreResult<Vec<String>>;
+    /// Games with something overdue at `now`: an engine claim that ran out, or a clock
+    /// whose deadline passed.
+    fn due(&mut self, now: i64, limit: usize) -> StoreResult<Vec<String>>;
     /// Tells the other server instances, as part of the batch's transaction (so only if it
     /// commits), what the batch changed. Nothing to tell for SQLite, which one process uses.
     fn announce(&mut self, _changes: &[Heard]) -> StoreResult<()> {
@@ -134,6 +135,23 @@ pub struct GameRow {
     pub revision: i64,
     /// The server instance that owes the engine's reply, while it is the engine's turn.
     pub engine: Option<EngineClaim>,
+    /// The clocks of a game made with a time control.
+    pub clock: Option<ClockRow>,
+}
+
+/// A game's clocks as stored (crate::round::clock).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClockRow {
+    /// The time control, `5+3` or `3d`.
+    pub control: String,
+    /// Milliseconds left for South and North when their time last stopped.
+    pub left: [i64; 2],
+    /// Since when the side to move uses its time (milliseconds since the epoch); `None` while
+    /// the clocks do not run.
+    pub since: Option<i64>,
+    /// When the side to move's time is up whatever its lag: each instance looks for games
+    /// past it (`Store::due`).
+    pub deadline: Option<i64>,
 }
 
 /// Which server instance plays the engine's move in a game, and until when that claim holds:
@@ -172,34 +190,54 @@ pub struct HeardMove {
     pub at: i64,
     /// Who owes the engine's reply after the move.
     pub engine: Option<EngineClaim>,
+    /// The clocks after the move (the lag the mover was granted is known only where it moved).
+    pub clock: Option<ClockRow>,
 }
 
 impl Heard {
     /// One line of an announcement: `ID REVISION`, and for a move `PLY MOVE AT OWNER UNTIL`
-    /// (`- 0` when nobody owes the engine's reply).
+    /// (`- 0` when nobody owes the engine's reply), then for a game with clocks `CONTROL SOUTH
+    /// NORTH SINCE DEADLINE` (`-` for a clock that does not run).
     pub(crate) fn line(&self) -> String {
-        match &self.mv {
-            None => format!("{} {}", self.id, self.revision),
-            Some(m) => {
-                let (owner, until) = match &m.engine {
-                    Some(c) => (c.owner.as_str(), c.until),
-                    None => ("-", 0),
-                };
-                format!(
-                    "{} {} {} {} {} {owner} {until}",
-                    self.id, self.revision, m.ply, m.mv, m.at
-                )
-            }
+        let Some(m) = &self.mv else {
+            return format!("{} {}", self.id, self.revision);
+        };
+        let (owner, until) = match &m.engine {
+            Some(c) => (c.owner.as_str(), c.until),
+            None => ("-", 0),
+        };
+        let mut line = format!(
+            "{} {} {} {} {} {owner} {until}",
+            self.id, self.revision, m.ply, m.mv, m.at
+        );
+        if let Some(c) = &m.clock {
+            let opt = |v: Option<i64>| v.map_or("-".to_string(), |v| v.to_string());
+            line.push_str(&format!(
+                " {} {} {} {} {}",
+                c.control,
+                c.left[0],
+                c.left[1],
+                opt(c.since),
+                opt(c.deadline)
+            ));
         }
+        line
     }
 
     /// Reads a line; `None` if it is not one (from an instance of another version, say).
     pub(crate) fn parse(line: &str) -> Option<Heard> {
         let f: Vec<&str> = line.split(' ').collect();
         let (id, revision) = (f.first()?.to_string(), f.get(1)?.parse().ok()?);
+        let opt = |s: &str| -> Option<Option<i64>> {
+            if s == "-" {
+                Some(None)
+            } else {
+                s.parse().ok().map(Some)
+            }
+        };
         let mv = match f.len() {
             2 => None,
-            7 => Some(HeardMove {
+            7 | 12 => Some(HeardMove {
                 ply: f[2].parse().ok()?,
                 mv: f[3].to_string(),
                 at: f[4].parse().ok()?,
@@ -207,6 +245,15 @@ impl Heard {
                     owner: f[5].to_string(),
                     until: f[6].parse().unwrap_or(0),
                 }),
+                clock: match f.len() {
+                    12 => Some(ClockRow {
+                        control: f[7].to_string(),
+                        left: [f[8].parse().ok()?, f[9].parse().ok()?],
+                        since: opt(f[10])?,
+                        deadline: opt(f[11])?,
+                    }),
+                    _ => None,
+                },
             }),
             _ => return None,
         };
@@ -419,10 +466,11 @@ impl Store {
         })
     }
 
-    /// Up to `limit` games whose engine claim ran out before `now`: their owner did not play
-    /// the engine's move in time (it died), so another instance takes the turn over.
-    pub fn engine_due(&self, now: i64, limit: usize) -> StoreResult<Vec<String>> {
-        self.readers.with(|c| c.engine_due(now, limit))
+    /// Up to `limit` games (of each kind) with something overdue at `now`: an engine claim
+    /// that ran out (its owner did not play the move in time: it died, so another instance
+    /// takes the turn over), or a clock whose deadline passed (a flag to call).
+    pub fn due(&self, now: i64, limit: usize) -> StoreResult<Vec<String>> {
+        self.readers.with(|c| c.due(now, limit))
     }
 
     /// This process's name among the instances sharing the database.
@@ -487,6 +535,8 @@ pub struct Head {
     pub at: i64,
     /// Who owes the engine's reply after the change (none when it is not the engine's turn).
     pub engine: Option<EngineClaim>,
+    /// The clocks after the change.
+    pub clock: Option<ClockRow>,
 }
 
 /// A game's `status`, `result` and `termination` columns.

@@ -22,8 +22,8 @@ use postgres::{Client, IsolationLevel, Statement};
 
 use super::pg_tls::Target;
 
-use super::read::{claim, hints_or_default, Readers};
-use super::writer::{claim_columns, conflict, Op, Writer};
+use super::read::{claim, clock_row, hints_or_default, Readers};
+use super::writer::{claim_columns, clock_columns, conflict, Op, Writer};
 use super::{Changed, Conn, GameRow, Head, Heard, Store, StoreError, StoreResult, Summary};
 
 /// Read connections: each is a server process, and PostgreSQL's default allows 100 in all.
@@ -80,6 +80,17 @@ const MIGRATIONS: &[(i32, &str)] = &[
     ALTER TABLE games ADD COLUMN engine_owner TEXT;
     ALTER TABLE games ADD COLUMN engine_until BIGINT;
     CREATE INDEX games_engine_due ON games (engine_until) WHERE engine_owner IS NOT NULL;",
+    ),
+    (
+        3,
+        // Clocks: the time control, what each side has left, since when the side to move
+        // uses its time, and when its time is up whatever its lag.
+        "ALTER TABLE games ADD COLUMN clock TEXT;
+    ALTER TABLE games ADD COLUMN clock_south BIGINT;
+    ALTER TABLE games ADD COLUMN clock_north BIGINT;
+    ALTER TABLE games ADD COLUMN clock_since BIGINT;
+    ALTER TABLE games ADD COLUMN deadline BIGINT;
+    CREATE INDEX games_deadline ON games (deadline) WHERE deadline IS NOT NULL;",
     ),
 ];
 
@@ -206,12 +217,15 @@ impl PgConn {
 
     fn insert_game(&mut self, g: &GameRow, moves: &[String]) -> Result<(), postgres::Error> {
         let (owner, until) = claim_columns(g.engine.as_ref());
+        let c = clock_columns(g.clock.as_ref());
+        let control = g.clock.as_ref().map(|c| c.control.as_str());
         self.run(
             "INSERT INTO games (id, created, updated, mode, rules, seed, start, south, north,
                 south_secret, north_secret, status, result, termination, rematch, tags, hints,
-                invite, revision, engine_owner, engine_until)
+                invite, revision, engine_owner, engine_until, clock, clock_south, clock_north,
+                clock_since, deadline)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-                $17, $18, $19, $20, $21)",
+                $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)",
             &[
                 &g.id,
                 &g.created,
@@ -234,6 +248,11 @@ impl PgConn {
                 &g.revision,
                 &owner,
                 &until,
+                &control,
+                &c.0,
+                &c.1,
+                &c.2,
+                &c.3,
             ],
         )?;
         for (i, mv) in moves.iter().enumerate() {
@@ -247,8 +266,9 @@ impl PgConn {
     }
 
     /// Runs a change that moves game `head.id` on from `head.expect`: one statement whose
-    /// parameters start with the head's ($1 id, $2 expect, $3 engine owner, $4 engine until),
-    /// and whose answer counts the game rows it changed; none is a conflict.
+    /// parameters start with the head's ($1 id, $2 expect, $3 engine owner, $4 engine until,
+    /// $5 to $8 the clocks: South's, North's, since, deadline), and whose answer counts the
+    /// game rows it changed; none is a conflict.
     fn change(
         &mut self,
         head: &Head,
@@ -256,7 +276,17 @@ impl PgConn {
         more: &[&(dyn ToSql + Sync)],
     ) -> StoreResult<()> {
         let (owner, until) = claim_columns(head.engine.as_ref());
-        let mut params: Vec<&(dyn ToSql + Sync)> = vec![&head.id, &head.expect, &owner, &until];
+        let (south, north, since, deadline) = clock_columns(head.clock.as_ref());
+        let mut params: Vec<&(dyn ToSql + Sync)> = vec![
+            &head.id,
+            &head.expect,
+            &owner,
+            &until,
+            &south,
+            &north,
+            &since,
+            &deadline,
+        ];
         params.extend_from_slice(more);
         let st = self.statement(sql)?;
         let n: i64 = self.client().query_one(&st, &params)?.try_get(0)?;
@@ -280,11 +310,11 @@ impl PgConn {
             } => self.change(
                 head,
                 "WITH g AS (
-                    UPDATE games SET revision = revision + 1, engine_owner = $3,
-                        engine_until = $4, updated = $5, status = $6, result = $7,
-                        termination = $8
+                    UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
+                        clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8, updated = $9, status = $10, result = $11,
+                        termination = $12
                     WHERE id = $1 AND revision = $2 RETURNING id),
-                 m AS (INSERT INTO moves (game, ply, mv, at) SELECT id, $9, $10, $5 FROM g)
+                 m AS (INSERT INTO moves (game, ply, mv, at) SELECT id, $13, $14, $9 FROM g)
                  SELECT COUNT(*) FROM g",
                 &[
                     &head.at,
@@ -298,20 +328,20 @@ impl PgConn {
             Op::TruncateMoves { head, keep } => self.change(
                 head,
                 "WITH g AS (
-                    UPDATE games SET revision = revision + 1, engine_owner = $3,
-                        engine_until = $4, updated = $5, status = 'playing', result = '*',
+                    UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
+                        clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8, updated = $9, status = 'playing', result = '*',
                         termination = NULL
                     WHERE id = $1 AND revision = $2 RETURNING id),
-                 d AS (DELETE FROM moves WHERE game IN (SELECT id FROM g) AND ply > $6)
+                 d AS (DELETE FROM moves WHERE game IN (SELECT id FROM g) AND ply > $10)
                  SELECT COUNT(*) FROM g",
                 &[&head.at, keep],
             )?,
             Op::SetStatus { head, status } => self.change(
                 head,
                 "WITH g AS (
-                    UPDATE games SET revision = revision + 1, engine_owner = $3,
-                        engine_until = $4, updated = $5, status = $6, result = $7,
-                        termination = $8
+                    UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
+                        clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8, updated = $9, status = $10, result = $11,
+                        termination = $12
                     WHERE id = $1 AND revision = $2 RETURNING id)
                  SELECT COUNT(*) FROM g",
                 &[
@@ -324,14 +354,14 @@ impl PgConn {
             Op::ClaimSeat { head, seat, secret } => {
                 let sql = if *seat == 0 {
                     "WITH g AS (
-                        UPDATE games SET revision = revision + 1, engine_owner = $3,
-                            engine_until = $4, south_secret = $5
+                        UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
+                            clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8, south_secret = $9
                         WHERE id = $1 AND revision = $2 AND south_secret IS NULL RETURNING id)
                      SELECT COUNT(*) FROM g"
                 } else {
                     "WITH g AS (
-                        UPDATE games SET revision = revision + 1, engine_owner = $3,
-                            engine_until = $4, north_secret = $5
+                        UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
+                            clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8, north_secret = $9
                         WHERE id = $1 AND revision = $2 AND north_secret IS NULL RETURNING id)
                      SELECT COUNT(*) FROM g"
                 };
@@ -341,8 +371,8 @@ impl PgConn {
                 self.change(
                     head,
                     "WITH g AS (
-                        UPDATE games SET revision = revision + 1, engine_owner = $3,
-                            engine_until = $4, rematch = $5
+                        UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
+                            clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8, rematch = $9
                         WHERE id = $1 AND revision = $2 AND rematch IS NULL RETURNING id)
                      SELECT COUNT(*) FROM g",
                     &[&next.id],
@@ -439,11 +469,13 @@ impl Conn for PgConn {
         Ok(())
     }
 
-    fn engine_due(&mut self, now: i64, limit: usize) -> StoreResult<Vec<String>> {
+    fn due(&mut self, now: i64, limit: usize) -> StoreResult<Vec<String>> {
         self.reading(|c| {
             let st = c.statement(
-                "SELECT id FROM games WHERE engine_owner IS NOT NULL AND engine_until < $1
-                 ORDER BY engine_until LIMIT $2",
+                "(SELECT id FROM games WHERE engine_owner IS NOT NULL AND engine_until < $1
+                  ORDER BY engine_until LIMIT $2)
+                 UNION
+                 (SELECT id FROM games WHERE deadline < $1 ORDER BY deadline LIMIT $2)",
             )?;
             let limit = limit as i64;
             let rows = c.client().query(&st, &[&now, &limit])?;
@@ -484,7 +516,8 @@ impl PgConn {
         let game = self.statement(
             "SELECT id, created, updated, mode, rules, seed, start, south, north,
                 south_secret, north_secret, status, result, termination, rematch, tags,
-                hints, invite, revision, engine_owner, engine_until
+                hints, invite, revision, engine_owner, engine_until, clock, clock_south,
+                clock_north, clock_since, deadline
              FROM games WHERE id = $1",
         )?;
         let moves = self.statement("SELECT mv FROM moves WHERE game = $1 ORDER BY ply")?;
@@ -517,6 +550,12 @@ impl PgConn {
             invite: r.try_get(17)?,
             revision: r.try_get(18)?,
             engine: claim(r.try_get(19)?, r.try_get(20)?),
+            clock: clock_row(
+                r.try_get(21)?,
+                [r.try_get(22)?, r.try_get(23)?],
+                r.try_get(24)?,
+                r.try_get(25)?,
+            ),
             mode,
         };
         let moves = tx

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 use rusqlite::{Connection, OptionalExtension};
 
-use super::{Conn, EngineClaim, GameRow, StoreResult, Summary};
+use super::{ClockRow, Conn, EngineClaim, GameRow, StoreResult, Summary};
 
 /// A few read connections; a read takes whichever is free.
 pub(super) struct Readers {
@@ -58,7 +58,8 @@ pub(super) fn load(
         .prepare_cached(
             "SELECT id, created, updated, mode, rules, seed, start, south, north,
                 south_secret, north_secret, status, result, termination, rematch, tags,
-                hints, invite, revision, engine_owner, engine_until
+                hints, invite, revision, engine_owner, engine_until, clock, clock_south,
+                clock_north, clock_since, deadline
              FROM games WHERE id = ?1",
         )?
         .query_row([id], |r| {
@@ -84,6 +85,7 @@ pub(super) fn load(
                 invite: r.get(17)?,
                 revision: r.get(18)?,
                 engine: claim(r.get(19)?, r.get(20)?),
+                clock: clock_row(r.get(21)?, [r.get(22)?, r.get(23)?], r.get(24)?, r.get(25)?),
             })
         })
         .optional()?;
@@ -129,17 +131,30 @@ pub(super) fn ids_after(
     rows.collect()
 }
 
-pub(super) fn engine_due(
-    conn: &Connection,
-    now: i64,
-    limit: usize,
-) -> rusqlite::Result<Vec<String>> {
+pub(super) fn due(conn: &Connection, now: i64, limit: usize) -> rusqlite::Result<Vec<String>> {
     let mut st = conn.prepare_cached(
-        "SELECT id FROM games WHERE engine_owner IS NOT NULL AND engine_until < ?1
-         ORDER BY engine_until LIMIT ?2",
+        "SELECT id FROM (SELECT id FROM games WHERE engine_owner IS NOT NULL AND engine_until < ?1
+                         ORDER BY engine_until LIMIT ?2)
+         UNION
+         SELECT id FROM (SELECT id FROM games WHERE deadline < ?1 ORDER BY deadline LIMIT ?2)",
     )?;
     let rows = st.query_map(rusqlite::params![now, limit as i64], |r| r.get(0))?;
     rows.collect()
+}
+
+/// The clocks from their columns: none without a time control.
+pub(super) fn clock_row(
+    control: Option<String>,
+    left: [Option<i64>; 2],
+    since: Option<i64>,
+    deadline: Option<i64>,
+) -> Option<ClockRow> {
+    Some(ClockRow {
+        control: control?,
+        left: [left[0].unwrap_or(0), left[1].unwrap_or(0)],
+        since,
+        deadline,
+    })
 }
 
 /// The engine claim from its two columns (both set or neither).

@@ -101,5 +101,24 @@ fn migrate(conn: &Connection) -> rusqlite::Result<()> {
              COMMIT;",
         )?;
     }
+    let has_clock: bool = conn.query_row(
+        "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'clock'",
+        [],
+        |r| r.get::<_, i64>(0).map(|n| n > 0),
+    )?;
+    if !has_clock {
+        // Games made before clocks have none (NULL): untimed, as they were played.
+        conn.execute_batch(
+            "BEGIN;
+             ALTER TABLE games ADD COLUMN clock TEXT;
+             ALTER TABLE games ADD COLUMN clock_south INTEGER;
+             ALTER TABLE games ADD COLUMN clock_north INTEGER;
+             ALTER TABLE games ADD COLUMN clock_since INTEGER;
+             ALTER TABLE games ADD COLUMN deadline INTEGER;
+             CREATE INDEX IF NOT EXISTS games_deadline ON games(deadline)
+                WHERE deadline IS NOT NULL;
+             COMMIT;",
+        )?;
+    }
     Ok(())
 }

@@ -36,6 +36,7 @@ fn game(id: &str) -> GameRow {
         invite: None,
         revision: 0,
         engine: None,
+        clock: None,
     }
 }
 
@@ -46,6 +47,7 @@ fn head(id: &str, expect: i64, at: i64) -> Head {
         expect,
         at,
         engine: None,
+        clock: None,
     }
 }
 
@@ -745,8 +747,8 @@ fn engine_claims_go_to_one_instance_at_a_time() {
         });
         store.create_game(&g, &[]).unwrap();
         assert_eq!(store.load("a").unwrap().unwrap().0.engine, g.engine);
-        assert!(store.engine_due(999, 10).unwrap().is_empty());
-        assert_eq!(store.engine_due(1_001, 10).unwrap(), ["a"]);
+        assert!(store.due(999, 10).unwrap().is_empty());
+        assert_eq!(store.due(1_001, 10).unwrap(), ["a"]);
         assert!(
             !store.claim_engine("a", 0, 999, 5_000).unwrap(),
             "the other's claim holds until 1000"
@@ -762,12 +764,12 @@ fn engine_claims_go_to_one_instance_at_a_time() {
             (store.instance(), 5_000)
         );
         assert_eq!(store.load("a").unwrap().unwrap().0.revision, 0, "no change");
-        assert!(store.engine_due(4_000, 10).unwrap().is_empty());
+        assert!(store.due(4_000, 10).unwrap().is_empty());
         // A change sets the claim to what it says: here nobody's (a person's turn).
         append(&store, "a", 1).unwrap();
         let row = store.load("a").unwrap().unwrap().0;
         assert_eq!((row.revision, row.engine), (1, None));
-        assert!(store.engine_due(i64::MAX, 10).unwrap().is_empty());
+        assert!(store.due(i64::MAX, 10).unwrap().is_empty());
     }
 }
 
@@ -802,6 +804,7 @@ fn postgres_instances_hear_each_others_changes() {
             mv: format!("m{ply}"),
             at: ply,
             engine: None,
+            clock: None,
         }),
     };
     assert_eq!(
@@ -853,6 +856,12 @@ fn announcements_fit_postgres_payloads() {
                 engine: (i % 2 == 0).then(|| EngineClaim {
                     owner: "0a1b2c3d4e5f".to_string(),
                     until: 1_796_000_010_000,
+                }),
+                clock: (i % 5 == 0).then(|| ClockRow {
+                    control: "5+3".to_string(),
+                    left: [299_000 - i, 300_000],
+                    since: (i % 10 == 0).then_some(1_796_000_000_000 + i),
+                    deadline: (i % 10 == 0).then_some(1_796_000_300_500 + i),
                 }),
             }),
         })
@@ -972,4 +981,51 @@ fn certificate_name(cert: &str) -> Option<String> {
         .split([',', ' ', '\n'])
         .find_map(|w| w.trim().strip_prefix("DNS:"))?;
     Some(name.to_string())
+}
+
+/// A game's clocks are stored with it, changed by each change, and a deadline that passed
+/// makes the game due.
+#[test]
+fn clocks_are_stored_and_deadlines_come_due() {
+    let stores = [
+        Some(Store::in_memory().unwrap()),
+        Store::test_postgres("clocks_are_stored_and_deadlines_come_due"),
+    ];
+    for store in stores.into_iter().flatten() {
+        let mut g = game("c");
+        g.clock = Some(ClockRow {
+            control: "1+0".to_string(),
+            left: [60_000, 60_000],
+            since: None,
+            deadline: None,
+        });
+        store.create_game(&g, &[]).unwrap();
+        assert_eq!(store.load("c").unwrap().unwrap().0.clock, g.clock);
+        let running = ClockRow {
+            control: "1+0".to_string(),
+            left: [60_000, 59_000],
+            since: Some(10_000),
+            deadline: Some(70_500),
+        };
+        let mut h = head("c", 0, 10_000);
+        h.clock = Some(running.clone());
+        store.append_move(h, 1, "m1", playing()).unwrap();
+        assert_eq!(store.load("c").unwrap().unwrap().0.clock, Some(running));
+        assert!(store.due(70_000, 10).unwrap().is_empty());
+        assert_eq!(store.due(70_501, 10).unwrap(), ["c"]);
+        // The game ends: no deadline, nothing due.
+        let mut h = head("c", 1, 71_000);
+        h.clock = Some(ClockRow {
+            control: "1+0".to_string(),
+            left: [0, 59_000],
+            since: None,
+            deadline: None,
+        });
+        store.set_status(h, over("0-1", Some("time"))).unwrap();
+        assert!(store.due(i64::MAX, 10).unwrap().is_empty());
+        assert_eq!(
+            store.load("c").unwrap().unwrap().0.clock.unwrap().left,
+            [0, 59_000]
+        );
+    }
 }

@@ -19,7 +19,8 @@ use std::thread::JoinHandle;
 use rusqlite::{params, Connection};
 
 use super::{
-    Conn, EngineClaim, GameRow, Head, Heard, HeardMove, StatusRow, StoreError, StoreResult,
+    ClockRow, Conn, EngineClaim, GameRow, Head, Heard, HeardMove, StatusRow, StoreError,
+    StoreResult,
 };
 
 /// The most changes in one transaction: bounds how long a batch holds the write lock and how
@@ -116,6 +117,7 @@ impl Op {
                     mv: mv.clone(),
                     at: head.at,
                     engine: head.engine.clone(),
+                    clock: head.clock.clone(),
                 }),
             ),
             Op::TruncateMoves { head, .. }
@@ -219,12 +221,23 @@ pub(super) fn conflict(id: &str) -> StoreError {
 /// [`StoreError::Conflict`] if it is no longer at the revision the change was checked against.
 fn touch(c: &Connection, head: &Head) -> StoreResult<()> {
     let (owner, until) = claim_columns(head.engine.as_ref());
+    let (south, north, since, deadline) = clock_columns(head.clock.as_ref());
     let n = c
         .prepare_cached(
-            "UPDATE games SET revision = revision + 1, engine_owner = ?3, engine_until = ?4
+            "UPDATE games SET revision = revision + 1, engine_owner = ?3, engine_until = ?4,
+                clock_south = ?5, clock_north = ?6, clock_since = ?7, deadline = ?8
              WHERE id = ?1 AND revision = ?2",
         )?
-        .execute(params![head.id, head.expect, owner, until])?;
+        .execute(params![
+            head.id,
+            head.expect,
+            owner,
+            until,
+            south,
+            north,
+            since,
+            deadline
+        ])?;
     if n == 1 {
         Ok(())
     } else {
@@ -237,6 +250,16 @@ fn set_status(c: &Connection, head: &Head, s: &StatusRow) -> rusqlite::Result<us
         "UPDATE games SET updated = ?2, status = ?3, result = ?4, termination = ?5 WHERE id = ?1",
     )?
     .execute(params![head.id, head.at, s.status, s.result, s.termination])
+}
+
+/// `clock_south`, `clock_north`, `clock_since` and `deadline` as stored.
+pub(super) fn clock_columns(
+    c: Option<&ClockRow>,
+) -> (Option<i64>, Option<i64>, Option<i64>, Option<i64>) {
+    match c {
+        Some(c) => (Some(c.left[0]), Some(c.left[1]), c.since, c.deadline),
+        None => (None, None, None, None),
+    }
 }
 
 /// `engine_owner` and `engine_until` as stored.
@@ -264,12 +287,15 @@ pub(super) fn apply(c: &mut dyn Conn, op: &Op) -> StoreResult<bool> {
 
 fn insert_game(c: &Connection, g: &GameRow, moves: &[String]) -> rusqlite::Result<()> {
     let (owner, until) = claim_columns(g.engine.as_ref());
+    let (south, north, since, deadline) = clock_columns(g.clock.as_ref());
+    let control = g.clock.as_ref().map(|c| c.control.as_str());
     c.prepare_cached(
         "INSERT INTO games (id, created, updated, mode, rules, seed, start, south, north,
             south_secret, north_secret, status, result, termination, rematch, tags, hints, invite,
-            revision, engine_owner, engine_until)
+            revision, engine_owner, engine_until, clock, clock_south, clock_north, clock_since,
+            deadline)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-            ?19, ?20, ?21)",
+            ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
     )?
     .execute(params![
         g.id,
@@ -292,7 +318,12 @@ fn insert_game(c: &Connection, g: &GameRow, moves: &[String]) -> rusqlite::Resul
         g.invite,
         g.revision,
         owner,
-        until
+        until,
+        control,
+        south,
+        north,
+        since,
+        deadline
     ])?;
     let mut ins =
         c.prepare_cached("INSERT INTO moves (game, ply, mv, at) VALUES (?1, ?2, ?3, ?4)")?;
@@ -518,7 +549,7 @@ impl Conn for Connection {
         Ok(super::read::ids_after(self, after, limit)?)
     }
 
-    fn engine_due(&mut self, now: i64, limit: usize) -> StoreResult<Vec<String>> {
-        Ok(super::read::engine_due(self, now, limit)?)
+    fn due(&mut self, now: i64, limit: usize) -> StoreResult<Vec<String>> {
+        Ok(super::read::due(self, now, limit)?)
     }
 }

@@ -1,0 +1,299 @@
+// Clocks (issue 12), on a server on a real port: the time of a move as the server charges
+// it, the lag allowance and its cap, a flag falling with or without a move arriving late, a
+// game aborted before both sides moved, and the computer on a clock. The server's time is
+// moved forward (`anywoli_server::dates::shift_for_tests`) instead of waiting, which shifts it
+// for the whole test binary: so everything is one test, run in order.
+// (Plain comments: `clocks_postgres.rs` includes this file.)
+
+mod support;
+
+use std::time::Duration;
+
+use anywoli_server::dates::shift_for_tests;
+use anywoli_server::Server;
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use support::*;
+use tokio_tungstenite::tungstenite::Message;
+
+async fn post(server: &Server, path: &str, body: Value) -> (u16, Value) {
+    http_json(server, "POST", path, Some(body)).await
+}
+
+async fn game(server: &Server, id: &str) -> Value {
+    let (s, g) = http_json(server, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(s, 200, "{g}");
+    g
+}
+
+/// A friend game on `clock`, joined: (id, South's secret, North's secret).
+async fn friends(server: &Server, clock: &str) -> (String, String, String) {
+    let (s, v) = post(
+        server,
+        "/api/games",
+        json!({"mode": "friend", "clock": clock}),
+    )
+    .await;
+    assert_eq!(s, 201, "{v}");
+    let id = v["game"]["id"].as_str().unwrap().to_string();
+    let (s, j) = post(
+        server,
+        &format!("/api/games/{id}/join"),
+        json!({"invite": v["invite"]}),
+    )
+    .await;
+    assert_eq!(s, 200, "{j}");
+    (
+        id,
+        v["secret"].as_str().unwrap().to_string(),
+        j["secret"].as_str().unwrap().to_string(),
+    )
+}
+
+/// Plays the first legal move of the side to move with `secret`, claiming `lag` ms.
+async fn play(server: &Server, id: &str, secret: &str, lag: u32) -> (u16, Value) {
+    let g = game(server, id).await;
+    // A finished game has no legal move; the server says why.
+    let mv = g["legal"][0].as_str().unwrap_or("a").to_string();
+    post(
+        server,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": mv, "secret": secret, "ply": g["ply"], "lag": lag}),
+    )
+    .await
+}
+
+/// The secret of the side to move.
+async fn to_move<'a>(server: &Server, id: &str, south: &'a str, north: &'a str) -> &'a str {
+    if game(server, id).await["to_move"] == "south" {
+        south
+    } else {
+        north
+    }
+}
+
+async fn both_sides_move_once(server: &Server, id: &str, south: &str, north: &str) {
+    // South may earn extra moves: play until North has moved too.
+    loop {
+        let g = game(server, id).await;
+        let secret = if g["to_move"] == "south" {
+            south
+        } else {
+            north
+        };
+        let mover = g["to_move"].clone();
+        let (s, r) = play(server, id, secret, 0).await;
+        assert_eq!(s, 200, "{r}");
+        if mover == "north" {
+            return;
+        }
+    }
+}
+
+async fn clocks_start_once_both_sides_moved(server: &Server) {
+    let (id, south, north) = friends(server, "1+2").await;
+    let g = game(server, &id).await;
+    assert_eq!(
+        g["clock"],
+        json!({"control": "1+2", "south": 60_000, "north": 60_000, "running": null})
+    );
+    assert_eq!(g["can_abort"], true);
+    both_sides_move_once(server, &id, &south, &north).await;
+    let g = game(server, &id).await;
+    assert_eq!(g["can_abort"], false);
+    let running = g["clock"]["running"].as_str().unwrap().to_string();
+    assert_eq!(json!(running), g["to_move"]);
+    // Ten seconds later the side to move has about 50 s; a move claiming 10 s of network gets
+    // 0.5 s back, then its increment.
+    shift_for_tests(10_000);
+    let g = game(server, &id).await;
+    let left = g["clock"][&running].as_i64().unwrap();
+    assert!((48_000..=50_000).contains(&left), "{left}");
+    let secret = to_move(server, &id, &south, &north).await;
+    let (s, r) = play(server, &id, secret, 10_000).await;
+    assert_eq!(s, 200, "{r}");
+    let after = r["game"]["clock"][&running].as_i64().unwrap();
+    assert!(
+        (60_000 - 10_000 + 500 + 2_000 - 2_000..=60_000 - 10_000 + 500 + 2_000).contains(&after),
+        "charged 10 s less at most 0.5 s of lag, then 2 s back: {after}"
+    );
+}
+
+async fn a_flag_falls(server: &Server) {
+    let (id, south, north) = friends(server, "1+0").await;
+    both_sides_move_once(server, &id, &south, &north).await;
+    let url = format!("ws://{}/api/games/{id}/events", server.addr);
+    let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    let loser = game(server, &id).await["to_move"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Past the minute and the allowance: the server calls the flag when it next looks.
+    shift_for_tests(61_000);
+    let g = game(server, &id).await;
+    assert_eq!(g["status"], "over", "{g}");
+    assert_eq!(g["termination"], "time");
+    assert_eq!(g["result"], if loser == "south" { "0-1" } else { "1-0" });
+    assert_eq!(g["clock"][&loser], 0);
+    assert_eq!(g["clock"]["running"], Value::Null);
+    // The watcher hears it.
+    let mut kinds = Vec::new();
+    while !kinds.contains(&"flag".to_string()) {
+        let msg = tokio::time::timeout(Duration::from_secs(30), ws.next())
+            .await
+            .expect("an event")
+            .unwrap()
+            .unwrap();
+        if let Message::Text(t) = msg {
+            let ev: Value = serde_json::from_str(&t).unwrap();
+            kinds.push(ev["type"].as_str().unwrap().to_string());
+            if ev["type"] == "flag" {
+                assert_eq!(ev["side"], json!(loser));
+            }
+        }
+    }
+    let (s, rec) = http_json(server, "GET", &format!("/api/games/{id}/record"), None).await;
+    assert_eq!(s, 200);
+    let _ = rec;
+}
+
+async fn a_move_after_the_flag_loses(server: &Server) {
+    let (id, south, north) = friends(server, "1+0").await;
+    both_sides_move_once(server, &id, &south, &north).await;
+    let secret = to_move(server, &id, &south, &north).await.to_string();
+    let g = game(server, &id).await;
+    let mv = g["legal"][0].as_str().unwrap().to_string();
+    shift_for_tests(60_200);
+    // 60.2 s used, 0.5 s of lag claimed: within the allowance, the move stands.
+    let (s, r) = post(
+        server,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": mv, "secret": secret, "ply": g["ply"], "lag": 500}),
+    )
+    .await;
+    assert_eq!(s, 200, "the allowance saves a move that arrives in it: {r}");
+    // The other side lets a minute and a half go by, then moves: lost on time.
+    let (id2, south2, north2) = friends(server, "1+0").await;
+    both_sides_move_once(server, &id2, &south2, &north2).await;
+    let secret = to_move(server, &id2, &south2, &north2).await.to_string();
+    let g = game(server, &id2).await;
+    let mv = g["legal"][0].as_str().unwrap().to_string();
+    shift_for_tests(60_100);
+    let (s, r) = post(
+        server,
+        &format!("/api/games/{id2}/moves"),
+        json!({"move": mv, "secret": secret, "ply": g["ply"], "lag": 0}),
+    )
+    .await;
+    assert_eq!((s, r["error"].as_str()), (409, Some("game_over")), "{r}");
+    assert!(r["message"].as_str().unwrap().contains("time ran out"));
+    let g = game(server, &id2).await;
+    assert_eq!(
+        (g["status"].as_str(), g["termination"].as_str()),
+        (Some("over"), Some("time"))
+    );
+}
+
+async fn abort_until_both_moved(server: &Server) {
+    let (id, south, north) = friends(server, "5+3").await;
+    let (s, r) = post(
+        server,
+        &format!("/api/games/{id}/abort"),
+        json!({"secret": "x"}),
+    )
+    .await;
+    assert_eq!((s, r["error"].as_str()), (403, Some("wrong_secret")));
+    let (s, r) = post(
+        server,
+        &format!("/api/games/{id}/abort"),
+        json!({"secret": north}),
+    )
+    .await;
+    assert_eq!(s, 200, "{r}");
+    assert_eq!(
+        (r["game"]["status"].as_str(), r["game"]["result"].as_str()),
+        (Some("aborted"), Some("*"))
+    );
+    assert_eq!(r["game"]["can_abort"], false);
+    let (s, _) = play(server, &id, &south, 0).await;
+    assert_eq!(s, 409, "an aborted game takes no move");
+    // Once both sides have moved, it is too late.
+    let (id, south, north) = friends(server, "5+3").await;
+    both_sides_move_once(server, &id, &south, &north).await;
+    let (s, r) = post(
+        server,
+        &format!("/api/games/{id}/abort"),
+        json!({"secret": south}),
+    )
+    .await;
+    assert_eq!((s, r["error"].as_str()), (409, Some("not_allowed")), "{r}");
+}
+
+async fn the_computer_plays_on_a_clock(server: &Server) {
+    let (s, v) = post(
+        server,
+        "/api/games",
+        json!({"mode": "computer", "level": 3, "clock": "1+0"}),
+    )
+    .await;
+    assert_eq!(s, 201, "{v}");
+    let id = v["game"]["id"].as_str().unwrap().to_string();
+    let secret = v["secret"].as_str().unwrap().to_string();
+    for _ in 0..3 {
+        let mut g = game(server, &id).await;
+        for _ in 0..300 {
+            if g["to_move"] == "south" || g["status"] != "playing" {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            g = game(server, &id).await;
+        }
+        if g["status"] != "playing" {
+            break;
+        }
+        let (s, r) = play(server, &id, &secret, 0).await;
+        assert_eq!(s, 200, "{r}");
+    }
+    let g = game(server, &id).await;
+    assert!(g["moves"].as_array().unwrap().len() >= 4, "{g}");
+    let north = g["clock"]["north"].as_i64().unwrap();
+    assert!(
+        (1..=60_000).contains(&north),
+        "the engine's clock ran and is not out: {north}"
+    );
+}
+
+async fn bad_clocks_are_refused(server: &Server) {
+    for clock in ["", "5", "0+0", "999+0", "2d5", "8+61"] {
+        let (s, r) = post(
+            server,
+            "/api/games",
+            json!({"mode": "friend", "clock": clock}),
+        )
+        .await;
+        assert_eq!(
+            (s, r["error"].as_str()),
+            (400, Some("malformed")),
+            "{clock}: {r}"
+        );
+        assert!(
+            r["message"].as_str().unwrap().contains("MINUTES+SECONDS"),
+            "{r}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clocks_charge_flag_and_abort() {
+    let Some(db) = fresh_db("clocks") else {
+        return;
+    };
+    let server = serve_on("127.0.0.1", None, db).await;
+    bad_clocks_are_refused(&server).await;
+    clocks_start_once_both_sides_moved(&server).await;
+    a_flag_falls(&server).await;
+    a_move_after_the_flag_loses(&server).await;
+    abort_until_both_moved(&server).await;
+    the_computer_plays_on_a_clock(&server).await;
+    server.stop().await;
+}
