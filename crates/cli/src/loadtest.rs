@@ -83,6 +83,23 @@ pub struct LoadtestArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    /// Play the games on a clock (`5+3`: minutes + seconds per move, as the API takes it), and
+    /// measure what the clock charges beyond the player's own thinking (docs/scaling.md).
+    #[arg(long, value_name = "CONTROL", value_parser = real_time_clock)]
+    clock: Option<String>,
+}
+
+/// A real-time control `M+S`: its increment in milliseconds, or why not.
+fn real_time_clock(s: &str) -> Result<String, String> {
+    increment_ms(s)
+        .map(|_| s.to_string())
+        .ok_or_else(|| format!("{s:?} is not a real-time clock MINUTES+SECONDS such as 5+3"))
+}
+
+fn increment_ms(control: &str) -> Option<i64> {
+    let (m, inc) = control.split_once('+')?;
+    m.parse::<f64>().ok()?;
+    Some(inc.parse::<i64>().ok()? * 1000)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -132,6 +149,8 @@ struct Ctx {
     watch_other: bool,
     /// `--failover-secs` with `--failover`.
     failover: Option<Duration>,
+    /// `--clock`, and its increment in milliseconds.
+    clock: Option<(String, i64)>,
     timeout: Duration,
     stop: watch::Receiver<bool>,
     /// When the load started: second 0 of the timeline.
@@ -170,6 +189,9 @@ struct Samples {
     create: Vec<u32>,
     queued: Vec<u32>,
     delivery: Vec<u32>,
+    /// With `--clock`: what a move's clock was charged beyond the time between the tool
+    /// learning it was its move and sending it.
+    clock_overhead: Vec<u32>,
 }
 
 /// What happened in one second of the run, from its start.
@@ -335,10 +357,14 @@ async fn play_game(ctx: &Arc<Ctx>, target: usize) -> Result<(), Duration> {
 /// Makes a game and, between friends, joins it. `Ok(None)`: it cannot be played (the join
 /// failed).
 async fn open_game(ctx: &Ctx, mut target: usize) -> Result<Option<LiveGame>, Duration> {
+    let mut body = json!({"mode": ctx.mode.name()});
+    if let Some((control, _)) = &ctx.clock {
+        body["clock"] = json!(control);
+    }
     let create = Req::post(
         "create",
         "/api/games",
-        json!({"mode": ctx.mode.name()}),
+        body,
         // A creation lost with a server leaves an unused game at worst.
         Resend::Always,
     );
@@ -406,6 +432,8 @@ async fn join(ctx: &Ctx, game: &mut LiveGame, created: &Value) -> bool {
 async fn play_moves(ctx: &Ctx, game: &mut LiveGame, sent: &SentTimes) {
     let path = format!("/api/games/{}/moves", game.id);
     let mut due = [Instant::now(); 2];
+    // When the tool learned the state it moves from (the previous answer).
+    let mut learned = Instant::now();
     if let Some(p) = ctx.pace {
         for d in &mut due {
             *d += p.mul_f64(rand::random_range(0.0..1.0));
@@ -453,11 +481,16 @@ async fn play_moves(ctx: &Ctx, game: &mut LiveGame, sent: &SentTimes) {
                 settle(ctx, game);
                 ctx.stats.moves.fetch_add(1, RELAXED);
                 ctx.this_second(|s| s.moves += 1);
+                let overhead = ctx.clock.as_ref().and_then(|(_, inc)| {
+                    clock_overhead(&game.state, &v["game"], side, *inc, sent_at - learned)
+                });
                 {
                     let mut s = ctx.stats.samples.lock().unwrap();
                     s.round_trip.push(micros(timing.round_trip));
                     s.queued.push(micros(timing.queued));
+                    s.clock_overhead.extend(overhead);
                 }
+                learned = Instant::now();
                 game.known.push(mv);
                 game.state = v["game"].clone();
                 if let Some(p) = ctx.pace {
@@ -486,6 +519,30 @@ async fn play_moves(ctx: &Ctx, game: &mut LiveGame, sent: &SentTimes) {
             break;
         }
     }
+}
+
+/// What the clock of `side` (0 South, 1 North) was charged for its move beyond `thinking`, the
+/// time from the tool reading `before` to sending the move, in microseconds: the network both
+/// ways and the server's queue. `None` when `side`'s clock was not running.
+///
+/// `before`'s clock says what `side` had as of that answer, `after`'s what it has after the
+/// move and its increment; so the difference, less `thinking`, is the time between the first
+/// answer leaving the server and the move arriving there, less what the tool spent itself.
+fn clock_overhead(
+    before: &Value,
+    after: &Value,
+    side: usize,
+    inc: i64,
+    thinking: Duration,
+) -> Option<u32> {
+    let name = ["south", "north"][side];
+    if before["clock"]["running"] != name {
+        return None;
+    }
+    let had = before["clock"][name].as_i64()?;
+    let has = after["clock"][name].as_i64()?;
+    let charged_us = (had - (has - inc)) * 1000;
+    Some((charged_us - thinking.as_micros() as i64).clamp(0, i64::from(u32::MAX)) as u32)
 }
 
 /// The side to move (0 South, 1 North) and a random legal move, or why the game cannot go on.
@@ -574,6 +631,12 @@ struct Report {
     /// Waiting for a free connection of the tool's own (not the server's doing).
     connection_wait_ms: Summary,
     delivery_ms: Summary,
+    /// With `--clock`: what each move's clock was charged beyond the tool's own time between
+    /// learning it was its move and sending it (the network both ways and the server's queue;
+    /// at 1 ms resolution, the clock's).
+    clock_overhead_ms: Summary,
+    /// Of those, moves charged more than the 0.5 s the server gives back for lag at most.
+    clock_overhead_over_allowance: u64,
     /// Moves a slow or reconnected watcher got as a `state` message instead of their `move`
     /// events.
     resynced_moves: u64,
@@ -770,6 +833,10 @@ async fn load(
         failover: args
             .failover
             .then(|| Duration::from_secs_f64(args.failover_secs)),
+        clock: args
+            .clock
+            .as_ref()
+            .and_then(|c| Some((c.clone(), increment_ms(c)?))),
         timeout: Duration::from_secs_f64(args.timeout),
         stop: stop_rx,
         start,
@@ -855,6 +922,12 @@ async fn load(
         round_trip_ms: Summary::of(samples.round_trip),
         create_ms: Summary::of(samples.create),
         connection_wait_ms: Summary::of(samples.queued),
+        clock_overhead_over_allowance: samples
+            .clock_overhead
+            .iter()
+            .filter(|&&us| us > 500_000)
+            .count() as u64,
+        clock_overhead_ms: Summary::of(samples.clock_overhead),
         delivery_ms: Summary::of(samples.delivery),
         resynced_moves: stats.resynced.load(RELAXED),
         failovers: failovers_by_kind.values().sum(),
@@ -952,6 +1025,15 @@ fn print_text(out: &mut impl std::io::Write, r: &Report) -> std::io::Result<()> 
             r.delivery_ms.text(),
             r.delivery_ms.count,
             r.resynced_moves
+        )?;
+    }
+    if r.clock_overhead_ms.count > 0 {
+        writeln!(
+            out,
+            "clock overhead    {} over {} moves; {} charged more than the 0.5 s lag allowance",
+            r.clock_overhead_ms.text(),
+            r.clock_overhead_ms.count,
+            r.clock_overhead_over_allowance
         )?;
     }
     if let Some(secs) = r.failover_s {

@@ -339,3 +339,34 @@ fn a_killed_instance_s_games_and_watchers_go_on_on_the_other() {
         &["--watch-other", "--watchers", "1"],
     );
 }
+
+/// Games on a clock: every move after the clocks started is measured, its charge set against
+/// the tool's own time, and the games' clocks show what the moves used.
+#[test]
+fn games_on_a_clock_measure_what_the_clock_charges() {
+    let server = serve("clock", false);
+    let (out, r) = loadtest(&[
+        "--server",
+        &server.url,
+        "--games",
+        "4",
+        "--duration",
+        "3",
+        "--pace",
+        "0.05",
+        "--clock",
+        "1+2",
+    ]);
+    assert_clean(&out, &r);
+    let measured = r["clock_overhead_ms"]["count"].as_u64().unwrap();
+    // The first move of each side in each game starts the clocks and is not charged.
+    assert!(measured > 0, "{r:#}");
+    assert!(measured < r["moves"].as_u64().unwrap(), "{r:#}");
+    assert!(r["clock_overhead_ms"]["max"].as_f64().is_some(), "{r:#}");
+    let out = loadtest_command(&["--server", &server.url, "--clock", "fast"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("MINUTES+SECONDS"), "{err}");
+}
