@@ -230,6 +230,7 @@ fn a_large_store_is_copied_in_pages_with_progress() {
                                 since: Some(i as i64),
                                 deadline: Some(i as i64 + 180_500),
                             }),
+                            offer: (i % 6 == 0).then(|| "draw:north".to_string()),
                         };
                         let moves = vec!["a".to_string(); i % 3];
                         store.create_game(&row, &moves).unwrap();

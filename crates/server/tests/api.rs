@@ -1143,3 +1143,160 @@ async fn a_database_taking_no_changes_answers_busy_and_changes_nothing() {
     assert_eq!(s, StatusCode::OK, "{g}");
     assert_eq!(g["game"]["ply"], 1);
 }
+
+/// Offers between two people: a draw declined, then agreed by both offering; a take-back asked
+/// for, accepted (the asker's last move and what followed go), and one declined; what may not
+/// be offered or answered is refused with the reason.
+#[tokio::test]
+async fn draws_and_take_backs_need_the_other_players_consent() {
+    let (app, _) = router_with(|_| {});
+    let (_, v) = post(&app, "/api/games", json!({"mode": "friend"})).await;
+    let id = v["game"]["id"].as_str().unwrap().to_string();
+    let south = v["secret"].as_str().unwrap().to_string();
+    let (_, j) = post(
+        &app,
+        &format!("/api/games/{id}/join"),
+        json!({"invite": v["invite"]}),
+    )
+    .await;
+    let north = j["secret"].as_str().unwrap().to_string();
+    let path = |p: &str| format!("/api/games/{id}/{p}");
+    let offer = |secret: &str, kind: &str| json!({"secret": secret, "offer": kind});
+    let mut g = get(&app, &format!("/api/games/{id}")).await.1;
+    // Moves until each side has moved (South may earn extra moves).
+    let mut movers = Vec::new();
+    while movers.len() < 2 || movers.last() != Some(&"north".to_string()) {
+        let side = g["to_move"].as_str().unwrap().to_string();
+        let secret = if side == "south" { &south } else { &north };
+        let (s, r) = post(
+            &app,
+            &path("moves"),
+            json!({"move": g["legal"][0], "secret": secret, "ply": g["ply"]}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{r}");
+        movers.push(side);
+        g = r["game"].clone();
+    }
+
+    // A draw offered, seen, declined.
+    let (s, r) = post(&app, &path("offer"), offer(&south, "draw")).await;
+    assert_eq!(s, StatusCode::OK, "{r}");
+    assert_eq!(r["game"]["offer"], json!({"kind": "draw", "by": "south"}));
+    let (s, e) = post(&app, &path("offer/accept"), json!({"secret": south})).await;
+    assert_eq!(
+        (s, e["error"].as_str()),
+        (StatusCode::CONFLICT, Some("not_allowed")),
+        "{e}"
+    );
+    let (s, r) = post(&app, &path("offer/decline"), json!({"secret": north})).await;
+    assert_eq!(s, StatusCode::OK, "{r}");
+    assert_eq!(r["game"]["offer"], Value::Null);
+    assert_eq!(r["game"]["status"], "playing");
+    // Offered by both: agreed.
+    post(&app, &path("offer"), offer(&north, "draw")).await;
+    let (s, r) = post(&app, &path("offer"), offer(&south, "draw")).await;
+    assert_eq!(s, StatusCode::OK, "{r}");
+    assert_eq!(
+        (
+            r["game"]["status"].as_str(),
+            r["game"]["result"].as_str(),
+            r["game"]["termination"].as_str()
+        ),
+        (Some("over"), Some("1/2-1/2"), Some("agreement"))
+    );
+    let (s, e) = post(&app, &path("offer"), offer(&south, "draw")).await;
+    assert_eq!(
+        (s, e["error"].as_str()),
+        (StatusCode::CONFLICT, Some("game_over"))
+    );
+    let (_, rec) = call_text(&app, "GET", &path("record"), None).await;
+    assert!(rec.contains("[Termination \"agreement\"]"), "{rec}");
+}
+
+/// A take-back asked for between friends: accepted, it undoes the asker's last move and what
+/// followed; declined, nothing changes; offers are for two people only.
+#[tokio::test]
+async fn a_take_back_between_friends_is_asked_for() {
+    let (app, _) = router_with(|_| {});
+    let (_, v) = post(&app, "/api/games", json!({"mode": "friend"})).await;
+    let id = v["game"]["id"].as_str().unwrap().to_string();
+    let south = v["secret"].as_str().unwrap().to_string();
+    let (_, j) = post(
+        &app,
+        &format!("/api/games/{id}/join"),
+        json!({"invite": v["invite"]}),
+    )
+    .await;
+    let north = j["secret"].as_str().unwrap().to_string();
+    let path = |p: &str| format!("/api/games/{id}/{p}");
+    let (s, e) = post(
+        &app,
+        &path("offer"),
+        json!({"secret": north, "offer": "takeback"}),
+    )
+    .await;
+    assert_eq!(
+        (s, e["error"].as_str()),
+        (StatusCode::CONFLICT, Some("not_allowed")),
+        "{e}"
+    );
+    let (s, e) = post(
+        &app,
+        &path("offer"),
+        json!({"secret": north, "offer": "undo"}),
+    )
+    .await;
+    assert_eq!(
+        (s, e["error"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("malformed"))
+    );
+    let (_, r) = post(
+        &app,
+        &path("moves"),
+        json!({"move": "a", "secret": south, "ply": 0}),
+    )
+    .await;
+    let after_a = r["game"]["ply"].as_u64().unwrap();
+    let (s, r) = post(
+        &app,
+        &path("offer"),
+        json!({"secret": south, "offer": "takeback"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{r}");
+    let (s, r) = post(&app, &path("offer/decline"), json!({"secret": north})).await;
+    assert_eq!(s, StatusCode::OK, "{r}");
+    assert_eq!(
+        r["game"]["ply"].as_u64(),
+        Some(after_a),
+        "declined: nothing taken back"
+    );
+    post(
+        &app,
+        &path("offer"),
+        json!({"secret": south, "offer": "takeback"}),
+    )
+    .await;
+    let (s, r) = post(&app, &path("offer/accept"), json!({"secret": north})).await;
+    assert_eq!(s, StatusCode::OK, "{r}");
+    assert_eq!(r["game"]["ply"], 0);
+    assert_eq!(r["game"]["offer"], Value::Null);
+    let (s, e) = post(&app, &path("offer/accept"), json!({"secret": north})).await;
+    assert_eq!(
+        (s, e["error"].as_str()),
+        (StatusCode::CONFLICT, Some("not_allowed"))
+    );
+    // Against the computer a move is taken back at once, so there is nothing to offer.
+    let (_, c) = post(&app, "/api/games", json!({"mode": "computer"})).await;
+    let (s, e) = post(
+        &app,
+        &format!("/api/games/{}/offer", c["game"]["id"].as_str().unwrap()),
+        json!({"secret": c["secret"], "offer": "draw"}),
+    )
+    .await;
+    assert_eq!(
+        (s, e["error"].as_str()),
+        (StatusCode::CONFLICT, Some("not_allowed"))
+    );
+}

@@ -15,6 +15,7 @@ use crate::api::client::ClientIp;
 use crate::api::{seat_name, AppState, JsonBody};
 use crate::engine_queue::{Priority, QueueError};
 use crate::error::{ApiError, ApiResult};
+use crate::round::game::OfferKind;
 use crate::round::view::GameView;
 use crate::round::Command;
 use crate::trace_json::side_name;
@@ -132,6 +133,72 @@ pub async fn abort(
         .rounds()
         .call(&id, |reply| Command::Abort {
             secret: req.secret.clone(),
+            reply,
+        })
+        .await??;
+    Ok(Json(json!({ "game": view })))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OfferRequest {
+    secret: String,
+    /// `draw` or `takeback`.
+    offer: String,
+}
+
+/// `POST /api/games/{id}/offer`: offer a draw or ask to take a move back; the other player
+/// answers. The same offer from both sides is agreed.
+pub async fn offer(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<OfferRequest>,
+) -> ApiResult<Json<Value>> {
+    let kind = OfferKind::from_name(&req.offer).ok_or_else(|| {
+        ApiError::malformed(format!(
+            "offer '{}' is neither draw nor takeback",
+            req.offer.chars().take(20).collect::<String>()
+        ))
+    })?;
+    let view = st
+        .rounds()
+        .call(&id, |reply| Command::Offer {
+            secret: req.secret.clone(),
+            kind,
+            reply,
+        })
+        .await??;
+    Ok(Json(json!({ "game": view })))
+}
+
+/// `POST /api/games/{id}/offer/accept` and `…/offer/decline`.
+pub async fn accept(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<SecretRequest>,
+) -> ApiResult<Json<Value>> {
+    answer(st, id, req, true).await
+}
+
+pub async fn decline(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<SecretRequest>,
+) -> ApiResult<Json<Value>> {
+    answer(st, id, req, false).await
+}
+
+async fn answer(
+    st: AppState,
+    id: String,
+    req: SecretRequest,
+    accept: bool,
+) -> ApiResult<Json<Value>> {
+    let view = st
+        .rounds()
+        .call(&id, |reply| Command::Answer {
+            secret: req.secret.clone(),
+            accept,
             reply,
         })
         .await??;

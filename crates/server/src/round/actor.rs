@@ -15,7 +15,7 @@ use crate::engine_queue::Priority;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{id_seed, new_id, new_secret, random_bytes};
 use crate::round::clock::LAG_CAP_MS;
-use crate::round::game::{Change, Event, Game, NewGame};
+use crate::round::game::{Change, Event, Game, NewGame, Offer, OfferKind};
 use crate::round::persist::persist;
 use crate::round::view::{catch_up, event_message, GameView};
 use crate::round::Rounds;
@@ -45,6 +45,18 @@ pub enum Command {
     /// Call the game off before each side has moved.
     Abort {
         secret: String,
+        reply: Reply<GameView>,
+    },
+    /// Offer a draw or ask to take a move back (between people).
+    Offer {
+        secret: String,
+        kind: OfferKind,
+        reply: Reply<GameView>,
+    },
+    /// Accept or decline the other player's offer (declining one's own withdraws it).
+    Answer {
+        secret: String,
+        accept: bool,
         reply: Reply<GameView>,
     },
     /// Take the free seat of a friend game with its invite token.
@@ -202,6 +214,28 @@ impl Round {
                 let mut r = self.abort(&secret).await;
                 if self.behind(&r).await {
                     r = self.abort(&secret).await;
+                }
+                let _ = reply.send(r);
+            }
+            Command::Offer {
+                secret,
+                kind,
+                reply,
+            } => {
+                let mut r = self.offer(&secret, kind).await;
+                if self.behind(&r).await {
+                    r = self.offer(&secret, kind).await;
+                }
+                let _ = reply.send(r);
+            }
+            Command::Answer {
+                secret,
+                accept,
+                reply,
+            } => {
+                let mut r = self.answer(&secret, accept).await;
+                if self.behind(&r).await {
+                    r = self.answer(&secret, accept).await;
                 }
                 let _ = reply.send(r);
             }
@@ -537,6 +571,75 @@ impl Round {
         }
         self.drop_pending();
         self.commit(Change::Abort { at: now_ms() }).await?;
+        Ok(GameView::of(&self.game))
+    }
+
+    /// The one side `secret` holds in a game between two people: offers are between them.
+    fn one_of_two(&self, secret: &str) -> ApiResult<Side> {
+        let held = self.held(secret)?;
+        match (held.as_slice(), self.game.mode) {
+            ([side], crate::round::game::Mode::Friend) => Ok(*side),
+            _ => Err(ApiError::not_allowed(
+                "offers are between two people; against the computer or on one screen a move is taken back at once",
+            )),
+        }
+    }
+
+    async fn offer(&mut self, secret: &str, kind: OfferKind) -> ApiResult<GameView> {
+        let me = self.one_of_two(secret)?;
+        if !self.game.is_playing() {
+            return Err(ApiError::game_over());
+        }
+        match self.game.offer {
+            Some(o) if o.by == me && o.kind == kind => return Ok(GameView::of(&self.game)),
+            // The same offer from the other side: both want it.
+            Some(o) if o.kind == kind => return self.answer(secret, true).await,
+            Some(o) => {
+                return Err(ApiError::not_allowed(format!(
+                    "{} has a {} offer waiting: answer it first",
+                    o.by,
+                    o.kind.name()
+                )))
+            }
+            None => {}
+        }
+        if kind == OfferKind::TakeBack && self.game.keep_before_last_move_of(me).is_none() {
+            return Err(ApiError::not_allowed(
+                "there is no move of yours to take back",
+            ));
+        }
+        self.commit(Change::Offer(Offer { kind, by: me })).await?;
+        Ok(GameView::of(&self.game))
+    }
+
+    async fn answer(&mut self, secret: &str, accept: bool) -> ApiResult<GameView> {
+        let me = self.one_of_two(secret)?;
+        if !self.game.is_playing() {
+            return Err(ApiError::game_over());
+        }
+        let Some(offer) = self.game.offer else {
+            return Err(ApiError::not_allowed("there is no offer to answer"));
+        };
+        if !accept {
+            self.commit(Change::Decline { by: me }).await?;
+            return Ok(GameView::of(&self.game));
+        }
+        if offer.by == me {
+            return Err(ApiError::not_allowed(
+                "the offer is yours: the other player accepts it",
+            ));
+        }
+        let change = match offer.kind {
+            OfferKind::Draw => Change::Draw { at: now_ms() },
+            OfferKind::TakeBack => {
+                let keep = self
+                    .game
+                    .keep_before_last_move_of(offer.by)
+                    .ok_or_else(|| ApiError::not_allowed("there is no move to take back"))?;
+                Change::TakeBack { keep, at: now_ms() }
+            }
+        };
+        self.commit(change).await?;
         Ok(GameView::of(&self.game))
     }
 

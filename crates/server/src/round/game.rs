@@ -74,6 +74,8 @@ pub enum Termination {
     Resignation,
     /// The side to move ran out of time.
     Time,
+    /// The players agreed to a draw.
+    Agreement,
     /// An imported record's own words.
     Recorded(String),
 }
@@ -85,6 +87,7 @@ impl Termination {
             Termination::Quiet => "quiet",
             Termination::Resignation => "resignation",
             Termination::Time => "time",
+            Termination::Agreement => "agreement",
             Termination::Recorded(s) => s,
         }
     }
@@ -95,6 +98,7 @@ impl Termination {
             "quiet" => Termination::Quiet,
             "resignation" => Termination::Resignation,
             "time" => Termination::Time,
+            "agreement" => Termination::Agreement,
             other => Termination::Recorded(other.to_string()),
         }
     }
@@ -153,6 +157,64 @@ pub fn status_after(trace: &Trace) -> Status {
     }
 }
 
+/// What one player may ask the other to agree to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OfferKind {
+    Draw,
+    TakeBack,
+}
+
+impl OfferKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            OfferKind::Draw => "draw",
+            OfferKind::TakeBack => "takeback",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<OfferKind> {
+        match s {
+            "draw" => Some(OfferKind::Draw),
+            "takeback" => Some(OfferKind::TakeBack),
+            _ => None,
+        }
+    }
+}
+
+/// An offer waiting for the other player's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Offer {
+    pub kind: OfferKind,
+    pub by: Side,
+}
+
+impl Offer {
+    /// `draw:south`, as stored.
+    pub fn to_db(self) -> String {
+        format!("{}:{}", self.kind.name(), side_word(self.by))
+    }
+
+    pub fn from_db(s: &str) -> Option<Offer> {
+        let (kind, by) = s.split_once(':')?;
+        let by = match by {
+            "south" => Side::South,
+            "north" => Side::North,
+            _ => return None,
+        };
+        Some(Offer {
+            kind: OfferKind::from_name(kind)?,
+            by,
+        })
+    }
+}
+
+fn side_word(s: Side) -> &'static str {
+    match s {
+        Side::South => "south",
+        Side::North => "north",
+    }
+}
+
 /// A change to a game, checked against the game before it is stored. The same value is stored
 /// (crate::round::persist) and applied to memory ([`Game::apply`]), so the two cannot differ.
 #[derive(Clone, Debug)]
@@ -171,6 +233,16 @@ pub enum Change {
     },
     /// The game is called off before each side has moved once.
     Abort {
+        at: i64,
+    },
+    /// A player offers a draw or asks to take a move back.
+    Offer(Offer),
+    /// The offer is declined (or withdrawn) by `by`.
+    Decline {
+        by: Side,
+    },
+    /// The players agreed to a draw.
+    Draw {
         at: i64,
     },
     /// Keep the first `keep` moves.
@@ -216,6 +288,13 @@ pub enum Event {
         side: Side,
     },
     Aborted,
+    Offer(Offer),
+    /// `by` declined the offer (or withdrew their own).
+    Declined {
+        by: Side,
+    },
+    /// A draw by agreement.
+    Drawn,
 }
 
 /// A game in memory. `pos` is always the position after `moves` from `start`.
@@ -252,6 +331,8 @@ pub struct Game {
     /// Whether each side (South, North) has moved at least once: the clocks run, and the game
     /// can no longer be aborted, once both have.
     pub moved: [bool; 2],
+    /// An offer waiting for the other player (between people).
+    pub offer: Option<Offer>,
     /// The engine is choosing (or storing) a move for this game.
     pub thinking: bool,
 }
@@ -297,6 +378,7 @@ impl Game {
             engine: None,
             clock: n.clock.map(Clock::new),
             moved: [false; 2],
+            offer: None,
             thinking: false,
         }
     }
@@ -399,6 +481,7 @@ impl Game {
             engine: row.engine,
             clock,
             moved,
+            offer: row.offer.as_deref().and_then(Offer::from_db),
             thinking: false,
         })
     }
@@ -431,6 +514,7 @@ impl Game {
                 since: c.since,
                 deadline: c.deadline(self.pos.to_move()).filter(|_| self.is_playing()),
             }),
+            offer: self.offer.map(Offer::to_db),
         }
     }
 
@@ -520,6 +604,8 @@ impl Game {
     pub fn apply(&mut self, change: &Change) -> Event {
         self.revision += 1;
         self.flips = 0;
+        // An offer stands until it is answered or the game moves on in any other way.
+        self.offer = None;
         match change {
             Change::Move { trace, at, lag_ms } => {
                 let before = self.pos;
@@ -579,6 +665,20 @@ impl Game {
                 self.updated = *at;
                 Event::Aborted
             }
+            Change::Offer(offer) => {
+                self.offer = Some(*offer);
+                Event::Offer(*offer)
+            }
+            Change::Decline { by } => Event::Declined { by: *by },
+            Change::Draw { at } => {
+                self.clock = self.clock.map(|c| c.stopped(self.pos.to_move(), *at));
+                self.status = Status::Over {
+                    outcome: Outcome::Draw,
+                    termination: Some(Termination::Agreement),
+                };
+                self.updated = *at;
+                Event::Drawn
+            }
             Change::Join { seat, secret } => {
                 self.secrets[seat.index()] = Some(secret.clone());
                 Event::Seat
@@ -605,6 +705,22 @@ impl Game {
             }
         }
         moved
+    }
+
+    /// The number of moves to keep to take back `side`'s last move (with whatever followed
+    /// it); `None` if `side` has not moved.
+    pub fn keep_before_last_move_of(&self, side: Side) -> Option<usize> {
+        let mut p = self.start;
+        let mut keep = None;
+        for (k, &mv) in self.moves.iter().enumerate() {
+            if p.to_move() == Some(side) {
+                keep = Some(k);
+            }
+            if p.play(mv).is_err() {
+                break;
+            }
+        }
+        keep
     }
 
     /// Whether the game can still be called off: it goes on and a side has not moved yet.

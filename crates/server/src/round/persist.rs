@@ -16,6 +16,7 @@ pub fn persist(store: &Store, change: &Change, after: &Game) -> StoreResult<()> 
         at: after.updated,
         engine: row.engine,
         clock: row.clock,
+        offer: row.offer,
     };
     let (status, result, termination) = after.status_columns();
     let status = StatusRow {
@@ -28,9 +29,11 @@ pub fn persist(store: &Store, change: &Change, after: &Game) -> StoreResult<()> 
             store.append_move(head, after.moves.len(), &trace.mv.to_string(), status)
         }
         Change::TakeBack { keep, .. } => store.truncate_moves(head, *keep),
-        Change::Resign { .. } | Change::Flag { .. } | Change::Abort { .. } => {
-            store.set_status(head, status)
-        }
+        Change::Resign { .. }
+        | Change::Flag { .. }
+        | Change::Abort { .. }
+        | Change::Draw { .. } => store.set_status(head, status),
+        Change::Offer(_) | Change::Decline { .. } => store.touch(head),
         Change::Join { seat, secret } => store.claim_seat(head, seat.index(), secret),
         Change::Rematch { next } => store.create_rematch(head, &next.to_row()),
     }

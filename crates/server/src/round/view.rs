@@ -60,6 +60,16 @@ pub struct GameView {
     pub clock: Option<ClockView>,
     /// The game can still be called off (`POST /api/games/{id}/abort`).
     pub can_abort: bool,
+    /// A draw offered or a take-back asked for, waiting for the other player.
+    pub offer: Option<OfferView>,
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct OfferView {
+    /// `draw` or `takeback`.
+    pub kind: &'static str,
+    /// Who made it: `south` or `north`.
+    pub by: &'static str,
 }
 
 /// A game's clocks as a client shows them: what each side has left as of this message, and
@@ -146,6 +156,10 @@ impl GameView {
             updated: g.updated,
             clock: ClockView::of(g),
             can_abort: g.can_abort(),
+            offer: g.offer.map(|o| OfferView {
+                kind: o.kind.name(),
+                by: side_name(o.by),
+            }),
         }
     }
 }
@@ -228,6 +242,15 @@ pub fn event_message(event: &Event, g: &Game) -> String {
             m.side = Some(side_name(*side));
         }
         Event::Aborted => m.kind = "aborted",
+        Event::Offer(o) => {
+            m.kind = "offer";
+            m.side = Some(side_name(o.by));
+        }
+        Event::Declined { by } => {
+            m.kind = "declined";
+            m.side = Some(side_name(*by));
+        }
+        Event::Drawn => m.kind = "drawn",
     }
     serde_json::to_string(&m).unwrap_or_else(|_| "{}".to_string())
 }

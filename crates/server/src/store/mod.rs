@@ -137,6 +137,8 @@ pub struct GameRow {
     pub engine: Option<EngineClaim>,
     /// The clocks of a game made with a time control.
     pub clock: Option<ClockRow>,
+    /// An offer waiting for the other player: `draw:south`, `takeback:north`.
+    pub offer: Option<String>,
 }
 
 /// A game's clocks as stored (crate::round::clock).
@@ -428,6 +430,11 @@ impl Store {
         self.writer.call(Op::SetStatus { head, status }).map(drop)
     }
 
+    /// A change of what the head carries only (an offer made or answered).
+    pub fn touch(&self, head: Head) -> StoreResult<()> {
+        self.writer.call(Op::Touch { head }).map(drop)
+    }
+
     /// Gives an untaken seat its secret. A seat someone took first is a
     /// [`StoreError::Conflict`], as any change to a game that moved on.
     pub fn claim_seat(&self, head: Head, seat: usize, secret: &str) -> StoreResult<()> {
@@ -537,6 +544,8 @@ pub struct Head {
     pub engine: Option<EngineClaim>,
     /// The clocks after the change.
     pub clock: Option<ClockRow>,
+    /// The offer waiting after the change.
+    pub offer: Option<String>,
 }
 
 /// A game's `status`, `result` and `termination` columns.

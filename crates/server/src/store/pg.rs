@@ -92,6 +92,11 @@ const MIGRATIONS: &[(i32, &str)] = &[
     ALTER TABLE games ADD COLUMN deadline BIGINT;
     CREATE INDEX games_deadline ON games (deadline) WHERE deadline IS NOT NULL;",
     ),
+    (
+        4,
+        // A draw offered or a take-back asked for, waiting for the other player.
+        "ALTER TABLE games ADD COLUMN offer TEXT;",
+    ),
 ];
 
 impl From<postgres::Error> for StoreError {
@@ -223,9 +228,9 @@ impl PgConn {
             "INSERT INTO games (id, created, updated, mode, rules, seed, start, south, north,
                 south_secret, north_secret, status, result, termination, rematch, tags, hints,
                 invite, revision, engine_owner, engine_until, clock, clock_south, clock_north,
-                clock_since, deadline)
+                clock_since, deadline, offer)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-                $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)",
+                $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)",
             &[
                 &g.id,
                 &g.created,
@@ -253,6 +258,7 @@ impl PgConn {
                 &c.1,
                 &c.2,
                 &c.3,
+                &g.offer,
             ],
         )?;
         for (i, mv) in moves.iter().enumerate() {
@@ -267,8 +273,8 @@ impl PgConn {
 
     /// Runs a change that moves game `head.id` on from `head.expect`: one statement whose
     /// parameters start with the head's ($1 id, $2 expect, $3 engine owner, $4 engine until,
-    /// $5 to $8 the clocks: South's, North's, since, deadline), and whose answer counts the
-    /// game rows it changed; none is a conflict.
+    /// $5 to $8 the clocks: South's, North's, since, deadline; $9 the offer), and whose answer
+    /// counts the game rows it changed; none is a conflict.
     fn change(
         &mut self,
         head: &Head,
@@ -286,6 +292,7 @@ impl PgConn {
             &north,
             &since,
             &deadline,
+            &head.offer,
         ];
         params.extend_from_slice(more);
         let st = self.statement(sql)?;
@@ -311,10 +318,11 @@ impl PgConn {
                 head,
                 "WITH g AS (
                     UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
-                        clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8, updated = $9, status = $10, result = $11,
-                        termination = $12
+                        clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
+                        offer = $9, updated = $10, status = $11, result = $12,
+                        termination = $13
                     WHERE id = $1 AND revision = $2 RETURNING id),
-                 m AS (INSERT INTO moves (game, ply, mv, at) SELECT id, $13, $14, $9 FROM g)
+                 m AS (INSERT INTO moves (game, ply, mv, at) SELECT id, $14, $15, $10 FROM g)
                  SELECT COUNT(*) FROM g",
                 &[
                     &head.at,
@@ -329,10 +337,11 @@ impl PgConn {
                 head,
                 "WITH g AS (
                     UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
-                        clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8, updated = $9, status = 'playing', result = '*',
+                        clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
+                        offer = $9, updated = $10, status = 'playing', result = '*',
                         termination = NULL
                     WHERE id = $1 AND revision = $2 RETURNING id),
-                 d AS (DELETE FROM moves WHERE game IN (SELECT id FROM g) AND ply > $10)
+                 d AS (DELETE FROM moves WHERE game IN (SELECT id FROM g) AND ply > $11)
                  SELECT COUNT(*) FROM g",
                 &[&head.at, keep],
             )?,
@@ -340,8 +349,9 @@ impl PgConn {
                 head,
                 "WITH g AS (
                     UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
-                        clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8, updated = $9, status = $10, result = $11,
-                        termination = $12
+                        clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
+                        offer = $9, updated = $10, status = $11, result = $12,
+                        termination = $13
                     WHERE id = $1 AND revision = $2 RETURNING id)
                  SELECT COUNT(*) FROM g",
                 &[
@@ -351,17 +361,29 @@ impl PgConn {
                     &status.termination,
                 ],
             )?,
+            Op::Touch { head } => self.change(
+                head,
+                "WITH g AS (
+                    UPDATE games SET revision = revision + 1, engine_owner = $3,
+                        engine_until = $4, clock_south = $5, clock_north = $6,
+                        clock_since = $7, deadline = $8, offer = $9
+                    WHERE id = $1 AND revision = $2 RETURNING id)
+                 SELECT COUNT(*) FROM g",
+                &[],
+            )?,
             Op::ClaimSeat { head, seat, secret } => {
                 let sql = if *seat == 0 {
                     "WITH g AS (
                         UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
-                            clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8, south_secret = $9
+                            clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
+                        offer = $9, south_secret = $10
                         WHERE id = $1 AND revision = $2 AND south_secret IS NULL RETURNING id)
                      SELECT COUNT(*) FROM g"
                 } else {
                     "WITH g AS (
                         UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
-                            clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8, north_secret = $9
+                            clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
+                        offer = $9, north_secret = $10
                         WHERE id = $1 AND revision = $2 AND north_secret IS NULL RETURNING id)
                      SELECT COUNT(*) FROM g"
                 };
@@ -372,7 +394,8 @@ impl PgConn {
                     head,
                     "WITH g AS (
                         UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
-                            clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8, rematch = $9
+                            clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
+                        offer = $9, rematch = $10
                         WHERE id = $1 AND revision = $2 AND rematch IS NULL RETURNING id)
                      SELECT COUNT(*) FROM g",
                     &[&next.id],
@@ -517,7 +540,7 @@ impl PgConn {
             "SELECT id, created, updated, mode, rules, seed, start, south, north,
                 south_secret, north_secret, status, result, termination, rematch, tags,
                 hints, invite, revision, engine_owner, engine_until, clock, clock_south,
-                clock_north, clock_since, deadline
+                clock_north, clock_since, deadline, offer
              FROM games WHERE id = $1",
         )?;
         let moves = self.statement("SELECT mv FROM moves WHERE game = $1 ORDER BY ply")?;
@@ -556,6 +579,7 @@ impl PgConn {
                 r.try_get(24)?,
                 r.try_get(25)?,
             ),
+            offer: r.try_get(26)?,
             mode,
         };
         let moves = tx

@@ -59,7 +59,7 @@ pub(super) fn load(
             "SELECT id, created, updated, mode, rules, seed, start, south, north,
                 south_secret, north_secret, status, result, termination, rematch, tags,
                 hints, invite, revision, engine_owner, engine_until, clock, clock_south,
-                clock_north, clock_since, deadline
+                clock_north, clock_since, deadline, offer
              FROM games WHERE id = ?1",
         )?
         .query_row([id], |r| {
@@ -86,6 +86,7 @@ pub(super) fn load(
                 revision: r.get(18)?,
                 engine: claim(r.get(19)?, r.get(20)?),
                 clock: clock_row(r.get(21)?, [r.get(22)?, r.get(23)?], r.get(24)?, r.get(25)?),
+                offer: r.get(26)?,
             })
         })
         .optional()?;

@@ -120,5 +120,13 @@ fn migrate(conn: &Connection) -> rusqlite::Result<()> {
              COMMIT;",
         )?;
     }
+    let has_offer: bool = conn.query_row(
+        "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'offer'",
+        [],
+        |r| r.get::<_, i64>(0).map(|n| n > 0),
+    )?;
+    if !has_offer {
+        conn.execute_batch("ALTER TABLE games ADD COLUMN offer TEXT")?;
+    }
     Ok(())
 }

@@ -37,6 +37,7 @@ fn game(id: &str) -> GameRow {
         revision: 0,
         engine: None,
         clock: None,
+        offer: None,
     }
 }
 
@@ -48,6 +49,7 @@ fn head(id: &str, expect: i64, at: i64) -> Head {
         at,
         engine: None,
         clock: None,
+        offer: None,
     }
 }
 

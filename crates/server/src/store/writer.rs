@@ -47,6 +47,10 @@ pub(super) enum Op {
         head: Head,
         status: StatusRow,
     },
+    /// Only what the head carries changes (an offer).
+    Touch {
+        head: Head,
+    },
     ClaimSeat {
         head: Head,
         seat: usize,
@@ -122,6 +126,7 @@ impl Op {
             ),
             Op::TruncateMoves { head, .. }
             | Op::SetStatus { head, .. }
+            | Op::Touch { head }
             | Op::ClaimSeat { head, .. }
             | Op::CreateRematch { head, .. } => (head, None),
             #[cfg(test)]
@@ -164,6 +169,7 @@ impl Op {
                 touch(c, head)?;
                 set_status(c, head, status)?;
             }
+            Op::Touch { head } => touch(c, head)?,
             Op::ClaimSeat { head, seat, secret } => {
                 touch(c, head)?;
                 let sql = if *seat == 0 {
@@ -225,7 +231,7 @@ fn touch(c: &Connection, head: &Head) -> StoreResult<()> {
     let n = c
         .prepare_cached(
             "UPDATE games SET revision = revision + 1, engine_owner = ?3, engine_until = ?4,
-                clock_south = ?5, clock_north = ?6, clock_since = ?7, deadline = ?8
+                clock_south = ?5, clock_north = ?6, clock_since = ?7, deadline = ?8, offer = ?9
              WHERE id = ?1 AND revision = ?2",
         )?
         .execute(params![
@@ -236,7 +242,8 @@ fn touch(c: &Connection, head: &Head) -> StoreResult<()> {
             south,
             north,
             since,
-            deadline
+            deadline,
+            head.offer
         ])?;
     if n == 1 {
         Ok(())
@@ -293,9 +300,9 @@ fn insert_game(c: &Connection, g: &GameRow, moves: &[String]) -> rusqlite::Resul
         "INSERT INTO games (id, created, updated, mode, rules, seed, start, south, north,
             south_secret, north_secret, status, result, termination, rematch, tags, hints, invite,
             revision, engine_owner, engine_until, clock, clock_south, clock_north, clock_since,
-            deadline)
+            deadline, offer)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-            ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
+            ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)",
     )?
     .execute(params![
         g.id,
@@ -323,7 +330,8 @@ fn insert_game(c: &Connection, g: &GameRow, moves: &[String]) -> rusqlite::Resul
         south,
         north,
         since,
-        deadline
+        deadline,
+        g.offer
     ])?;
     let mut ins =
         c.prepare_cached("INSERT INTO moves (game, ply, mv, at) VALUES (?1, ?2, ?3, ?4)")?;
