@@ -231,6 +231,7 @@ fn a_large_store_is_copied_in_pages_with_progress() {
                                 deadline: Some(i as i64 + 180_500),
                             }),
                             offer: (i % 6 == 0).then(|| "draw:north".to_string()),
+                            away: [(i % 9 == 0).then_some(i as i64), None],
                         };
                         let moves = vec!["a".to_string(); i % 3];
                         store.create_game(&row, &moves).unwrap();

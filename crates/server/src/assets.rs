@@ -38,6 +38,21 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../web/rules.js"),
     ),
     (
+        "prefs.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/prefs.js"),
+    ),
+    (
+        "clock.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/clock.js"),
+    ),
+    (
+        "theme.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/theme.js"),
+    ),
+    (
         "style.css",
         "text/css; charset=utf-8",
         include_str!("../web/style.css"),

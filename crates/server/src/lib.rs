@@ -96,6 +96,7 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/resign", post(play::resign))
         .route("/games/{id}/abort", post(play::abort))
         .route("/games/{id}/offer", post(play::offer))
+        .route("/games/{id}/claim", post(play::claim))
         .route("/games/{id}/offer/accept", post(play::accept))
         .route("/games/{id}/offer/decline", post(play::decline))
         .route("/games/{id}/rematch", post(play::rematch))

@@ -1,6 +1,7 @@
-// Clocks (issue 12), on a server on a real port: the time of a move as the server charges
-// it, the lag allowance and its cap, a flag falling with or without a move arriving late, a
-// game aborted before both sides moved, and the computer on a clock. The server's time is
+// Time in games (issue 12), on a server on a real port: the time of a move as the server
+// charges it, the lag allowance and its cap, a flag falling with or without a move arriving
+// late, a game aborted before both sides moved, the computer on a clock, and a win claimed
+// from a player who left. The server's time is
 // moved forward (`anywoli_server::dates::shift_for_tests`) instead of waiting, which shifts it
 // for the whole test binary: so everything is one test, run in order.
 // (Plain comments: `clocks_postgres.rs` includes this file.)
@@ -263,6 +264,90 @@ async fn the_computer_plays_on_a_clock(server: &Server) {
     );
 }
 
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn next_of(ws: &mut Ws, kind: &str) -> Value {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(30), ws.next())
+            .await
+            .expect("an event")
+            .unwrap()
+            .unwrap();
+        if let Message::Text(t) = msg {
+            let ev: Value = serde_json::from_str(&t).unwrap();
+            if ev["type"] == kind {
+                return ev;
+            }
+        }
+    }
+}
+
+/// A player's connection that says whose it is.
+async fn seat_socket(server: &Server, id: &str, secret: &str) -> Ws {
+    use futures_util::SinkExt;
+    let url = format!("ws://{}/api/games/{id}/events", server.addr);
+    let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    ws.send(Message::Text(
+        json!({"type": "hello", "secret": secret})
+            .to_string()
+            .into(),
+    ))
+    .await
+    .unwrap();
+    let hello = next_of(&mut ws, "hello").await;
+    assert_eq!(hello["seats"].as_array().unwrap().len(), 1, "{hello}");
+    ws
+}
+
+async fn a_win_is_claimed_from_a_player_who_left(server: &Server) {
+    let (id, south, north) = friends(server, "15+10").await;
+    let mut s_ws = seat_socket(server, &id, &south).await;
+    let n_ws = seat_socket(server, &id, &north).await;
+    let claim_path = format!("/api/games/{id}/claim");
+    let claim = |secret: &str| post(server, &claim_path, json!({ "secret": secret }));
+    let (s, e) = claim(&south).await;
+    assert_eq!((s, e["error"].as_str()), (409, Some("not_allowed")), "{e}");
+    assert!(
+        e["message"].as_str().unwrap().contains("North is here"),
+        "{e}"
+    );
+    // North's page goes away: South hears it, and must wait the grace before claiming.
+    drop(n_ws);
+    let left = next_of(&mut s_ws, "left").await;
+    assert_eq!(left["side"], "north");
+    assert!(left["game"]["away"]["north"].as_i64().is_some(), "{left}");
+    let (s, e) = claim(&south).await;
+    assert_eq!((s, e["error"].as_str()), (409, Some("not_allowed")), "{e}");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("once they have been away 30 s"),
+        "{e}"
+    );
+    // North comes back in time: nothing to claim.
+    let n_ws = seat_socket(server, &id, &north).await;
+    let back = next_of(&mut s_ws, "back").await;
+    assert_eq!(back["game"]["away"]["north"], Value::Null);
+    drop(n_ws);
+    next_of(&mut s_ws, "left").await;
+    shift_for_tests(31_000);
+    let (s, r) = claim(&north).await;
+    assert_eq!(s, 409, "the one who left claims nothing: {r}");
+    let (s, r) = claim(&south).await;
+    assert_eq!(s, 200, "{r}");
+    assert_eq!(
+        (
+            r["game"]["status"].as_str(),
+            r["game"]["result"].as_str(),
+            r["game"]["termination"].as_str()
+        ),
+        (Some("over"), Some("1-0"), Some("abandoned"))
+    );
+    assert_eq!(next_of(&mut s_ws, "claimed").await["side"], "south");
+}
+
 async fn bad_clocks_are_refused(server: &Server) {
     for clock in ["", "5", "0+0", "999+0", "2d5", "8+61"] {
         let (s, r) = post(
@@ -284,7 +369,7 @@ async fn bad_clocks_are_refused(server: &Server) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn clocks_charge_flag_and_abort() {
+async fn clocks_flags_aborts_and_claims() {
     let Some(db) = fresh_db("clocks") else {
         return;
     };
@@ -295,5 +380,6 @@ async fn clocks_charge_flag_and_abort() {
     a_move_after_the_flag_loses(&server).await;
     abort_until_both_moved(&server).await;
     the_computer_plays_on_a_clock(&server).await;
+    a_win_is_claimed_from_a_player_who_left(&server).await;
     server.stop().await;
 }

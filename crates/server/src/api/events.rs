@@ -13,8 +13,9 @@ use crate::api::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::round::view::event_message;
 use crate::round::{game::Event, Command, Rounds};
+use crate::trace_json::side_name;
 
-/// The largest message a client may send (it only ever sends `{"type":"ping"}`).
+/// The largest message a client may send (a ping, or a hello with its seat's secret).
 const MAX_MESSAGE: usize = 4096;
 /// Messages a client may send per [`RATE_WINDOW`]; the page pings every 15 s. More closes
 /// the socket (the page reconnects by itself, so a mistake costs a reconnect, not the game).
@@ -44,6 +45,72 @@ pub async fn events(
         .on_upgrade(move |socket| watch(socket, first, rx, rounds, id)))
 }
 
+/// A player's connection to the game (after its `hello`): when it closes, however it does,
+/// the round hears that the player left.
+struct Presence {
+    rounds: Arc<Rounds>,
+    id: String,
+    secret: String,
+}
+
+impl Drop for Presence {
+    fn drop(&mut self) {
+        let (rounds, id, secret) = (self.rounds.clone(), self.id.clone(), self.secret.clone());
+        tokio::spawn(async move {
+            let _ = rounds
+                .call(&id, |reply| Command::Present {
+                    secret: secret.clone(),
+                    here: false,
+                    reply,
+                })
+                .await;
+        });
+    }
+}
+
+/// Answers a client's message: a ping, or the `hello` that says whose connection this is.
+async fn answer(
+    text: &str,
+    rounds: &Arc<Rounds>,
+    id: &str,
+    presence: &mut Option<Presence>,
+) -> serde_json::Value {
+    let msg: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+    match msg["type"].as_str() {
+        Some("ping") => json!({"type": "pong"}),
+        Some("hello") if presence.is_none() => {
+            let Some(secret) = msg["secret"].as_str().map(str::to_string) else {
+                return json!({"type": "error", "error": "malformed", "message": "hello needs the seat's secret"});
+            };
+            let r = rounds
+                .call(id, |reply| Command::Present {
+                    secret: secret.clone(),
+                    here: true,
+                    reply,
+                })
+                .await;
+            match r.and_then(|r| r) {
+                Ok(seats) => {
+                    *presence = Some(Presence {
+                        rounds: rounds.clone(),
+                        id: id.to_string(),
+                        secret,
+                    });
+                    let seats: Vec<&str> = seats.into_iter().map(side_name).collect();
+                    json!({"type": "hello", "seats": seats})
+                }
+                Err(e) => json!({"type": "error", "error": e.code, "message": e.message}),
+            }
+        }
+        Some("hello") => {
+            json!({"type": "error", "error": "malformed", "message": "this connection has said hello already"})
+        }
+        _ => {
+            json!({"type": "error", "error": "malformed", "message": "a client sends {\"type\":\"ping\"} or {\"type\":\"hello\",\"secret\":…}"})
+        }
+    }
+}
+
 /// Sends the game's state, then every event, until the client goes away.
 async fn watch(
     mut socket: WebSocket,
@@ -52,6 +119,7 @@ async fn watch(
     rounds: Arc<Rounds>,
     id: String,
 ) {
+    let mut presence: Option<Presence> = None;
     if socket.send(Message::Text(first.into())).await.is_err() {
         return;
     }
@@ -86,12 +154,7 @@ async fn watch(
                     return;
                 }
                 Some(Ok(Message::Text(t))) => {
-                    // The page pings to find out whether the connection still works.
-                    let reply = if t.contains("\"ping\"") {
-                        json!({"type": "pong"})
-                    } else {
-                        json!({"type": "error", "error": "malformed", "message": "the only message a client sends is {\"type\":\"ping\"}"})
-                    };
+                    let reply = answer(&t, &rounds, &id, &mut presence).await;
                     if socket.send(Message::Text(reply.to_string().into())).await.is_err() {
                         return;
                     }

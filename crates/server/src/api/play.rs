@@ -171,6 +171,22 @@ pub async fn offer(
     Ok(Json(json!({ "game": view })))
 }
 
+/// `POST /api/games/{id}/claim`: the win, from an opponent away too long.
+pub async fn claim(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<SecretRequest>,
+) -> ApiResult<Json<Value>> {
+    let view = st
+        .rounds()
+        .call(&id, |reply| Command::Claim {
+            secret: req.secret.clone(),
+            reply,
+        })
+        .await??;
+    Ok(Json(json!({ "game": view })))
+}
+
 /// `POST /api/games/{id}/offer/accept` and `…/offer/decline`.
 pub async fn accept(
     State(st): State<AppState>,

@@ -23,6 +23,10 @@ use crate::trace_json::JsonTrace;
 
 type Reply<T> = oneshot::Sender<ApiResult<T>>;
 
+/// How long a player must have been away (no connection to the game) before the opponent may
+/// claim the win: long enough for a phone to change networks or a page to reload.
+pub const CLAIM_AFTER_MS: i64 = 30_000;
+
 /// The levels that choose by a shallow look (docs/strength.md: 1 to 3 plies), too quick to
 /// queue for a worker.
 const FAST_LEVELS: u8 = 5;
@@ -51,6 +55,18 @@ pub enum Command {
     Offer {
         secret: String,
         kind: OfferKind,
+        reply: Reply<GameView>,
+    },
+    /// A seat's player opened (`here`) or closed a connection to the game (a WebSocket that
+    /// said who it is): the seats the secret holds.
+    Present {
+        secret: String,
+        here: bool,
+        reply: Reply<Vec<Side>>,
+    },
+    /// Claim the win from an opponent away for longer than [`CLAIM_AFTER_MS`].
+    Claim {
+        secret: String,
         reply: Reply<GameView>,
     },
     /// Accept or decline the other player's offer (declining one's own withdraws it).
@@ -108,6 +124,8 @@ struct Round {
     recheck: bool,
     /// The deadline a [`Command::FlagCheck`] is on its way for.
     flag_timer: Option<i64>,
+    /// The connections of each seat's player to this game on this server instance.
+    here: [u32; 2],
 }
 
 /// The round's life: commands until it has been idle long enough, then it is forgotten.
@@ -128,6 +146,7 @@ pub async fn run(
         retries: 0,
         recheck: false,
         flag_timer: None,
+        here: [0; 2],
     };
     r.check_flag().await;
     r.kick_engine().await;
@@ -236,6 +255,21 @@ impl Round {
                 let mut r = self.answer(&secret, accept).await;
                 if self.behind(&r).await {
                     r = self.answer(&secret, accept).await;
+                }
+                let _ = reply.send(r);
+            }
+            Command::Present {
+                secret,
+                here,
+                reply,
+            } => {
+                let r = self.present(&secret, here).await;
+                let _ = reply.send(r);
+            }
+            Command::Claim { secret, reply } => {
+                let mut r = self.claim(&secret).await;
+                if self.behind(&r).await {
+                    r = self.claim(&secret).await;
                 }
                 let _ = reply.send(r);
             }
@@ -640,6 +674,66 @@ impl Round {
             }
         };
         self.commit(change).await?;
+        Ok(GameView::of(&self.game))
+    }
+
+    /// Counts the seat's connections here; its first opened or last closed is stored, so that
+    /// the opponent (on any instance) sees the player come and go.
+    async fn present(&mut self, secret: &str, here: bool) -> ApiResult<Vec<Side>> {
+        let held = self.held(secret)?;
+        // Only between two people does one wait for the other.
+        let [side] = held.as_slice() else {
+            return Ok(held);
+        };
+        if self.game.mode != crate::round::game::Mode::Friend {
+            return Ok(held);
+        }
+        let i = side.index();
+        self.here[i] = if here {
+            self.here[i] + 1
+        } else {
+            self.here[i].saturating_sub(1)
+        };
+        let away = (self.here[i] == 0).then(now_ms);
+        if self.game.is_playing() && away.is_some() != self.game.away[i].is_some() {
+            self.commit(Change::Presence { side: *side, away }).await?;
+        }
+        Ok(held)
+    }
+
+    async fn claim(&mut self, secret: &str) -> ApiResult<GameView> {
+        let me = self.one_of_two(secret)?;
+        if !self.game.is_playing() {
+            return Err(ApiError::game_over());
+        }
+        if let Some(c) = self.game.clock {
+            if matches!(
+                c.control,
+                crate::round::clock::TimeControl::Correspondence { .. }
+            ) {
+                return Err(ApiError::not_allowed(
+                    "in a correspondence game the clock decides: the win comes when the other player's days run out",
+                ));
+            }
+        }
+        let other = me.opponent();
+        let Some(since) = self.game.away[other.index()] else {
+            return Err(ApiError::not_allowed(format!("{other} is here")));
+        };
+        let gone = now_ms() - since;
+        if gone < CLAIM_AFTER_MS {
+            return Err(ApiError::not_allowed(format!(
+                "{other} left {} s ago: the win can be claimed once they have been away {} s",
+                gone / 1000,
+                CLAIM_AFTER_MS / 1000
+            )));
+        }
+        self.drop_pending();
+        self.commit(Change::Claim {
+            winner: me,
+            at: now_ms(),
+        })
+        .await?;
         Ok(GameView::of(&self.game))
     }
 

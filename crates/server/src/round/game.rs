@@ -76,6 +76,8 @@ pub enum Termination {
     Time,
     /// The players agreed to a draw.
     Agreement,
+    /// The loser left the game and the winner claimed it.
+    Abandoned,
     /// An imported record's own words.
     Recorded(String),
 }
@@ -88,6 +90,7 @@ impl Termination {
             Termination::Resignation => "resignation",
             Termination::Time => "time",
             Termination::Agreement => "agreement",
+            Termination::Abandoned => "abandoned",
             Termination::Recorded(s) => s,
         }
     }
@@ -99,6 +102,7 @@ impl Termination {
             "resignation" => Termination::Resignation,
             "time" => Termination::Time,
             "agreement" => Termination::Agreement,
+            "abandoned" => Termination::Abandoned,
             other => Termination::Recorded(other.to_string()),
         }
     }
@@ -245,6 +249,16 @@ pub enum Change {
     Draw {
         at: i64,
     },
+    /// `side`'s player has no connection to the game since `away` (or is back: `None`).
+    Presence {
+        side: Side,
+        away: Option<i64>,
+    },
+    /// `winner` claims the game its opponent left.
+    Claim {
+        winner: Side,
+        at: i64,
+    },
     /// Keep the first `keep` moves.
     TakeBack {
         keep: usize,
@@ -295,6 +309,15 @@ pub enum Event {
     },
     /// A draw by agreement.
     Drawn,
+    /// `side`'s player left the game (`here` false) or came back.
+    Presence {
+        side: Side,
+        here: bool,
+    },
+    /// `side` won the game its opponent left.
+    Claimed {
+        side: Side,
+    },
 }
 
 /// A game in memory. `pos` is always the position after `moves` from `start`.
@@ -333,6 +356,9 @@ pub struct Game {
     pub moved: [bool; 2],
     /// An offer waiting for the other player (between people).
     pub offer: Option<Offer>,
+    /// Since when each side's player (South, North) has had no connection to the game, as
+    /// stored: an opponent away long enough lets the other claim the win.
+    pub away: [Option<i64>; 2],
     /// The engine is choosing (or storing) a move for this game.
     pub thinking: bool,
 }
@@ -379,6 +405,7 @@ impl Game {
             clock: n.clock.map(Clock::new),
             moved: [false; 2],
             offer: None,
+            away: [None; 2],
             thinking: false,
         }
     }
@@ -482,6 +509,7 @@ impl Game {
             clock,
             moved,
             offer: row.offer.as_deref().and_then(Offer::from_db),
+            away: row.away,
             thinking: false,
         })
     }
@@ -515,6 +543,7 @@ impl Game {
                 deadline: c.deadline(self.pos.to_move()).filter(|_| self.is_playing()),
             }),
             offer: self.offer.map(Offer::to_db),
+            away: self.away,
         }
     }
 
@@ -604,8 +633,11 @@ impl Game {
     pub fn apply(&mut self, change: &Change) -> Event {
         self.revision += 1;
         self.flips = 0;
-        // An offer stands until it is answered or the game moves on in any other way.
-        self.offer = None;
+        // An offer stands until it is answered or the game moves on in any other way (a player
+        // coming or going is not the game moving on).
+        if !matches!(change, Change::Presence { .. }) {
+            self.offer = None;
+        }
         match change {
             Change::Move { trace, at, lag_ms } => {
                 let before = self.pos;
@@ -670,6 +702,22 @@ impl Game {
                 Event::Offer(*offer)
             }
             Change::Decline { by } => Event::Declined { by: *by },
+            Change::Presence { side, away } => {
+                self.away[side.index()] = *away;
+                Event::Presence {
+                    side: *side,
+                    here: away.is_none(),
+                }
+            }
+            Change::Claim { winner, at } => {
+                self.clock = self.clock.map(|c| c.stopped(self.pos.to_move(), *at));
+                self.status = Status::Over {
+                    outcome: Outcome::Win(*winner),
+                    termination: Some(Termination::Abandoned),
+                };
+                self.updated = *at;
+                Event::Claimed { side: *winner }
+            }
             Change::Draw { at } => {
                 self.clock = self.clock.map(|c| c.stopped(self.pos.to_move(), *at));
                 self.status = Status::Over {

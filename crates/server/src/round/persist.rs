@@ -17,6 +17,7 @@ pub fn persist(store: &Store, change: &Change, after: &Game) -> StoreResult<()> 
         engine: row.engine,
         clock: row.clock,
         offer: row.offer,
+        away: row.away,
     };
     let (status, result, termination) = after.status_columns();
     let status = StatusRow {
@@ -32,8 +33,9 @@ pub fn persist(store: &Store, change: &Change, after: &Game) -> StoreResult<()> 
         Change::Resign { .. }
         | Change::Flag { .. }
         | Change::Abort { .. }
-        | Change::Draw { .. } => store.set_status(head, status),
-        Change::Offer(_) | Change::Decline { .. } => store.touch(head),
+        | Change::Draw { .. }
+        | Change::Claim { .. } => store.set_status(head, status),
+        Change::Offer(_) | Change::Decline { .. } | Change::Presence { .. } => store.touch(head),
         Change::Join { seat, secret } => store.claim_seat(head, seat.index(), secret),
         Change::Rematch { next } => store.create_rematch(head, &next.to_row()),
     }

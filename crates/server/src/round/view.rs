@@ -62,6 +62,17 @@ pub struct GameView {
     pub can_abort: bool,
     /// A draw offered or a take-back asked for, waiting for the other player.
     pub offer: Option<OfferView>,
+    /// Milliseconds each side's player has been away from the game (no connection to it), or
+    /// `null` while there (or never connected); see `can_claim`.
+    pub away: AwayView,
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct AwayView {
+    pub south: Option<i64>,
+    pub north: Option<i64>,
+    /// How long a player must be away before the other may claim the win.
+    pub claim_after: i64,
 }
 
 #[derive(Serialize, Clone, Debug)]
@@ -160,6 +171,19 @@ impl GameView {
                 kind: o.kind.name(),
                 by: side_name(o.by),
             }),
+            away: {
+                let now = crate::dates::now_ms();
+                let since = |i: usize| {
+                    g.away[i]
+                        .filter(|_| g.is_playing())
+                        .map(|t| (now - t).max(0))
+                };
+                AwayView {
+                    south: since(0),
+                    north: since(1),
+                    claim_after: crate::round::actor::CLAIM_AFTER_MS,
+                }
+            },
         }
     }
 }
@@ -251,6 +275,14 @@ pub fn event_message(event: &Event, g: &Game) -> String {
             m.side = Some(side_name(*by));
         }
         Event::Drawn => m.kind = "drawn",
+        Event::Presence { side, here } => {
+            m.kind = if *here { "back" } else { "left" };
+            m.side = Some(side_name(*side));
+        }
+        Event::Claimed { side } => {
+            m.kind = "claimed";
+            m.side = Some(side_name(*side));
+        }
     }
     serde_json::to_string(&m).unwrap_or_else(|_| "{}".to_string())
 }

@@ -139,6 +139,8 @@ pub struct GameRow {
     pub clock: Option<ClockRow>,
     /// An offer waiting for the other player: `draw:south`, `takeback:north`.
     pub offer: Option<String>,
+    /// Since when each side's player (South, North) has had no connection to the game.
+    pub away: [Option<i64>; 2],
 }
 
 /// A game's clocks as stored (crate::round::clock).
@@ -546,6 +548,8 @@ pub struct Head {
     pub clock: Option<ClockRow>,
     /// The offer waiting after the change.
     pub offer: Option<String>,
+    /// Since when each side's player has been away, after the change.
+    pub away: [Option<i64>; 2],
 }
 
 /// A game's `status`, `result` and `termination` columns.

@@ -97,6 +97,12 @@ const MIGRATIONS: &[(i32, &str)] = &[
         // A draw offered or a take-back asked for, waiting for the other player.
         "ALTER TABLE games ADD COLUMN offer TEXT;",
     ),
+    (
+        5,
+        // Since when each side's player has had no connection to the game (claiming a win).
+        "ALTER TABLE games ADD COLUMN south_away BIGINT;
+    ALTER TABLE games ADD COLUMN north_away BIGINT;",
+    ),
 ];
 
 impl From<postgres::Error> for StoreError {
@@ -228,9 +234,9 @@ impl PgConn {
             "INSERT INTO games (id, created, updated, mode, rules, seed, start, south, north,
                 south_secret, north_secret, status, result, termination, rematch, tags, hints,
                 invite, revision, engine_owner, engine_until, clock, clock_south, clock_north,
-                clock_since, deadline, offer)
+                clock_since, deadline, offer, south_away, north_away)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-                $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)",
+                $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)",
             &[
                 &g.id,
                 &g.created,
@@ -259,6 +265,8 @@ impl PgConn {
                 &c.2,
                 &c.3,
                 &g.offer,
+                &g.away[0],
+                &g.away[1],
             ],
         )?;
         for (i, mv) in moves.iter().enumerate() {
@@ -273,8 +281,9 @@ impl PgConn {
 
     /// Runs a change that moves game `head.id` on from `head.expect`: one statement whose
     /// parameters start with the head's ($1 id, $2 expect, $3 engine owner, $4 engine until,
-    /// $5 to $8 the clocks: South's, North's, since, deadline; $9 the offer), and whose answer
-    /// counts the game rows it changed; none is a conflict.
+    /// $5 to $8 the clocks: South's, North's, since, deadline; $9 the offer; $10 and $11 since
+    /// when South and North are away), and whose answer counts the game rows it changed; none
+    /// is a conflict.
     fn change(
         &mut self,
         head: &Head,
@@ -293,6 +302,8 @@ impl PgConn {
             &since,
             &deadline,
             &head.offer,
+            &head.away[0],
+            &head.away[1],
         ];
         params.extend_from_slice(more);
         let st = self.statement(sql)?;
@@ -319,10 +330,10 @@ impl PgConn {
                 "WITH g AS (
                     UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
                         clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
-                        offer = $9, updated = $10, status = $11, result = $12,
-                        termination = $13
+                        offer = $9, south_away = $10, north_away = $11, updated = $12, status = $13, result = $14,
+                        termination = $15
                     WHERE id = $1 AND revision = $2 RETURNING id),
-                 m AS (INSERT INTO moves (game, ply, mv, at) SELECT id, $14, $15, $10 FROM g)
+                 m AS (INSERT INTO moves (game, ply, mv, at) SELECT id, $16, $17, $12 FROM g)
                  SELECT COUNT(*) FROM g",
                 &[
                     &head.at,
@@ -338,10 +349,10 @@ impl PgConn {
                 "WITH g AS (
                     UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
                         clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
-                        offer = $9, updated = $10, status = 'playing', result = '*',
+                        offer = $9, south_away = $10, north_away = $11, updated = $12, status = 'playing', result = '*',
                         termination = NULL
                     WHERE id = $1 AND revision = $2 RETURNING id),
-                 d AS (DELETE FROM moves WHERE game IN (SELECT id FROM g) AND ply > $11)
+                 d AS (DELETE FROM moves WHERE game IN (SELECT id FROM g) AND ply > $13)
                  SELECT COUNT(*) FROM g",
                 &[&head.at, keep],
             )?,
@@ -350,8 +361,8 @@ impl PgConn {
                 "WITH g AS (
                     UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
                         clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
-                        offer = $9, updated = $10, status = $11, result = $12,
-                        termination = $13
+                        offer = $9, south_away = $10, north_away = $11, updated = $12, status = $13, result = $14,
+                        termination = $15
                     WHERE id = $1 AND revision = $2 RETURNING id)
                  SELECT COUNT(*) FROM g",
                 &[
@@ -366,7 +377,8 @@ impl PgConn {
                 "WITH g AS (
                     UPDATE games SET revision = revision + 1, engine_owner = $3,
                         engine_until = $4, clock_south = $5, clock_north = $6,
-                        clock_since = $7, deadline = $8, offer = $9
+                        clock_since = $7, deadline = $8, offer = $9, south_away = $10,
+                        north_away = $11
                     WHERE id = $1 AND revision = $2 RETURNING id)
                  SELECT COUNT(*) FROM g",
                 &[],
@@ -376,14 +388,14 @@ impl PgConn {
                     "WITH g AS (
                         UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
                             clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
-                        offer = $9, south_secret = $10
+                        offer = $9, south_away = $10, north_away = $11, south_secret = $12
                         WHERE id = $1 AND revision = $2 AND south_secret IS NULL RETURNING id)
                      SELECT COUNT(*) FROM g"
                 } else {
                     "WITH g AS (
                         UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
                             clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
-                        offer = $9, north_secret = $10
+                        offer = $9, south_away = $10, north_away = $11, north_secret = $12
                         WHERE id = $1 AND revision = $2 AND north_secret IS NULL RETURNING id)
                      SELECT COUNT(*) FROM g"
                 };
@@ -395,7 +407,7 @@ impl PgConn {
                     "WITH g AS (
                         UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
                             clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
-                        offer = $9, rematch = $10
+                        offer = $9, south_away = $10, north_away = $11, rematch = $12
                         WHERE id = $1 AND revision = $2 AND rematch IS NULL RETURNING id)
                      SELECT COUNT(*) FROM g",
                     &[&next.id],
@@ -540,7 +552,7 @@ impl PgConn {
             "SELECT id, created, updated, mode, rules, seed, start, south, north,
                 south_secret, north_secret, status, result, termination, rematch, tags,
                 hints, invite, revision, engine_owner, engine_until, clock, clock_south,
-                clock_north, clock_since, deadline, offer
+                clock_north, clock_since, deadline, offer, south_away, north_away
              FROM games WHERE id = $1",
         )?;
         let moves = self.statement("SELECT mv FROM moves WHERE game = $1 ORDER BY ply")?;
@@ -580,6 +592,7 @@ impl PgConn {
                 r.try_get(25)?,
             ),
             offer: r.try_get(26)?,
+            away: [r.try_get(27)?, r.try_get(28)?],
             mode,
         };
         let moves = tx

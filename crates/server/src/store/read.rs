@@ -59,7 +59,7 @@ pub(super) fn load(
             "SELECT id, created, updated, mode, rules, seed, start, south, north,
                 south_secret, north_secret, status, result, termination, rematch, tags,
                 hints, invite, revision, engine_owner, engine_until, clock, clock_south,
-                clock_north, clock_since, deadline, offer
+                clock_north, clock_since, deadline, offer, south_away, north_away
              FROM games WHERE id = ?1",
         )?
         .query_row([id], |r| {
@@ -87,6 +87,7 @@ pub(super) fn load(
                 engine: claim(r.get(19)?, r.get(20)?),
                 clock: clock_row(r.get(21)?, [r.get(22)?, r.get(23)?], r.get(24)?, r.get(25)?),
                 offer: r.get(26)?,
+                away: [r.get(27)?, r.get(28)?],
             })
         })
         .optional()?;

@@ -128,5 +128,18 @@ fn migrate(conn: &Connection) -> rusqlite::Result<()> {
     if !has_offer {
         conn.execute_batch("ALTER TABLE games ADD COLUMN offer TEXT")?;
     }
+    let has_away: bool = conn.query_row(
+        "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'south_away'",
+        [],
+        |r| r.get::<_, i64>(0).map(|n| n > 0),
+    )?;
+    if !has_away {
+        conn.execute_batch(
+            "BEGIN;
+             ALTER TABLE games ADD COLUMN south_away INTEGER;
+             ALTER TABLE games ADD COLUMN north_away INTEGER;
+             COMMIT;",
+        )?;
+    }
     Ok(())
 }

@@ -38,6 +38,7 @@ fn game(id: &str) -> GameRow {
         engine: None,
         clock: None,
         offer: None,
+        away: [None; 2],
     }
 }
 
@@ -50,6 +51,7 @@ fn head(id: &str, expect: i64, at: i64) -> Head {
         engine: None,
         clock: None,
         offer: None,
+        away: [None; 2],
     }
 }
 

@@ -231,7 +231,8 @@ fn touch(c: &Connection, head: &Head) -> StoreResult<()> {
     let n = c
         .prepare_cached(
             "UPDATE games SET revision = revision + 1, engine_owner = ?3, engine_until = ?4,
-                clock_south = ?5, clock_north = ?6, clock_since = ?7, deadline = ?8, offer = ?9
+                clock_south = ?5, clock_north = ?6, clock_since = ?7, deadline = ?8, offer = ?9,
+                south_away = ?10, north_away = ?11
              WHERE id = ?1 AND revision = ?2",
         )?
         .execute(params![
@@ -243,7 +244,9 @@ fn touch(c: &Connection, head: &Head) -> StoreResult<()> {
             north,
             since,
             deadline,
-            head.offer
+            head.offer,
+            head.away[0],
+            head.away[1]
         ])?;
     if n == 1 {
         Ok(())
@@ -300,9 +303,9 @@ fn insert_game(c: &Connection, g: &GameRow, moves: &[String]) -> rusqlite::Resul
         "INSERT INTO games (id, created, updated, mode, rules, seed, start, south, north,
             south_secret, north_secret, status, result, termination, rematch, tags, hints, invite,
             revision, engine_owner, engine_until, clock, clock_south, clock_north, clock_since,
-            deadline, offer)
+            deadline, offer, south_away, north_away)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-            ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)",
+            ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)",
     )?
     .execute(params![
         g.id,
@@ -331,7 +334,9 @@ fn insert_game(c: &Connection, g: &GameRow, moves: &[String]) -> rusqlite::Resul
         north,
         since,
         deadline,
-        g.offer
+        g.offer,
+        g.away[0],
+        g.away[1]
     ])?;
     let mut ins =
         c.prepare_cached("INSERT INTO moves (game, ply, mv, at) VALUES (?1, ?2, ?3, ?4)")?;
