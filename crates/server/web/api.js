@@ -44,12 +44,21 @@ export class GameSocket {
     ws.onopen = () => {
       this.delay = 500;
       this.onStatus(true);
+      this.ping(ws);
+      // A player's connection says whose it is, so the opponent sees them come and go.
+      if (this.secret) ws.send(JSON.stringify({ type: 'hello', secret: this.secret }));
     };
     ws.onmessage = (e) => {
       this.lastHeard = Date.now();
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
-      if (msg.type !== 'pong') this.onMessage(msg);
+      if (msg.type === 'hello') return;
+      if (msg.type === 'pong') {
+        if (this.pingSent) this.rtts = [...(this.rtts || []), performance.now() - this.pingSent].slice(-5);
+        this.pingSent = null;
+        return;
+      }
+      this.onMessage(msg);
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;
@@ -63,8 +72,26 @@ export class GameSocket {
     this.pinger = setInterval(() => {
       if (ws.readyState !== WebSocket.OPEN) return;
       if (Date.now() - this.lastHeard > 35000) { ws.close(); return; }
-      ws.send('{"type":"ping"}');
+      this.ping(ws);
     }, 15000);
+  }
+
+  /** From now on (and on every reconnection) this connection is the player's with `secret`. */
+  hello(secret) {
+    this.secret = secret;
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: 'hello', secret }));
+  }
+
+  ping(ws) {
+    this.pingSent = performance.now();
+    ws.send('{"type":"ping"}');
+  }
+
+  /** The connection's round trip in milliseconds (the median of the last five pings), which
+   * a move on a clock sends as its lag: the server gives it back, up to half a second. */
+  get lag() {
+    const r = [...(this.rtts || [])].sort((a, b) => a - b);
+    return r.length ? Math.round(r[Math.floor(r.length / 2)]) : 0;
   }
 
   reconnectNow() {

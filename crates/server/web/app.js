@@ -5,6 +5,8 @@ import { t, seeds, setLang, currentLang, applyStatic, initLang } from './i18n.js
 import { Board, parsePosition, indexOf } from './board.js';
 import { renderRules } from './rules.js';
 import { PuzzleView } from './puzzle.js';
+import { initPrefs, showPrefs, notifyTurn, sound } from './prefs.js';
+import { Clocks } from './clock.js';
 
 const main = document.getElementById('main');
 const live = document.getElementById('live');
@@ -24,6 +26,17 @@ function site() {
 function loopbackHost(host) {
   const h = host.replace(/^\[|\]$/g, '');
   return h === 'localhost' || h.endsWith('.localhost') || /^127\./.test(h) || h === '::1';
+}
+
+/** The time controls offered on the new-game form (docs/api.md, "Clocks"); '' is none. */
+const CLOCKS = ['', '1+0', '3+2', '5+3', '10+5', '15+10', '1d', '3d', '7d'];
+
+function clockName(c) {
+  if (!c) return t('clock_none');
+  const d = /^(\d+)d$/.exec(c);
+  if (d) return d[1] === '1' ? t('clock_corr_1') : t('clock_corr', { d: d[1] });
+  const [m, s] = c.split('+');
+  return t('clock_rt', { m, s });
 }
 
 /** The level a new player meets first (docs/decisions.md, "Default level"). */
@@ -148,6 +161,9 @@ class NewGameView {
             <label class="choice"><input type="checkbox" id="hints" name="hints"> ${esc(t('allow_hints'))}</label>
             <p class="note">${esc(t('allow_hints_note'))}</p>
           </div>
+          <div class="field" id="clock-field"><label for="clock">${esc(t('clock'))}</label>
+            <select id="clock" name="clock">${CLOCKS.map((c) => `<option value="${c}">${esc(clockName(c))}</option>`).join('')}</select>
+            <p class="note">${esc(t('clock_note'))}</p></div>
           <div class="field"><label for="rules">${esc(t('rules_variant'))}</label>
             <select id="rules" name="rules">${rules}</select>
             <p class="note" id="rules-desc"></p></div>
@@ -172,6 +188,7 @@ class NewGameView {
       if (mode === 'computer') body.level = Number(form.level.value);
       if (mode !== 'local') body.side = form.side.value;
       if (mode === 'friend') body.hints = form.hints.checked;
+      if (form.clock.value) body.clock = form.clock.value;
       const btn = main.querySelector('#start');
       btn.disabled = true;
       const r = await api('POST', '/games', body);
@@ -419,13 +436,23 @@ class GameView {
             <p id="invite-hints" class="note"></p>
           </div>
           <div id="join" class="invite" hidden><button type="button" class="primary" id="join-button"></button></div>
+          <div id="clock-top" class="clock" hidden></div>
           <div id="board" role="group"></div>
+          <div id="clock-bottom" class="clock" hidden></div>
+          <div id="offer-bar" class="offer-bar" hidden role="status"><span id="offer-text"></span>
+            <button type="button" id="offer-accept" class="primary">${esc(t('accept'))}</button>
+            <button type="button" id="offer-decline">${esc(t('decline'))}</button></div>
+          <p id="away-note" class="note away" hidden></p>
           <div id="history-bar" class="history-bar" hidden><span id="history-text"></span>
             <button type="button" id="to-live">${esc(t('back_to_game'))}</button></div>
           <div class="controls">
             <button type="button" id="hint">${esc(t('hint'))}</button>
             <button type="button" id="takeback">${esc(t('takeback'))}</button>
+            <button type="button" id="abort">${esc(t('abort'))}</button>
             <button type="button" id="resign">${esc(t('resign'))}</button>
+            <button type="button" id="offer-draw">${esc(t('offer_draw'))}</button>
+            <button type="button" id="offer-takeback">${esc(t('offer_takeback'))}</button>
+            <button type="button" id="claim" class="primary">${esc(t('claim_win'))}</button>
             <button type="button" id="rematch" class="primary" hidden>${esc(t('rematch'))}</button>
             <a id="to-rematch" class="button primary" hidden data-link>${esc(t('go_rematch'))}</a>
             <button type="button" id="flip">${esc(t('flip'))}</button>
@@ -462,6 +489,13 @@ class GameView {
     $('#hint').addEventListener('click', () => this.hint());
     $('#takeback').addEventListener('click', () => this.takeback());
     $('#resign').addEventListener('click', () => this.resign());
+    $('#abort').addEventListener('click', () => this.act('abort'));
+    $('#offer-draw').addEventListener('click', () => this.act('offer', { offer: 'draw' }));
+    $('#offer-takeback').addEventListener('click', () => this.act('offer', { offer: 'takeback' }));
+    $('#offer-accept').addEventListener('click', () => this.act('offer/accept'));
+    $('#offer-decline').addEventListener('click', () => this.act('offer/decline'));
+    $('#claim').addEventListener('click', () => this.act('claim'));
+    this.clocks = new Clocks($('#clock-top'), $('#clock-bottom'), () => sound.lowTime());
     $('#rematch').addEventListener('click', () => this.rematch());
     $('#flip').addEventListener('click', () => { this.flipped = !this.flipped; this.show(); });
     $('#speed').value = speed();
@@ -494,6 +528,7 @@ class GameView {
     this.site = await site();
     this.setGame(r.data);
     this.socket = new GameSocket(this.id, (m) => this.receive(m), (on) => this.connection(on));
+    if (this.seat && this.me().length === 1) this.socket.hello(this.seat.secret);
   }
 
   connection(on) {
@@ -542,6 +577,11 @@ class GameView {
       if (m.type === 'rematch' && m.rematch) this.rememberRematch(m.rematch);
       if (m.type === 'resign') say(this.statusText(m.game), true);
       if (m.type === 'takeback') say(t('taken_back'));
+      if (['flag', 'aborted', 'drawn', 'claimed'].includes(m.type)) say(this.statusText(m.game), true);
+      if (m.type === 'offer' && !this.me().includes(m.side)) say(this.offerText(m.game), true);
+      if (m.type === 'declined' && !this.me().includes(m.side)) say(t('offer_declined', { side: t(m.side) }), true);
+      if (m.type === 'left' && !this.me().includes(m.side)) say(t('opponent_left', { side: t(m.side), s: 0 }));
+      if (m.type === 'back' && !this.me().includes(m.side)) say(t('opponent_back', { side: t(m.side) }));
       this.setGame(m.game);
     }
     this.busy = false;
@@ -550,6 +590,7 @@ class GameView {
   }
 
   setGame(g) {
+    this.receivedAt = performance.now();
     const plyChanged = !this.game || g.ply !== this.game.ply || g.moves.join() !== this.game.moves.join();
     this.game = g;
     if (plyChanged) {
@@ -572,6 +613,7 @@ class GameView {
     const me = this.me();
     let bottom = me.length === 1 ? me[0] : 'south';
     if (this.flipped) bottom = bottom === 'south' ? 'north' : 'south';
+    this.bottom = bottom;
     this.board.orient(bottom, me);
   }
 
@@ -596,8 +638,12 @@ class GameView {
       else text = t('game_over');
       if (g.termination === 'resignation' && winner) text += ' ' + t('by_resignation', { side: t(other(winner)) });
       if (g.termination === 'quiet') text += ' ' + t('by_quiet');
+      if (g.termination === 'time' && winner) text += ' ' + t('by_time', { side: t(other(winner)) });
+      if (g.termination === 'agreement') text += ' ' + t('by_agreement');
+      if (g.termination === 'abandoned' && winner) text += ' ' + t('by_abandonment', { side: t(other(winner)) });
       return text;
     }
+    if (g.status === 'aborted') return t('aborted');
     if (this.sowing) return t('sowing', { side: t(this.sowing) });
     const side = g.to_move;
     if (g.thinking || (side && g.seats[side].kind === 'computer')) return t('turn_computer');
@@ -628,7 +674,7 @@ class GameView {
     });
     const heading = t('game_heading', { mode: t('mode_' + g.mode), rules: t('variant_name_' + g.rules) });
     $('#game-heading').textContent = heading;
-    document.title = `${t('app_title')} — ${this.statusText(g)}`;
+    this.showTurn(g, myTurn && me.length === 1);
     let status = this.statusText(g);
     if (held && me.length === 1 && g.status === 'playing') status = t('you_are', { side: t(me[0]) }) + ' ' + status;
     if (!held) status = t('watching') + ' ' + status;
@@ -672,7 +718,9 @@ class GameView {
     const myMoves = g.moves.some((mv) => me.includes(mv === mv.toLowerCase() ? 'south' : 'north'));
     $('#takeback').hidden = !(held && computerOrLocal && g.termination !== 'resignation');
     $('#takeback').disabled = !myMoves || this.pending || animating || Boolean(this.sowing);
-    $('#resign').hidden = !(held && g.status === 'playing');
+    $('#resign').hidden = !(held && g.status === 'playing' && !g.can_abort);
+    $('#abort').hidden = !(held && g.can_abort);
+    this.showTimeAndOffers(g, me);
     $('#rematch').hidden = !(held && g.status === 'over' && !g.rematch);
     $('#to-rematch').hidden = !g.rematch;
     if (g.rematch) $('#to-rematch').setAttribute('href', '/g/' + g.rematch);
@@ -705,6 +753,22 @@ class GameView {
     $('#last').disabled = live;
   }
 
+  /**
+   * The tab's title says when it is the reader's move (always: other tabs' readers see it in
+   * the tab strip); a friend's move that makes it the reader's turn also notifies, when the
+   * reader switched that on and the tab is hidden. Not for the state the page opened on.
+   */
+  showTurn(g, yourMove) {
+    document.title = yourMove
+      ? `● ${t('title_your_move')} — ${t('app_title')}`
+      : `${t('app_title')} — ${this.statusText(g)}`;
+    if (this.turnSeen === undefined) this.turnSeen = yourMove ? g.ply : -1;
+    else if (yourMove && g.mode === 'friend' && this.turnSeen !== g.ply) {
+      this.turnSeen = g.ply;
+      notifyTurn(t('notify_friend_moved', { m: g.moves[g.moves.length - 1] || '' }));
+    }
+  }
+
   async play(letter) {
     const g = this.game;
     if (!g || this.pending || this.viewPly !== null || this.busy) return;
@@ -712,7 +776,8 @@ class GameView {
     this.pending = true;
     setBody({ busy: '1' });
     this.show();
-    const r = await api('POST', `/games/${this.id}/moves`, { move: letter, secret: this.seat.secret, ply: g.ply });
+    const lag = this.socket ? this.socket.lag : 0;
+    const r = await api('POST', `/games/${this.id}/moves`, { move: letter, secret: this.seat.secret, ply: g.ply, lag });
     this.pending = false;
     if (!r.ok) {
       say(errorText(r), true);
@@ -805,6 +870,7 @@ class GameView {
     const r = await api('POST', `/games/${this.id}/join`, this.invite ? { invite: this.invite } : {});
     if (!r.ok) { say(errorText(r), true); return; }
     rememberSeat(this.id, r.data.seat, r.data.secret);
+    if (this.socket) this.socket.hello(r.data.secret);
     // The token has done its work: the address bar keeps only the game's own link.
     this.invite = null;
     history.replaceState(null, '', location.pathname);
@@ -827,6 +893,60 @@ class GameView {
     const r = await api('POST', `/games/${this.id}/takeback`, { secret: this.seat.secret });
     if (!r.ok) { say(errorText(r), true); return; }
     this.queue.push({ type: 'takeback', game: r.data.game });
+    this.pump();
+  }
+
+  /** The clocks, the offer waiting, and whether the opponent left (a claim). */
+  showTimeAndOffers(g, me) {
+    const $ = (s) => main.querySelector(s);
+    const mine = me.length === 1 ? me[0] : null;
+    const other = mine ? (mine === 'south' ? 'north' : 'south') : null;
+    this.clocks.update(g.status === 'playing' || g.clock ? g.clock : null, this.bottom || 'south', mine);
+    const people = g.mode === 'friend' && mine && g.status === 'playing';
+    $('#offer-draw').hidden = !people || Boolean(g.offer);
+    const myMoves = mine && g.moves.some((mv) => (mv === mv.toLowerCase() ? 'south' : 'north') === mine);
+    $('#offer-takeback').hidden = !people || Boolean(g.offer) || !myMoves;
+    const bar = $('#offer-bar');
+    bar.hidden = !(people && g.offer);
+    if (!bar.hidden) {
+      const mineOffer = g.offer.by === mine;
+      $('#offer-text').textContent = this.offerText(g);
+      $('#offer-accept').hidden = mineOffer;
+      $('#offer-decline').textContent = t(mineOffer ? 'withdraw' : 'decline');
+    }
+    // The opponent left: after the grace the win can be claimed (not in correspondence).
+    clearTimeout(this.awayTimer);
+    const away = people && g.away && g.away[other];
+    const corr = g.clock && /d$/.test(g.clock.control);
+    const note = $('#away-note');
+    note.hidden = !(away !== null && away !== undefined && away !== false);
+    $('#claim').hidden = true;
+    if (!note.hidden) {
+      const since = away + (performance.now() - (this.receivedAt || performance.now()));
+      const canClaim = !corr && since >= g.away.claim_after;
+      note.textContent = canClaim ? t('opponent_left_claim', { side: t(other) }) : t('opponent_left', { side: t(other), s: Math.floor(since / 1000) });
+      $('#claim').hidden = !canClaim;
+      if (!canClaim) this.awayTimer = setTimeout(() => this.show(), 1000);
+    }
+  }
+
+  offerText(g) {
+    const o = g.offer;
+    if (!o) return '';
+    if (this.me().includes(o.by)) return t(o.kind === 'draw' ? 'offer_sent_draw' : 'offer_sent_takeback');
+    return t(o.kind === 'draw' ? 'offer_draw_from' : 'offer_takeback_from', { side: t(o.by) });
+  }
+
+  /** A game action with the seat's secret (`abort`, `offer`, `offer/accept`, `claim`...). */
+  async act(path, extra = {}) {
+    const r = await api('POST', `/games/${this.id}/${path}`, { secret: this.seat.secret, ...extra });
+    if (!r.ok) {
+      say(errorText(r), true);
+      const s = await api('GET', '/games/' + this.id);
+      if (s.ok) this.queue.push({ type: 'state', game: s.data });
+    } else {
+      this.queue.push({ type: 'state', game: r.data.game });
+    }
     this.pump();
   }
 
@@ -872,9 +992,11 @@ const select = document.getElementById('lang-select');
 initLang();
 select.value = currentLang();
 applyStatic();
+initPrefs();
 select.addEventListener('change', () => {
   setLang(select.value);
   applyStatic();
+  showPrefs();
   if (view && view.refresh) view.refresh();
   say(t('language_changed'));
 });

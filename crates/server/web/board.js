@@ -2,6 +2,7 @@
 // of a move from the server's trace (docs/trace.md), lap by lap and seed by seed.
 
 import { t, seeds } from './i18n.js';
+import { sound } from './prefs.js';
 
 export const SIDES = ['south', 'north'];
 
@@ -198,10 +199,12 @@ export class Board {
 
   /**
    * Plays a move's trace on the board. `delay` is the time per seed in ms (0: no animation);
-   * `say` receives the announcements (captures, extra moves, passes, the end).
+   * `say` receives the announcements (captures, extra moves, passes, the end). One sound per
+   * move, as its sowing starts (a softer click when it goes on from a relay hole).
    */
   async animate(trace, delay, say) {
     this.skipping = delay <= 0;
+    sound.move();
     const st = parsePosition(trace.before);
     let hand = 0;
     this.el.classList.add('animating');
@@ -212,7 +215,10 @@ export class Board {
           st.holes[i] = 0;
           hand = ev.seeds;
           if (!this.skipping) this.draw(st, { hand, active: i, last: trace.move });
-          if (ev.lap > 1) say(t('relay', { n: ev.seeds, h: ev.hole }), false);
+          if (ev.lap > 1) {
+            say(t('relay', { n: ev.seeds, h: ev.hole }), false);
+            if (!this.skipping) sound.lap();
+          }
           await this.wait(delay * 1.5);
           break;
         case 'sow':

@@ -13,7 +13,7 @@ const PIT = '#6b4420';
 function boardDiagram(id) {
   const w = 12 * 44 + 120;
   let s = `<svg viewBox="0 0 ${w} 190" role="img" aria-labelledby="${id}" class="diagram">`;
-  s += `<defs><marker id="arr-${id}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" fill="#8b1e1e"/></marker></defs>`;
+  s += `<defs><marker id="arr-${id}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="dg-arrowhead"/></marker></defs>`;
   s += `<rect x="4" y="30" width="${w - 8}" height="120" rx="22" fill="${WOOD}"/>`;
   s += `<rect x="14" y="44" width="44" height="92" rx="18" fill="${PIT}"/><text x="36" y="95" text-anchor="middle" class="dg-letter">N</text>`;
   s += `<rect x="${w - 58}" y="44" width="44" height="92" rx="18" fill="${PIT}"/><text x="${w - 36}" y="95" text-anchor="middle" class="dg-letter">S</text>`;
@@ -24,8 +24,8 @@ function boardDiagram(id) {
     s += `<circle cx="${x}" cy="68" r="17" fill="${PIT}"/><text x="${x}" y="74" text-anchor="middle" class="dg-letter">${top}</text>`;
     s += `<circle cx="${x}" cy="112" r="17" fill="${PIT}"/><text x="${x}" y="118" text-anchor="middle" class="dg-letter">${bot}</text>`;
   }
-  s += `<path d="M 90 168 L ${w - 110} 168" stroke="#8b1e1e" stroke-width="3" fill="none" marker-end="url(#arr-${id})"/>`;
-  s += `<path d="M ${w - 110} 14 L 90 14" stroke="#8b1e1e" stroke-width="3" fill="none" marker-end="url(#arr-${id})"/>`;
+  s += `<path d="M 90 168 L ${w - 110} 168" class="dg-arrow" stroke-width="3" fill="none" marker-end="url(#arr-${id})"/>`;
+  s += `<path d="M ${w - 110} 14 L 90 14" class="dg-arrow" stroke-width="3" fill="none" marker-end="url(#arr-${id})"/>`;
   s += `<text x="${w / 2}" y="186" text-anchor="middle" class="dg-small">${esc(t('south'))}</text>`;
   s += `<text x="${w / 2}" y="26" text-anchor="middle" class="dg-small">${esc(t('north'))}</text>`;
   return s + '</svg>';
@@ -57,8 +57,8 @@ function strip(id, letters, before, after, marks, to) {
   const cap = marks.indexOf('cap');
   if (cap >= 0) {
     const x = 110 + cap * 64;
-    s += `<defs><marker id="m-${id}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0 0 L10 5 L0 10 z" fill="#d33"/></marker></defs>`;
-    s += `<path d="M ${x + 26} 120 C ${x + 80} 160, ${w - 90} 160, ${w - 62} 130" stroke="#d33" stroke-width="3" fill="none" marker-end="url(#m-${id})"/>`;
+    s += `<defs><marker id="m-${id}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0 0 L10 5 L0 10 z" class="dg-caphead"/></marker></defs>`;
+    s += `<path d="M ${x + 26} 120 C ${x + 80} 160, ${w - 90} 160, ${w - 62} 130" class="dg-cap" stroke-width="3" fill="none" marker-end="url(#m-${id})"/>`;
     s += `<rect x="${w - 70}" y="84" width="62" height="48" rx="14" fill="${PIT}"/>`;
     s += `<text x="${w - 39}" y="106" text-anchor="middle" class="dg-count">+4</text>`;
     s += `<text x="${w - 39}" y="124" text-anchor="middle" class="dg-tiny">${esc(t(to))}</text>`;

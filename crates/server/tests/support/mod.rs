@@ -362,3 +362,48 @@ pub async fn http_get(server: &Server, path: &str) -> Value {
     let body = buf.split_once("\r\n\r\n").unwrap().1;
     serde_json::from_str(body).unwrap()
 }
+
+/// Runs the Chrome DevTools command `cmd` in the session of `c` (through chromedriver's
+/// `goog/cdp/execute`), for what WebDriver itself cannot do: a script that runs before the
+/// page's own, say.
+pub async fn cdp(driver: &Driver, c: &Client, cmd: &str, params: Value) -> Value {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let session = c.session_id().await.unwrap().expect("a session id");
+    let host = driver.url.trim_start_matches("http://");
+    let mut s = tokio::net::TcpStream::connect(host).await.unwrap();
+    let body = json!({"cmd": cmd, "params": params}).to_string();
+    let req = format!(
+        "POST /session/{session}/goog/cdp/execute HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    // chromedriver keeps the connection open: read the head, then as many bytes as it says.
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let (head, mut rest) = loop {
+        let n = s.read(&mut chunk).await.unwrap();
+        assert!(n > 0, "{cmd}: chromedriver closed the connection");
+        buf.extend_from_slice(&chunk[..n]);
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break (
+                String::from_utf8_lossy(&buf[..i]).to_string(),
+                buf[i + 4..].to_vec(),
+            );
+        }
+    };
+    assert!(head.contains(" 200 "), "{cmd}: {head}");
+    let length: usize = head
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case("content-length")
+                .then(|| v.trim().parse().ok())?
+        })
+        .expect("a Content-Length");
+    while rest.len() < length {
+        let n = s.read(&mut chunk).await.unwrap();
+        assert!(n > 0, "{cmd}: the answer was cut short");
+        rest.extend_from_slice(&chunk[..n]);
+    }
+    serde_json::from_slice::<Value>(&rest[..length]).unwrap()["value"].clone()
+}
