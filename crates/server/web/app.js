@@ -718,7 +718,7 @@ class GameView {
     const myMoves = g.moves.some((mv) => me.includes(mv === mv.toLowerCase() ? 'south' : 'north'));
     $('#takeback').hidden = !(held && computerOrLocal && g.termination !== 'resignation');
     $('#takeback').disabled = !myMoves || this.pending || animating || Boolean(this.sowing);
-    $('#resign').hidden = !(held && g.status === 'playing' && !g.can_abort);
+    $('#resign').hidden = !(held && g.status === 'playing');
     $('#abort').hidden = !(held && g.can_abort);
     this.showTimeAndOffers(g, me);
     $('#rematch').hidden = !(held && g.status === 'over' && !g.rematch);
