@@ -1150,16 +1150,7 @@ async fn a_database_taking_no_changes_answers_busy_and_changes_nothing() {
 #[tokio::test]
 async fn draws_and_take_backs_need_the_other_players_consent() {
     let (app, _) = router_with(|_| {});
-    let (_, v) = post(&app, "/api/games", json!({"mode": "friend"})).await;
-    let id = v["game"]["id"].as_str().unwrap().to_string();
-    let south = v["secret"].as_str().unwrap().to_string();
-    let (_, j) = post(
-        &app,
-        &format!("/api/games/{id}/join"),
-        json!({"invite": v["invite"]}),
-    )
-    .await;
-    let north = j["secret"].as_str().unwrap().to_string();
+    let (id, south, north) = friend_game(&app).await;
     let path = |p: &str| format!("/api/games/{id}/{p}");
     let offer = |secret: &str, kind: &str| json!({"secret": secret, "offer": kind});
     let mut g = get(&app, &format!("/api/games/{id}")).await.1;
@@ -1219,16 +1210,7 @@ async fn draws_and_take_backs_need_the_other_players_consent() {
 #[tokio::test]
 async fn a_take_back_between_friends_is_asked_for() {
     let (app, _) = router_with(|_| {});
-    let (_, v) = post(&app, "/api/games", json!({"mode": "friend"})).await;
-    let id = v["game"]["id"].as_str().unwrap().to_string();
-    let south = v["secret"].as_str().unwrap().to_string();
-    let (_, j) = post(
-        &app,
-        &format!("/api/games/{id}/join"),
-        json!({"invite": v["invite"]}),
-    )
-    .await;
-    let north = j["secret"].as_str().unwrap().to_string();
+    let (id, south, north) = friend_game(&app).await;
     let path = |p: &str| format!("/api/games/{id}/{p}");
     let (s, e) = post(
         &app,

@@ -158,37 +158,33 @@ async fn a_flag_falls(server: &Server) {
     let _ = rec;
 }
 
-async fn a_move_after_the_flag_loses(server: &Server) {
+/// A 1+0 game whose clocks run; its side to move sends its first legal move `thinking` ms
+/// after its turn began, claiming `lag` ms of network: (the game's id, the answer).
+async fn move_after(server: &Server, thinking: i64, lag: u32) -> (String, (u16, Value)) {
     let (id, south, north) = friends(server, "1+0").await;
     both_sides_move_once(server, &id, &south, &north).await;
     let secret = to_move(server, &id, &south, &north).await.to_string();
     let g = game(server, &id).await;
     let mv = g["legal"][0].as_str().unwrap().to_string();
-    shift_for_tests(60_200);
-    // 60.2 s used, 0.5 s of lag claimed: within the allowance, the move stands.
-    let (s, r) = post(
+    shift_for_tests(thinking);
+    let answer = post(
         server,
         &format!("/api/games/{id}/moves"),
-        json!({"move": mv, "secret": secret, "ply": g["ply"], "lag": 500}),
+        json!({"move": mv, "secret": secret, "ply": g["ply"], "lag": lag}),
     )
     .await;
+    (id, answer)
+}
+
+async fn a_move_after_the_flag_loses(server: &Server) {
+    // 60.2 s used, 0.5 s of lag claimed: within the allowance, the move stands.
+    let (_, (s, r)) = move_after(server, 60_200, 500).await;
     assert_eq!(s, 200, "the allowance saves a move that arrives in it: {r}");
-    // The other side lets a minute and a half go by, then moves: lost on time.
-    let (id2, south2, north2) = friends(server, "1+0").await;
-    both_sides_move_once(server, &id2, &south2, &north2).await;
-    let secret = to_move(server, &id2, &south2, &north2).await.to_string();
-    let g = game(server, &id2).await;
-    let mv = g["legal"][0].as_str().unwrap().to_string();
-    shift_for_tests(60_100);
-    let (s, r) = post(
-        server,
-        &format!("/api/games/{id2}/moves"),
-        json!({"move": mv, "secret": secret, "ply": g["ply"], "lag": 0}),
-    )
-    .await;
+    // 60.1 s used and no lag: lost on time.
+    let (id, (s, r)) = move_after(server, 60_100, 0).await;
     assert_eq!((s, r["error"].as_str()), (409, Some("game_over")), "{r}");
     assert!(r["message"].as_str().unwrap().contains("time ran out"));
-    let g = game(server, &id2).await;
+    let g = game(server, &id).await;
     assert_eq!(
         (g["status"].as_str(), g["termination"].as_str()),
         (Some("over"), Some("time"))

@@ -97,12 +97,24 @@ pub async fn takeback(
     Path(id): Path<String>,
     JsonBody(req): JsonBody<SecretRequest>,
 ) -> ApiResult<Json<Value>> {
+    with_secret(&st, &id, &req.secret, |secret, reply| Command::TakeBack {
+        secret,
+        reply,
+    })
+    .await
+}
+
+/// Asks the game's round for a change made with the caller's seat secret; answers
+/// `{"game"}` as it then stands.
+async fn with_secret(
+    st: &AppState,
+    id: &str,
+    secret: &str,
+    make: impl Fn(String, tokio::sync::oneshot::Sender<ApiResult<GameView>>) -> Command,
+) -> ApiResult<Json<Value>> {
     let view = st
         .rounds()
-        .call(&id, |reply| Command::TakeBack {
-            secret: req.secret.clone(),
-            reply,
-        })
+        .call(id, |reply| make(secret.to_string(), reply))
         .await??;
     Ok(Json(json!({ "game": view })))
 }
@@ -113,14 +125,11 @@ pub async fn resign(
     Path(id): Path<String>,
     JsonBody(req): JsonBody<SecretRequest>,
 ) -> ApiResult<Json<Value>> {
-    let view = st
-        .rounds()
-        .call(&id, |reply| Command::Resign {
-            secret: req.secret.clone(),
-            reply,
-        })
-        .await??;
-    Ok(Json(json!({ "game": view })))
+    with_secret(&st, &id, &req.secret, |secret, reply| Command::Resign {
+        secret,
+        reply,
+    })
+    .await
 }
 
 /// `POST /api/games/{id}/abort`: call the game off before each side has moved once.
@@ -129,14 +138,11 @@ pub async fn abort(
     Path(id): Path<String>,
     JsonBody(req): JsonBody<SecretRequest>,
 ) -> ApiResult<Json<Value>> {
-    let view = st
-        .rounds()
-        .call(&id, |reply| Command::Abort {
-            secret: req.secret.clone(),
-            reply,
-        })
-        .await??;
-    Ok(Json(json!({ "game": view })))
+    with_secret(&st, &id, &req.secret, |secret, reply| Command::Abort {
+        secret,
+        reply,
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -160,15 +166,12 @@ pub async fn offer(
             req.offer.chars().take(20).collect::<String>()
         ))
     })?;
-    let view = st
-        .rounds()
-        .call(&id, |reply| Command::Offer {
-            secret: req.secret.clone(),
-            kind,
-            reply,
-        })
-        .await??;
-    Ok(Json(json!({ "game": view })))
+    with_secret(&st, &id, &req.secret, |secret, reply| Command::Offer {
+        secret,
+        kind,
+        reply,
+    })
+    .await
 }
 
 /// `POST /api/games/{id}/claim`: the win, from an opponent away too long.
@@ -177,14 +180,11 @@ pub async fn claim(
     Path(id): Path<String>,
     JsonBody(req): JsonBody<SecretRequest>,
 ) -> ApiResult<Json<Value>> {
-    let view = st
-        .rounds()
-        .call(&id, |reply| Command::Claim {
-            secret: req.secret.clone(),
-            reply,
-        })
-        .await??;
-    Ok(Json(json!({ "game": view })))
+    with_secret(&st, &id, &req.secret, |secret, reply| Command::Claim {
+        secret,
+        reply,
+    })
+    .await
 }
 
 /// `POST /api/games/{id}/offer/accept` and `…/offer/decline`.
@@ -210,15 +210,12 @@ async fn answer(
     req: SecretRequest,
     accept: bool,
 ) -> ApiResult<Json<Value>> {
-    let view = st
-        .rounds()
-        .call(&id, |reply| Command::Answer {
-            secret: req.secret.clone(),
-            accept,
-            reply,
-        })
-        .await??;
-    Ok(Json(json!({ "game": view })))
+    with_secret(&st, &id, &req.secret, |secret, reply| Command::Answer {
+        secret,
+        accept,
+        reply,
+    })
+    .await
 }
 
 /// `POST /api/games/{id}/rematch`: `201` when it was made now, `200` when it existed.
