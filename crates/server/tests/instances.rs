@@ -62,11 +62,13 @@ async fn next_event(ws: &mut Socket) -> Value {
     }
 }
 
-/// The next event that is not the engine starting or stopping to think.
+/// The next event that is not the engine starting or stopping to think, nor a whole state:
+/// an instance that hears of a change other than a move (the seat taken through the other
+/// instance, say) after its watcher connected sends the state again.
 async fn next_change(ws: &mut Socket) -> Value {
     loop {
         let ev = next_event(ws).await;
-        if ev["type"] != "thinking" {
+        if ev["type"] != "thinking" && ev["type"] != "state" {
             return ev;
         }
     }
