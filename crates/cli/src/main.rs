@@ -75,6 +75,10 @@ struct ServeArgs {
     /// Imports one client may make per minute, after a burst of 5; 0 for no limit.
     #[arg(long, value_name = "N", default_value_t = anywoli_server::RateLimits::default().imports_per_minute)]
     imports_per_minute: u32,
+    /// Signups and logins one client may try per minute, after a burst of 5; 0 for no limit
+    /// (failed logins of one name are limited whatever this says: 5 in 15 minutes).
+    #[arg(long, value_name = "N", default_value_t = anywoli_server::RateLimits::default().logins_per_minute)]
+    logins_per_minute: u32,
     /// A host name the server answers to (repeatable), besides IP addresses, localhost and
     /// the --public-url's host: requests to any other name are refused (DNS rebinding).
     #[arg(long = "allowed-host", value_name = "NAME")]
@@ -103,6 +107,7 @@ impl Default for ServeArgs {
             games_per_minute: c.rates.games_per_minute,
             hints_per_minute: c.rates.hints_per_minute,
             imports_per_minute: c.rates.imports_per_minute,
+            logins_per_minute: c.rates.logins_per_minute,
             allowed_hosts: Vec::new(),
             engine_lease: c.engine_lease.as_secs(),
         }
@@ -138,6 +143,7 @@ fn serve(args: ServeArgs) -> Result<(), Failure> {
             games_per_minute: args.games_per_minute,
             hints_per_minute: args.hints_per_minute,
             imports_per_minute: args.imports_per_minute,
+            logins_per_minute: args.logins_per_minute,
         },
         allowed_hosts: args.allowed_hosts,
         engine_lease: std::time::Duration::from_secs(args.engine_lease),

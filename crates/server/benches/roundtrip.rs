@@ -91,6 +91,7 @@ fn main() {
                 games_per_minute: 0,
                 hints_per_minute: 0,
                 imports_per_minute: 0,
+                logins_per_minute: 0,
             },
             allowed_hosts: Vec::new(),
             engine_lease: anywoli_server::round::ENGINE_LEASE,

@@ -148,6 +148,7 @@ fn main() {
                     games_per_minute: 0,
                     hints_per_minute: 0,
                     imports_per_minute: 0,
+                    logins_per_minute: 0,
                 },
                 ..Config::default()
             }))

@@ -4,6 +4,7 @@
 //! before acknowledging it, runs the engine on blocking threads and tells every watcher of a
 //! game what happened over a WebSocket. The API is documented in docs/api.md.
 
+pub mod account;
 mod api;
 mod assets;
 pub mod backup;
@@ -82,7 +83,7 @@ impl Default for Config {
 
 /// The whole app as a router, for a server or for tests that call it directly.
 pub fn app(state: AppState) -> Router {
-    use api::{events, games, play};
+    use api::{account, events, games, play, players};
     let api = Router::new()
         .route("/site", get(games::site))
         .route("/rules", get(games::rules_list))
@@ -97,6 +98,17 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/abort", post(play::abort))
         .route("/games/{id}/offer", post(play::offer))
         .route("/games/{id}/claim", post(play::claim))
+        .route("/games/{id}/public", post(play::public))
+        .route("/games/{id}/seat", post(account::seat))
+        .route("/account", get(account::me))
+        .route("/account/signup", post(account::signup))
+        .route("/account/login", post(account::login))
+        .route("/account/logout", post(account::logout))
+        .route("/account/logout-all", post(account::logout_all))
+        .route("/account/password", post(account::change_password))
+        .route("/account/claim", post(account::claim))
+        .route("/players/{name}", get(players::profile))
+        .route("/players/{name}/games", get(players::games))
         .route("/games/{id}/offer/accept", post(play::accept))
         .route("/games/{id}/offer/decline", post(play::decline))
         .route("/games/{id}/rematch", post(play::rematch))
@@ -121,6 +133,9 @@ pub fn app(state: AppState) -> Router {
         .route("/rules", get(assets::index))
         .route("/puzzles", get(assets::index))
         .route("/puzzles/{id}", get(assets::index))
+        .route("/lobby", get(assets::index))
+        .route("/account", get(assets::index))
+        .route("/@/{name}", get(assets::index))
         .route("/g/{id}", get(assets::game_page))
         .route("/assets/{name}", get(assets::asset))
         .route("/healthz", get(metrics::healthz))

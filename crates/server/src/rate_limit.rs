@@ -294,18 +294,23 @@ pub struct RateLimits {
     pub games_per_minute: u32,
     pub hints_per_minute: u32,
     pub imports_per_minute: u32,
+    /// Signups and logins together.
+    pub logins_per_minute: u32,
 }
 
 impl Default for RateLimits {
     /// Games: 30 a minute (burst 10): a person starts a game every few minutes; a school
     /// class behind one address starting games at once still fits the burst. Hints: 12 a
     /// minute (burst 4), see above. Imports: 10 a minute (burst 5): each holds up to 1 MiB of
-    /// text while it is read.
+    /// text while it is read. Logins: 10 a minute (burst 5): a person mistypes a password a
+    /// few times; a guesser gets 14,400 tries a day from one address, and the per-name limit
+    /// (crate::account::attempts) stops guessing one player's password from many.
     fn default() -> RateLimits {
         RateLimits {
             games_per_minute: 30,
             hints_per_minute: 12,
             imports_per_minute: 10,
+            logins_per_minute: 10,
         }
     }
 }
@@ -315,6 +320,7 @@ pub struct Limiters {
     pub games: RateLimiter,
     pub hints: RateLimiter,
     pub imports: RateLimiter,
+    pub logins: RateLimiter,
 }
 
 impl Limiters {
@@ -323,6 +329,7 @@ impl Limiters {
             games: RateLimiter::new(r.games_per_minute, 10),
             hints: RateLimiter::new(r.hints_per_minute, 4),
             imports: RateLimiter::new(r.imports_per_minute, 5),
+            logins: RateLimiter::new(r.logins_per_minute, 5),
         }
     }
 }

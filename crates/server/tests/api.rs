@@ -936,6 +936,7 @@ async fn each_client_is_held_to_its_rates() {
             games_per_minute: 6,
             hints_per_minute: 6,
             imports_per_minute: 6,
+            logins_per_minute: 6,
         }
     });
     let from = |ip: &str| {

@@ -149,6 +149,7 @@ async fn hanging_up_at_any_moment_changes_nothing_or_everything() {
             games_per_minute: 0,
             hints_per_minute: 0,
             imports_per_minute: 0,
+            logins_per_minute: 0,
         },
         ..Config::default()
     })

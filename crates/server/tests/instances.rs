@@ -27,6 +27,7 @@ fn config(db: &str) -> Config {
             games_per_minute: 0,
             hints_per_minute: 0,
             imports_per_minute: 0,
+            logins_per_minute: 0,
         },
         ..Config::default()
     }

@@ -33,6 +33,7 @@ async fn server(name: &str, limits: Limits) -> Server {
             games_per_minute: 0,
             hints_per_minute: 0,
             imports_per_minute: 0,
+            logins_per_minute: 0,
         },
         ..Config::default()
     })

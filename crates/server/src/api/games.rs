@@ -9,15 +9,18 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::account::session::not_logged_in;
+use crate::account::Viewer;
 use crate::api::client::ClientIp;
 use crate::api::{parse_side, AppState, JsonBody};
 use crate::dates::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{new_id, new_secret, random_bytes};
 use crate::round::clock::TimeControl;
-use crate::round::game::{Game, Mode, NewGame, Player};
+use crate::round::game::{Game, Mode, NewGame, People, Player};
 use crate::round::view::{GameView, SummaryView};
 use crate::site::SiteView;
+use crate::store::Listing;
 use crate::trace_json::{side_name, JsonTrace};
 
 /// The computer's level when a request names none, the page's default too (web/app.js): a
@@ -62,6 +65,7 @@ fn parse_seed(v: Option<&Value>) -> ApiResult<Option<u64>> {
 pub async fn create(
     State(st): State<AppState>,
     client: ClientIp,
+    viewer: Viewer,
     JsonBody(req): JsonBody<CreateRequest>,
 ) -> ApiResult<Response> {
     client.check(&st.limiters().games, "new games")?;
@@ -117,6 +121,14 @@ pub async fn create(
         Mode::Local => secrets = [Some(secret.clone()), Some(secret.clone())],
     }
     let invite = (mode == Mode::Friend).then(new_secret);
+    // A logged-in player's seats are theirs by name (one screen: both).
+    let mut people = People::anonymous(mode);
+    if let Some(name) = viewer.name() {
+        match mode {
+            Mode::Local => people.accounts = [Some(name.to_string()), Some(name.to_string())],
+            _ => people.accounts[me] = Some(name.to_string()),
+        }
+    }
     let game = Game::new(NewGame {
         id: new_id(),
         at: now_ms(),
@@ -128,6 +140,7 @@ pub async fn create(
         hints: req.hints.unwrap_or(mode != Mode::Friend),
         invite: invite.clone(),
         clock,
+        people,
     });
     let game = st.rounds().create(game).await?;
     let seat = if mode == Mode::Local {
@@ -149,9 +162,15 @@ pub async fn get(State(st): State<AppState>, Path(id): Path<String>) -> ApiResul
     Ok(Json(GameView::of(&g)))
 }
 
-/// `GET /api/games?limit=N`: the public list (live friend games are unlisted).
-pub async fn list(State(st): State<AppState>, RawQuery(query): RawQuery) -> ApiResult<Json<Value>> {
+/// `GET /api/games?limit=N`: the public list (finished games, and live ones made public);
+/// `mine=true` the logged-in account's own games instead, `live=true` public games in play.
+pub async fn list(
+    State(st): State<AppState>,
+    viewer: Viewer,
+    RawQuery(query): RawQuery,
+) -> ApiResult<Json<Value>> {
     let mut limit = 30usize;
+    let (mut mine, mut live) = (false, false);
     for pair in query
         .as_deref()
         .unwrap_or("")
@@ -168,6 +187,8 @@ pub async fn list(State(st): State<AppState>, RawQuery(query): RawQuery) -> ApiR
                         ApiError::malformed("limit must be a whole number from 1 to 200")
                     })?;
             }
+            Some(("mine", v)) => mine = flag("mine", v)?,
+            Some(("live", v)) => live = flag("live", v)?,
             _ => {
                 return Err(ApiError::malformed(format!(
                     "unknown query parameter '{}'",
@@ -176,9 +197,32 @@ pub async fn list(State(st): State<AppState>, RawQuery(query): RawQuery) -> ApiR
             }
         }
     }
-    let rows = st.rounds().db(move |s| s.recent(limit)).await?;
+    let listing = match (mine, live) {
+        (true, _) => {
+            let name = viewer.name().ok_or_else(not_logged_in)?;
+            Listing::Player {
+                name: name.to_string(),
+                outcome: None,
+                category: None,
+                rated: None,
+                before: None,
+                limit,
+            }
+        }
+        (false, true) => Listing::Live { limit },
+        (false, false) => Listing::Public { limit },
+    };
+    let rows = st.rounds().db(move |s| s.list(&listing)).await?;
     let games: Vec<SummaryView> = rows.into_iter().map(SummaryView::from).collect();
     Ok(Json(json!({ "games": games })))
+}
+
+fn flag(name: &str, v: &str) -> ApiResult<bool> {
+    match v {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(ApiError::malformed(format!("{name} must be true or false"))),
+    }
 }
 
 /// `GET /api/games/{id}/positions`.
@@ -252,6 +296,7 @@ pub async fn import(
             hints: true,
             invite: None,
             clock: None,
+            people: People::anonymous(Mode::Local),
         },
         &rec,
     )

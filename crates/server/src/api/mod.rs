@@ -2,10 +2,12 @@
 //! (`play`), and a game's events (`events`). Handlers read the request, ask the game's round
 //! (crate::round) and answer; they never change a game themselves.
 
+pub mod account;
 pub mod client;
 pub mod events;
 pub mod games;
 pub mod play;
+pub mod players;
 
 use std::sync::Arc;
 
@@ -31,6 +33,7 @@ pub struct Inner {
     pub site: SiteView,
     pub limiters: Limiters,
     pub hosts: AllowedHosts,
+    pub attempts: crate::account::attempts::Attempts,
 }
 
 /// How the app behaves, beyond its store.
@@ -97,6 +100,7 @@ impl AppState {
             site: o.site,
             limiters: Limiters::new(o.rates),
             hosts,
+            attempts: Default::default(),
         }))
     }
 
@@ -106,6 +110,15 @@ impl AppState {
 
     pub fn limiters(&self) -> &Limiters {
         &self.0.limiters
+    }
+
+    /// Failed logins per name.
+    pub fn attempts(&self) -> &crate::account::attempts::Attempts {
+        &self.0.attempts
+    }
+
+    pub fn site(&self) -> &SiteView {
+        &self.0.site
     }
 
     pub fn rounds(&self) -> &Arc<Rounds> {

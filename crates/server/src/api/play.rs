@@ -11,6 +11,7 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::account::Viewer;
 use crate::api::client::ClientIp;
 use crate::api::{seat_name, AppState, JsonBody};
 use crate::engine_queue::{Priority, QueueError};
@@ -77,12 +78,15 @@ pub struct JoinRequest {
 pub async fn join(
     State(st): State<AppState>,
     Path(id): Path<String>,
+    viewer: Viewer,
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> ApiResult<Json<Value>> {
+    let account = viewer.name().map(str::to_string);
     let (view, seat, secret) = st
         .rounds()
         .call(&id, |reply| Command::Join {
             invite: req.invite.clone(),
+            account: account.clone(),
             reply,
         })
         .await??;
@@ -169,6 +173,28 @@ pub async fn offer(
     with_secret(&st, &id, &req.secret, |secret, reply| Command::Offer {
         secret,
         kind,
+        reply,
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PublicRequest {
+    secret: String,
+    public: bool,
+}
+
+/// `POST /api/games/{id}/public`: list the game while it is played, or stop listing it.
+pub async fn public(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<PublicRequest>,
+) -> ApiResult<Json<Value>> {
+    let public = req.public;
+    with_secret(&st, &id, &req.secret, |secret, reply| Command::Publish {
+        secret,
+        public,
         reply,
     })
     .await

@@ -117,6 +117,91 @@ impl RatingKey {
     }
 }
 
+/// A rating as a game shows it beside a player's name.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Shown {
+    pub rating: f64,
+    pub provisional: bool,
+}
+
+impl From<Rating> for Shown {
+    fn from(r: Rating) -> Shown {
+        Shown {
+            rating: r.rating,
+            provisional: r.is_provisional(),
+        }
+    }
+}
+
+impl From<Change> for Shown {
+    fn from(c: Change) -> Shown {
+        Shown {
+            rating: c.after,
+            provisional: c.provisional,
+        }
+    }
+}
+
+/// What a rated game did to one player's rating.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Change {
+    pub before: f64,
+    pub after: f64,
+    /// The difference of the ratings as shown (rounded), so that it adds up with them.
+    pub diff: i32,
+    /// Provisional after the game.
+    pub provisional: bool,
+}
+
+impl Change {
+    pub fn new(before: Rating, after: Rating) -> Change {
+        Change {
+            before: before.rating,
+            after: after.rating,
+            diff: after.rounded() - before.rounded(),
+            provisional: after.is_provisional(),
+        }
+    }
+}
+
+/// A game's ratings, as its `ratings` column keeps them: each player's as the game began
+/// (South, North; none for an anonymous seat), and once a rated game has ended, what it did.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GameRatings {
+    pub start: [Option<Shown>; 2],
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub change: Option<[Change; 2]>,
+}
+
+impl GameRatings {
+    pub fn from_json(text: Option<&str>) -> GameRatings {
+        // A column this version cannot read shows no ratings rather than failing the game.
+        text.and_then(|t| serde_json::from_str(t).ok())
+            .unwrap_or_default()
+    }
+
+    pub fn to_json(&self) -> Option<String> {
+        (*self != GameRatings::default()).then(|| serde_json::to_string(self).unwrap_or_default())
+    }
+}
+
+/// Two players' ratings after a game they played, each first aged by the time since their
+/// last rated game (`idle`, in milliseconds), `score_south` South's score.
+pub fn after_rated_game(before: [Rating; 2], idle_ms: [i64; 2], score_south: f64) -> [Rating; 2] {
+    let aged = |r: Rating, ms: i64| {
+        age(
+            r,
+            periods(std::time::Duration::from_millis(ms.max(0) as u64)),
+        )
+    };
+    let (s, n) = after_game(
+        aged(before[0], idle_ms[0]),
+        aged(before[1], idle_ms[1]),
+        score_south,
+    );
+    [s, n]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,8 +14,9 @@ use crate::dates::now_ms;
 use crate::engine_queue::Priority;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{id_seed, new_id, new_secret, random_bytes};
+use crate::rating::GameRatings;
 use crate::round::clock::LAG_CAP_MS;
-use crate::round::game::{Change, Event, Game, NewGame, Offer, OfferKind};
+use crate::round::game::{Change, Event, Game, NewGame, Offer, OfferKind, People};
 use crate::round::persist::persist;
 use crate::round::view::{catch_up, event_message, GameView};
 use crate::round::Rounds;
@@ -78,7 +79,21 @@ pub enum Command {
     /// Take the free seat of a friend game with its invite token.
     Join {
         invite: Option<String>,
+        /// The account of whoever joins, if logged in.
+        account: Option<String>,
         reply: Reply<(GameView, Side, String)>,
+    },
+    /// The seats `secret` holds that belong to nobody become `name`'s: how many did.
+    Own {
+        secret: String,
+        name: String,
+        reply: Reply<usize>,
+    },
+    /// List the game while it is played, or not.
+    Publish {
+        secret: String,
+        public: bool,
+        reply: Reply<GameView>,
     },
     TakeBack {
         secret: String,
@@ -198,7 +213,9 @@ impl Round {
         let event = next.apply(&change);
         next.engine = rounds.claim_for(&next);
         let stored = next.clone();
-        rounds.db(move |s| persist(s, &change, &stored)).await?;
+        if let Some(ratings) = rounds.db(move |s| persist(s, &change, &stored)).await? {
+            next.people.ratings = ratings;
+        }
         rounds.ctx.metrics.stored(&event);
         self.game = next;
         self.announce(&event);
@@ -274,10 +291,36 @@ impl Round {
                 let _ = reply.send(r);
             }
             Command::FlagCheck => self.flag_timer = None,
-            Command::Join { invite, reply } => {
-                let mut r = self.join(invite.as_deref()).await;
+            Command::Join {
+                invite,
+                account,
+                reply,
+            } => {
+                let mut r = self.join(invite.as_deref(), account.as_deref()).await;
                 if self.behind(&r).await {
-                    r = self.join(invite.as_deref()).await;
+                    r = self.join(invite.as_deref(), account.as_deref()).await;
+                }
+                let _ = reply.send(r);
+            }
+            Command::Own {
+                secret,
+                name,
+                reply,
+            } => {
+                let mut r = self.own(&secret, &name).await;
+                if self.behind(&r).await {
+                    r = self.own(&secret, &name).await;
+                }
+                let _ = reply.send(r);
+            }
+            Command::Publish {
+                secret,
+                public,
+                reply,
+            } => {
+                let mut r = self.publish(&secret, public).await;
+                if self.behind(&r).await {
+                    r = self.publish(&secret, public).await;
                 }
                 let _ = reply.send(r);
             }
@@ -393,7 +436,10 @@ impl Round {
         let trace = next_move
             .and_then(|m| m.mv.parse::<Move>().ok())
             .and_then(|mv| self.game.pos.trace(mv).ok());
-        let (Some(m), Some(trace)) = (next_move, trace) else {
+        // A move that ends a rated game was rated where it was played: read the ratings.
+        let ends_rated =
+            trace.as_ref().is_some_and(|t| t.after.is_over()) && self.game.people.rated;
+        let (Some(m), Some(trace), false) = (next_move, trace, ends_rated) else {
             self.refresh().await;
             return;
         };
@@ -528,7 +574,37 @@ impl Round {
         Ok((GameView::of(&self.game), jt))
     }
 
-    async fn join(&mut self, invite: Option<&str>) -> ApiResult<(GameView, Side, String)> {
+    async fn own(&mut self, secret: &str, name: &str) -> ApiResult<usize> {
+        let held = self.held(secret)?;
+        let mut accounts = self.game.people.accounts.clone();
+        let mut owned = 0;
+        for side in held {
+            if accounts[side.index()].is_none() {
+                accounts[side.index()] = Some(name.to_string());
+                owned += 1;
+            }
+        }
+        if owned > 0 {
+            let public = self.game.people.public;
+            self.commit(Change::Seating { accounts, public }).await?;
+        }
+        Ok(owned)
+    }
+
+    async fn publish(&mut self, secret: &str, public: bool) -> ApiResult<GameView> {
+        self.held(secret)?;
+        if self.game.people.public != public {
+            let accounts = self.game.people.accounts.clone();
+            self.commit(Change::Seating { accounts, public }).await?;
+        }
+        Ok(GameView::of(&self.game))
+    }
+
+    async fn join(
+        &mut self,
+        invite: Option<&str>,
+        account: Option<&str>,
+    ) -> ApiResult<(GameView, Side, String)> {
         let g = &self.game;
         let Some(seat) = g
             .free_seat()
@@ -551,6 +627,7 @@ impl Round {
         self.commit(Change::Join {
             seat,
             secret: secret.clone(),
+            account: account.map(str::to_string),
         })
         .await?;
         Ok((GameView::of(&self.game), seat, secret))
@@ -789,6 +866,23 @@ impl Round {
             hints: g.hints,
             invite: None,
             clock: g.clock.map(|c| c.control),
+            // The players change sides; a rated game's rematch is rated too, each player's
+            // rating as the last game left it.
+            people: People {
+                accounts: [g.people.accounts[1].clone(), g.people.accounts[0].clone()],
+                rated: g.people.rated,
+                public: g.people.public,
+                ratings: match g.people.ratings.change {
+                    Some([s, n]) => GameRatings {
+                        start: [Some(n.into()), Some(s.into())],
+                        change: None,
+                    },
+                    None => GameRatings {
+                        start: [g.people.ratings.start[1], g.people.ratings.start[0]],
+                        change: None,
+                    },
+                },
+            },
         });
         let mut next = next;
         next.engine = self.rounds()?.claim_for(&next);

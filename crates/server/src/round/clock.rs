@@ -37,6 +37,18 @@ pub enum TimeControl {
 }
 
 impl TimeControl {
+    /// The rating category of games played at this control.
+    pub fn category(&self) -> crate::rating::Category {
+        use crate::rating::Category;
+        match *self {
+            TimeControl::RealTime {
+                initial_ms,
+                increment_ms,
+            } => Category::from_clock((initial_ms / 1000) as u32, (increment_ms / 1000) as u32),
+            TimeControl::Correspondence { days } => Category::from_days_per_move(days as u32),
+        }
+    }
+
     /// `M+S` (minutes, and seconds added per move: `5+3`, `0.5+0`) or `Nd` (days per move:
     /// `3d`), as the API and the store write it.
     pub fn parse(s: &str) -> Result<TimeControl, String> {

@@ -7,6 +7,7 @@ use anywoli_core::{
     Rules, Side, Trace,
 };
 
+use crate::rating::{Category, GameRatings};
 use crate::round::clock::{Clock, TimeControl};
 use crate::store::{ClockRow, EngineClaim, GameRow};
 
@@ -268,10 +269,16 @@ pub enum Change {
         loser: Side,
         at: i64,
     },
-    /// A friend takes the free seat.
+    /// A friend takes the free seat (logged in as `account`, or not).
     Join {
         seat: Side,
         secret: String,
+        account: Option<String>,
+    },
+    /// Who holds the seats by name, and whether the game is listed while played.
+    Seating {
+        accounts: [Option<String>; 2],
+        public: bool,
     },
     /// A rematch `next` was made (and is stored in the same transaction).
     Rematch {
@@ -361,6 +368,32 @@ pub struct Game {
     pub away: [Option<i64>; 2],
     /// The engine is choosing (or storing) a move for this game.
     pub thinking: bool,
+    /// Who plays it by name, and whether it counts for ratings.
+    pub people: People,
+}
+
+/// A game's players by name, and what the game is to them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct People {
+    /// The account names holding South's and North's seats (none: anonymous, or the computer).
+    pub accounts: [Option<String>; 2],
+    /// The game changes both players' ratings (both seats then belong to accounts).
+    pub rated: bool,
+    /// Listed while it is played (lobby games, and games their players made public).
+    pub public: bool,
+    /// The players' ratings as the game began, and what the game did to them.
+    pub ratings: GameRatings,
+}
+
+impl People {
+    /// A game nobody is named in, listed unless it is between friends (whose free seat is
+    /// for the invited friend).
+    pub fn anonymous(mode: Mode) -> People {
+        People {
+            public: mode != Mode::Friend,
+            ..People::default()
+        }
+    }
 }
 
 /// Everything needed to make a new game.
@@ -375,6 +408,7 @@ pub struct NewGame {
     pub hints: bool,
     pub invite: Option<String>,
     pub clock: Option<TimeControl>,
+    pub people: People,
 }
 
 /// Versions start far above the clock in milliseconds (until the year 2096), which older
@@ -407,6 +441,7 @@ impl Game {
             offer: None,
             away: [None; 2],
             thinking: false,
+            people: n.people,
         }
     }
 
@@ -511,6 +546,12 @@ impl Game {
             offer: row.offer.as_deref().and_then(Offer::from_db),
             away: row.away,
             thinking: false,
+            people: People {
+                accounts: row.accounts,
+                rated: row.rated,
+                public: row.public,
+                ratings: GameRatings::from_json(row.ratings.as_deref()),
+            },
         })
     }
 
@@ -544,6 +585,33 @@ impl Game {
             }),
             offer: self.offer.map(Offer::to_db),
             away: self.away,
+            accounts: self.people.accounts.clone(),
+            rated: self.people.rated,
+            public: self.people.public,
+            ratings: self.people.ratings.to_json(),
+            category: self.category().map(|c| c.name().to_string()),
+        }
+    }
+
+    /// The rating category of the game's clock; none for an untimed game.
+    pub fn category(&self) -> Option<Category> {
+        self.clock.map(|c| c.control.category())
+    }
+
+    /// South's score if the game just ended in a way that rates it: a rated game between two
+    /// accounts, over with a result, not yet rated.
+    pub fn score_to_rate(&self) -> Option<f64> {
+        let p = &self.people;
+        if !p.rated || p.ratings.change.is_some() || p.accounts.iter().any(Option::is_none) {
+            return None;
+        }
+        match &self.status {
+            Status::Over { outcome, .. } => Some(match outcome {
+                Outcome::Win(Side::South) => 1.0,
+                Outcome::Win(Side::North) => 0.0,
+                Outcome::Draw => 0.5,
+            }),
+            _ => None,
         }
     }
 
@@ -727,8 +795,18 @@ impl Game {
                 self.updated = *at;
                 Event::Drawn
             }
-            Change::Join { seat, secret } => {
+            Change::Join {
+                seat,
+                secret,
+                account,
+            } => {
                 self.secrets[seat.index()] = Some(secret.clone());
+                self.people.accounts[seat.index()] = account.clone();
+                Event::Seat
+            }
+            Change::Seating { accounts, public } => {
+                self.people.accounts = accounts.clone();
+                self.people.public = *public;
                 Event::Seat
             }
             Change::Rematch { next } => {
@@ -837,12 +915,22 @@ impl Game {
                 "North"
             };
             if r.tag(tag).is_none() {
-                let name = match self.players[side.index()] {
-                    Player::Human => "Player".to_string(),
-                    Player::Computer(l) => format!("Anywoli engine, level {l}"),
+                let name = match (
+                    self.players[side.index()],
+                    &self.people.accounts[side.index()],
+                ) {
+                    (Player::Human, Some(account)) => account.clone(),
+                    (Player::Human, None) => "Player".to_string(),
+                    (Player::Computer(l), _) => format!("Anywoli engine, level {l}"),
                 };
                 r.set_tag(tag, &name);
             }
+            if let Some(shown) = self.people.ratings.start[side.index()] {
+                r.set_tag(&format!("{tag}Rating"), &format!("{:.0}", shown.rating));
+            }
+        }
+        if self.people.rated {
+            r.set_tag("Rated", "yes");
         }
         if let Rules::Lottery { seed } = self.rules {
             // The Seed tag fixes the draw already; this says it in words for people.
@@ -901,6 +989,7 @@ mod tests {
             hints: true,
             invite: None,
             clock: None,
+            people: People::anonymous(Mode::Local),
         })
     }
 

@@ -1,14 +1,18 @@
 //! Storing a change: the same [`Change`] that is applied to memory, written in one
 //! transaction (the store's methods), with the game as it will be after it.
 
+use crate::rating::GameRatings;
 use crate::round::game::{Change, Game};
-use crate::store::{Head, StatusRow, Store, StoreResult};
+use crate::store::{Head, RateGame, StatusRow, Store, StoreResult};
 
 /// Stores `change`, whose result is `after` (the game with the change applied, its revision
 /// one past the one the change was checked against, and its engine claim set). Fails,
 /// changing nothing, if the store refuses it, or with a conflict if another server changed
 /// the game first: the caller then leaves the game in memory as it was.
-pub fn persist(store: &Store, change: &Change, after: &Game) -> StoreResult<()> {
+///
+/// A change that ends a rated game rates it in the same transaction: the answer is then the
+/// game's ratings with what the game did to them.
+pub fn persist(store: &Store, change: &Change, after: &Game) -> StoreResult<Option<GameRatings>> {
     let row = after.to_row();
     let head = Head {
         id: after.id.clone(),
@@ -20,11 +24,33 @@ pub fn persist(store: &Store, change: &Change, after: &Game) -> StoreResult<()> 
         away: row.away,
     };
     let (status, result, termination) = after.status_columns();
+    let rate = match (after.score_to_rate(), after.category()) {
+        (Some(score_south), Some(category)) => Some(RateGame {
+            names: after.people.accounts.clone().map(Option::unwrap_or_default),
+            category: category.name().to_string(),
+            rules: after.rules.name().to_string(),
+            score_south,
+            out: Default::default(),
+        }),
+        _ => None,
+    };
     let status = StatusRow {
         status: status.to_string(),
         result: result.to_string(),
         termination,
+        rate: rate.clone(),
     };
+    stored(store, change, after, head, status)?;
+    Ok(rate.and_then(|r| r.out.lock().ok().and_then(|mut o| o.take())))
+}
+
+fn stored(
+    store: &Store,
+    change: &Change,
+    after: &Game,
+    head: Head,
+    status: StatusRow,
+) -> StoreResult<()> {
     match change {
         Change::Move { trace, .. } => {
             store.append_move(head, after.moves.len(), &trace.mv.to_string(), status)
@@ -36,7 +62,12 @@ pub fn persist(store: &Store, change: &Change, after: &Game) -> StoreResult<()> 
         | Change::Draw { .. }
         | Change::Claim { .. } => store.set_status(head, status),
         Change::Offer(_) | Change::Decline { .. } | Change::Presence { .. } => store.touch(head),
-        Change::Join { seat, secret } => store.claim_seat(head, seat.index(), secret),
+        Change::Join {
+            seat,
+            secret,
+            account,
+        } => store.claim_seat(head, seat.index(), secret, account.as_deref()),
+        Change::Seating { accounts, public } => store.set_seating(head, accounts.clone(), *public),
         Change::Rematch { next } => store.create_rematch(head, &next.to_row()),
     }
 }

@@ -15,6 +15,11 @@ pub struct SeatView {
     pub level: Option<u8>,
     /// A person holds this seat's secret.
     pub taken: bool,
+    /// The account holding the seat; `null` for an anonymous player or the computer.
+    pub player: Option<String>,
+    /// The player's rating as the game began (rated games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<crate::rating::Shown>,
 }
 
 #[derive(Serialize, Clone, Debug)]
@@ -65,6 +70,20 @@ pub struct GameView {
     /// Milliseconds each side's player has been away from the game (no connection to it), or
     /// `null` while there (or never connected); see `can_claim`.
     pub away: AwayView,
+    /// The game changes its players' ratings.
+    pub rated: bool,
+    /// The game is listed while it is played.
+    pub public: bool,
+    /// The rating category of its clock; `null` untimed.
+    pub category: Option<crate::rating::Category>,
+    /// What the game did to each player's rating, once a rated game has ended.
+    pub rating_change: Option<RatingChangeView>,
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct RatingChangeView {
+    pub south: crate::rating::Change,
+    pub north: crate::rating::Change,
 }
 
 #[derive(Serialize, Clone, Debug)]
@@ -125,6 +144,8 @@ impl GameView {
                     Player::Human => None,
                 },
                 taken: p == Player::Human && g.secrets()[side.index()].is_some(),
+                player: g.people.accounts[side.index()].clone(),
+                rating: g.people.ratings.start[side.index()],
             }
         };
         let playing = g.is_playing();
@@ -184,6 +205,14 @@ impl GameView {
                     claim_after: crate::round::actor::CLAIM_AFTER_MS,
                 }
             },
+            rated: g.people.rated,
+            public: g.people.public,
+            category: g.category(),
+            rating_change: g
+                .people
+                .ratings
+                .change
+                .map(|[south, north]| RatingChangeView { south, north }),
         }
     }
 }
@@ -201,6 +230,10 @@ pub struct SummaryView {
     pub moves: i64,
     pub created: i64,
     pub updated: i64,
+    /// The account names holding South's and North's seats.
+    pub players: [Option<String>; 2],
+    pub rated: bool,
+    pub clock: Option<String>,
 }
 
 impl From<Summary> for SummaryView {
@@ -217,6 +250,9 @@ impl From<Summary> for SummaryView {
             moves: s.moves,
             created: s.created,
             updated: s.updated,
+            players: s.accounts,
+            rated: s.rated,
+            clock: s.clock,
         }
     }
 }

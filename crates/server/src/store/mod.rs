@@ -21,11 +21,17 @@
 //! thread and batches, on a PostgreSQL connection, and read connections of its own. What the
 //! writer and the readers need of a connection is the trait `Conn`, implemented for both.
 
+mod accounts;
 mod pg;
 mod pg_tls;
 mod read;
 mod schema;
+mod sql;
 mod writer;
+
+pub use accounts::{
+    AccountOp, AccountRow, Counts, Listing, Outcome, RateGame, RatingPoint, RatingRow, SessionRow,
+};
 
 #[cfg(test)]
 mod tests;
@@ -51,11 +57,12 @@ trait Conn: Send {
     /// Runs one change (never a test's `Hold`, which `writer::apply` unwraps).
     fn apply(&mut self, op: &Op) -> StoreResult<bool>;
     fn load(&mut self, id: &str) -> StoreResult<Option<(GameRow, Vec<String>)>>;
-    fn recent(&mut self, limit: usize) -> StoreResult<Vec<Summary>>;
     fn ids_after(&mut self, after: &str, limit: usize) -> StoreResult<Vec<String>>;
     /// Games with something overdue at `now`: an engine claim that ran out, or a clock
     /// whose deadline passed.
     fn due(&mut self, now: i64, limit: usize) -> StoreResult<Vec<String>>;
+    /// The connection for the statements that both backends run as they are (`sql.rs`).
+    fn sql(&mut self) -> Box<dyn sql::Sql + '_>;
     /// Tells the other server instances, as part of the batch's transaction (so only if it
     /// commits), what the batch changed. Nothing to tell for SQLite, which one process uses.
     fn announce(&mut self, _changes: &[Heard]) -> StoreResult<()> {
@@ -141,6 +148,17 @@ pub struct GameRow {
     pub offer: Option<String>,
     /// Since when each side's player (South, North) has had no connection to the game.
     pub away: [Option<i64>; 2],
+    /// The account names holding South's and North's seats, if any.
+    pub accounts: [Option<String>; 2],
+    /// Whether the game changes its players' ratings.
+    pub rated: bool,
+    /// Whether the game is listed while it is played.
+    pub public: bool,
+    /// The players' ratings as the game began and, once rated, after it
+    /// (crate::rating::GameRatings as JSON).
+    pub ratings: Option<String>,
+    /// The rating category of its clock (crate::rating::Category), for lists' filters.
+    pub category: Option<String>,
 }
 
 /// A game's clocks as stored (crate::round::clock).
@@ -277,6 +295,9 @@ pub struct Summary {
     pub status: String,
     pub result: String,
     pub moves: i64,
+    pub accounts: [Option<String>; 2],
+    pub rated: bool,
+    pub clock: Option<String>,
 }
 
 pub struct Store {
@@ -439,12 +460,19 @@ impl Store {
 
     /// Gives an untaken seat its secret. A seat someone took first is a
     /// [`StoreError::Conflict`], as any change to a game that moved on.
-    pub fn claim_seat(&self, head: Head, seat: usize, secret: &str) -> StoreResult<()> {
+    pub fn claim_seat(
+        &self,
+        head: Head,
+        seat: usize,
+        secret: &str,
+        account: Option<&str>,
+    ) -> StoreResult<()> {
         self.writer
             .call(Op::ClaimSeat {
                 head,
                 seat,
                 secret: secret.to_string(),
+                account: account.map(str::to_string),
             })
             .map(drop)
     }
@@ -514,10 +542,70 @@ impl Store {
         self.writer.call(Op::SetReadOnly(on)).map(drop)
     }
 
+    /// A change to accounts and sessions; false for a new account whose name is taken.
+    pub fn account_op(&self, op: AccountOp) -> StoreResult<bool> {
+        self.writer.call(Op::Account(op))
+    }
+
+    /// The account whose name is `key` in lower case.
+    pub fn account(&self, key: &str) -> StoreResult<Option<AccountRow>> {
+        self.readers.with(|c| accounts::account(&mut *c.sql(), key))
+    }
+
+    /// The session whose cookie's SHA-256 is `token`.
+    pub fn session(&self, token: &str) -> StoreResult<Option<SessionRow>> {
+        self.readers
+            .with(|c| accounts::session(&mut *c.sql(), token))
+    }
+
+    /// A player's ratings (those with games), most played first.
+    pub fn ratings(&self, name: &str) -> StoreResult<Vec<RatingRow>> {
+        self.readers
+            .with(|c| accounts::ratings(&mut *c.sql(), name))
+    }
+
+    /// The last `limit` points of a player's rating history, oldest first.
+    pub fn rating_history(&self, name: &str, limit: usize) -> StoreResult<Vec<RatingPoint>> {
+        self.readers
+            .with(|c| accounts::history(&mut *c.sql(), name, limit))
+    }
+
+    /// A player's wins, draws and losses.
+    pub fn counts(&self, name: &str) -> StoreResult<Counts> {
+        self.readers.with(|c| accounts::counts(&mut *c.sql(), name))
+    }
+
+    /// The games of a list, newest change first.
+    pub fn list(&self, l: &Listing) -> StoreResult<Vec<Summary>> {
+        let collate = if self.is_shared() {
+            "COLLATE \"C\""
+        } else {
+            ""
+        };
+        self.readers
+            .with(|c| accounts::list(&mut *c.sql(), l, collate))
+    }
+
+    /// Sets who holds each seat and whether the game is listed while played.
+    pub fn set_seating(
+        &self,
+        head: Head,
+        accounts: [Option<String>; 2],
+        public: bool,
+    ) -> StoreResult<()> {
+        self.writer
+            .call(Op::SetSeating {
+                head,
+                accounts,
+                public,
+            })
+            .map(drop)
+    }
+
     /// The most recently updated games, newest first; live friend games are unlisted (their
     /// players did not make them public, and their free seat is for the invited friend).
     pub fn recent(&self, limit: usize) -> StoreResult<Vec<Summary>> {
-        self.readers.with(|c| c.recent(limit))
+        self.list(&Listing::Public { limit })
     }
 
     /// Up to `limit` game ids greater than `after`, in byte order (`""` for the first page),
@@ -558,6 +646,8 @@ pub struct StatusRow {
     pub status: String,
     pub result: String,
     pub termination: Option<String>,
+    /// A rated game that ends with this change: its players' ratings change with it.
+    pub rate: Option<RateGame>,
 }
 
 /// A name for this process among the server instances sharing a database.

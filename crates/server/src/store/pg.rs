@@ -23,8 +23,9 @@ use postgres::{Client, IsolationLevel, Statement};
 use super::pg_tls::Target;
 
 use super::read::{claim, clock_row, hints_or_default, Readers};
+use super::sql::{Sql, Val};
 use super::writer::{claim_columns, clock_columns, conflict, Op, Writer};
-use super::{Changed, Conn, GameRow, Head, Heard, Store, StoreError, StoreResult, Summary};
+use super::{Changed, Conn, GameRow, Head, Heard, StatusRow, Store, StoreError, StoreResult};
 
 /// Read connections: each is a server process, and PostgreSQL's default allows 100 in all.
 pub(super) const READERS: usize = 2;
@@ -103,7 +104,27 @@ const MIGRATIONS: &[(i32, &str)] = &[
         "ALTER TABLE games ADD COLUMN south_away BIGINT;
     ALTER TABLE games ADD COLUMN north_away BIGINT;",
     ),
+    (
+        6,
+        // Accounts: who holds each seat, rated games, games listed while played; the account
+        // tables follow (`schema::ACCOUNT_TABLES`, shared with SQLite).
+        "ALTER TABLE games ADD COLUMN south_account TEXT;
+    ALTER TABLE games ADD COLUMN north_account TEXT;
+    ALTER TABLE games ADD COLUMN rated BOOLEAN NOT NULL DEFAULT false;
+    ALTER TABLE games ADD COLUMN public BOOLEAN NOT NULL DEFAULT false;
+    UPDATE games SET public = true WHERE mode != 'friend';
+    ALTER TABLE games ADD COLUMN ratings TEXT;
+    ALTER TABLE games ADD COLUMN category TEXT;",
+    ),
 ];
+
+/// What a migration runs after its own text.
+fn migration_tail(version: i32) -> &'static str {
+    match version {
+        6 => super::schema::ACCOUNT_TABLES,
+        _ => "",
+    }
+}
 
 impl From<postgres::Error> for StoreError {
     fn from(e: postgres::Error) -> StoreError {
@@ -234,9 +255,11 @@ impl PgConn {
             "INSERT INTO games (id, created, updated, mode, rules, seed, start, south, north,
                 south_secret, north_secret, status, result, termination, rematch, tags, hints,
                 invite, revision, engine_owner, engine_until, clock, clock_south, clock_north,
-                clock_since, deadline, offer, south_away, north_away)
+                clock_since, deadline, offer, south_away, north_away, south_account,
+                north_account, rated, public, ratings, category)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-                $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)",
+                $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32,
+                $33, $34, $35)",
             &[
                 &g.id,
                 &g.created,
@@ -267,6 +290,12 @@ impl PgConn {
                 &g.offer,
                 &g.away[0],
                 &g.away[1],
+                &g.accounts[0],
+                &g.accounts[1],
+                &g.rated,
+                &g.public,
+                &g.ratings,
+                &g.category,
             ],
         )?;
         for (i, mv) in moves.iter().enumerate() {
@@ -315,6 +344,18 @@ impl PgConn {
         }
     }
 
+    /// The ratings of a rated game that `status` ends (see `accounts::rate`).
+    fn rate(&mut self, head: &Head, status: &StatusRow) -> StoreResult<()> {
+        let Some(rate) = &status.rate else {
+            return Ok(());
+        };
+        let start: Option<String> = self
+            .client()
+            .query_one("SELECT ratings FROM games WHERE id = $1", &[&head.id])?
+            .try_get(0)?;
+        super::accounts::rate(self, &head.id, head.at, start.as_deref(), rate, true)
+    }
+
     fn apply_pg(&mut self, op: &Op) -> StoreResult<bool> {
         match op {
             Op::CreateGame { row, moves } => self.insert_game(row, moves)?,
@@ -343,7 +384,8 @@ impl PgConn {
                     ply,
                     mv,
                 ],
-            )?,
+            )
+            .and_then(|()| self.rate(head, status))?,
             Op::TruncateMoves { head, keep } => self.change(
                 head,
                 "WITH g AS (
@@ -371,7 +413,8 @@ impl PgConn {
                     &status.result,
                     &status.termination,
                 ],
-            )?,
+            )
+            .and_then(|()| self.rate(head, status))?,
             Op::Touch { head } => self.change(
                 head,
                 "WITH g AS (
@@ -383,24 +426,47 @@ impl PgConn {
                  SELECT COUNT(*) FROM g",
                 &[],
             )?,
-            Op::ClaimSeat { head, seat, secret } => {
+            Op::ClaimSeat {
+                head,
+                seat,
+                secret,
+                account,
+            } => {
                 let sql = if *seat == 0 {
                     "WITH g AS (
                         UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
                             clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
-                        offer = $9, south_away = $10, north_away = $11, south_secret = $12
+                        offer = $9, south_away = $10, north_away = $11, south_secret = $12,
+                        south_account = $13
                         WHERE id = $1 AND revision = $2 AND south_secret IS NULL RETURNING id)
                      SELECT COUNT(*) FROM g"
                 } else {
                     "WITH g AS (
                         UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
                             clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
-                        offer = $9, south_away = $10, north_away = $11, north_secret = $12
+                        offer = $9, south_away = $10, north_away = $11, north_secret = $12,
+                        north_account = $13
                         WHERE id = $1 AND revision = $2 AND north_secret IS NULL RETURNING id)
                      SELECT COUNT(*) FROM g"
                 };
-                self.change(head, sql, &[secret])?
+                self.change(head, sql, &[secret, account])?
             }
+            Op::SetSeating {
+                head,
+                accounts,
+                public,
+            } => self.change(
+                head,
+                "WITH g AS (
+                    UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
+                        clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
+                        offer = $9, south_away = $10, north_away = $11, south_account = $12,
+                        north_account = $13, public = $14
+                    WHERE id = $1 AND revision = $2 RETURNING id)
+                 SELECT COUNT(*) FROM g",
+                &[&accounts[0], &accounts[1], public],
+            )?,
+            Op::Account(op) => return super::accounts::apply(self, op),
             Op::CreateRematch { head, next } => {
                 self.change(
                     head,
@@ -492,6 +558,10 @@ impl Conn for PgConn {
         self.apply_pg(op)
     }
 
+    fn sql(&mut self) -> Box<dyn Sql + '_> {
+        Box::new(self)
+    }
+
     fn announce(&mut self, changes: &[Heard]) -> StoreResult<()> {
         if changes.is_empty() {
             return Ok(());
@@ -525,10 +595,6 @@ impl Conn for PgConn {
         self.reading(|c| c.load_once(id))
     }
 
-    fn recent(&mut self, limit: usize) -> StoreResult<Vec<Summary>> {
-        self.reading(|c| c.recent_once(limit))
-    }
-
     fn ids_after(&mut self, after: &str, limit: usize) -> StoreResult<Vec<String>> {
         self.reading(|c| c.ids_after_once(after, limit))
     }
@@ -552,7 +618,8 @@ impl PgConn {
             "SELECT id, created, updated, mode, rules, seed, start, south, north,
                 south_secret, north_secret, status, result, termination, rematch, tags,
                 hints, invite, revision, engine_owner, engine_until, clock, clock_south,
-                clock_north, clock_since, deadline, offer, south_away, north_away
+                clock_north, clock_since, deadline, offer, south_away, north_away,
+                south_account, north_account, rated, public, ratings, category
              FROM games WHERE id = $1",
         )?;
         let moves = self.statement("SELECT mv FROM moves WHERE game = $1 ORDER BY ply")?;
@@ -593,6 +660,11 @@ impl PgConn {
             ),
             offer: r.try_get(26)?,
             away: [r.try_get(27)?, r.try_get(28)?],
+            accounts: [r.try_get(29)?, r.try_get(30)?],
+            rated: r.try_get(31)?,
+            public: r.try_get(32)?,
+            ratings: r.try_get(33)?,
+            category: r.try_get(34)?,
             mode,
         };
         let moves = tx
@@ -617,35 +689,6 @@ impl PgConn {
             .map(|r| r.try_get(0))
             .collect::<Result<Vec<String>, postgres::Error>>()?;
         Ok(ids)
-    }
-
-    fn recent_once(&mut self, limit: usize) -> StoreResult<Vec<Summary>> {
-        // `COLLATE "C"`: ids in byte order, as SQLite sorts them.
-        let st = self.statement(
-            "SELECT g.id, g.created, g.updated, g.mode, g.rules, g.south, g.north, g.status,
-                g.result, (SELECT COUNT(*) FROM moves m WHERE m.game = g.id)
-             FROM games g WHERE NOT (g.mode = 'friend' AND g.status = 'playing')
-             ORDER BY g.updated DESC, g.id COLLATE \"C\" LIMIT $1",
-        )?;
-        let limit = limit as i64;
-        let rows = self.client().query(&st, &[&limit])?;
-        let summaries = rows
-            .iter()
-            .map(|r| {
-                Ok(Summary {
-                    id: r.try_get(0)?,
-                    created: r.try_get(1)?,
-                    updated: r.try_get(2)?,
-                    mode: r.try_get(3)?,
-                    rules: r.try_get(4)?,
-                    seats: [r.try_get(5)?, r.try_get(6)?],
-                    status: r.try_get(7)?,
-                    result: r.try_get(8)?,
-                    moves: r.try_get(9)?,
-                })
-            })
-            .collect::<Result<Vec<_>, postgres::Error>>()?;
-        Ok(summaries)
     }
 }
 
@@ -674,6 +717,7 @@ fn migrate(client: &mut Client) -> StoreResult<()> {
     for &(version, sql) in MIGRATIONS {
         if !done.contains(&version) {
             tx.batch_execute(sql)?;
+            tx.batch_execute(migration_tail(version))?;
             tx.execute(
                 "INSERT INTO schema_migrations (version) VALUES ($1)",
                 &[&version],
@@ -901,4 +945,32 @@ pub(super) fn scratch_url(url: &str) -> StoreResult<String> {
     let name = create_schema(&config)?;
     let sep = if url.contains('?') { '&' } else { '?' };
     Ok(format!("{url}{sep}options=-csearch_path%3D{name}"))
+}
+
+impl Sql for PgConn {
+    fn query(&mut self, sql: &str, params: &[Val]) -> StoreResult<Vec<Vec<Val>>> {
+        let st = self.client().prepare(sql)?;
+        let values = super::sql::pg_params(params, st.params());
+        let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|b| &**b).collect();
+        let rows = self.client().query(&st, &refs)?;
+        rows.iter().map(super::sql::pg_row).collect()
+    }
+
+    fn execute(&mut self, sql: &str, params: &[Val]) -> StoreResult<u64> {
+        let st = self.client().prepare(sql)?;
+        let values = super::sql::pg_params(params, st.params());
+        let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|b| &**b).collect();
+        Ok(self.client().execute(&st, &refs)?)
+    }
+}
+
+/// A borrowed connection is one too (what `Conn::sql` hands out).
+impl Sql for &mut PgConn {
+    fn query(&mut self, sql: &str, params: &[Val]) -> StoreResult<Vec<Vec<Val>>> {
+        (**self).query(sql, params)
+    }
+
+    fn execute(&mut self, sql: &str, params: &[Val]) -> StoreResult<u64> {
+        (**self).execute(sql, params)
+    }
 }

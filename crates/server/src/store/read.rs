@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 use rusqlite::{Connection, OptionalExtension};
 
-use super::{ClockRow, Conn, EngineClaim, GameRow, StoreResult, Summary};
+use super::{ClockRow, Conn, EngineClaim, GameRow, StoreResult};
 
 /// A few read connections; a read takes whichever is free.
 pub(super) struct Readers {
@@ -59,7 +59,8 @@ pub(super) fn load(
             "SELECT id, created, updated, mode, rules, seed, start, south, north,
                 south_secret, north_secret, status, result, termination, rematch, tags,
                 hints, invite, revision, engine_owner, engine_until, clock, clock_south,
-                clock_north, clock_since, deadline, offer, south_away, north_away
+                clock_north, clock_since, deadline, offer, south_away, north_away,
+                south_account, north_account, rated, public, ratings, category
              FROM games WHERE id = ?1",
         )?
         .query_row([id], |r| {
@@ -88,6 +89,11 @@ pub(super) fn load(
                 clock: clock_row(r.get(21)?, [r.get(22)?, r.get(23)?], r.get(24)?, r.get(25)?),
                 offer: r.get(26)?,
                 away: [r.get(27)?, r.get(28)?],
+                accounts: [r.get(29)?, r.get(30)?],
+                rated: r.get(31)?,
+                public: r.get(32)?,
+                ratings: r.get(33)?,
+                category: r.get(34)?,
             })
         })
         .optional()?;
@@ -98,29 +104,6 @@ pub(super) fn load(
         .collect::<rusqlite::Result<Vec<String>>>()?;
     tx.commit()?;
     Ok(Some((row, moves)))
-}
-
-pub(super) fn recent(conn: &Connection, limit: usize) -> rusqlite::Result<Vec<Summary>> {
-    let mut st = conn.prepare_cached(
-        "SELECT g.id, g.created, g.updated, g.mode, g.rules, g.south, g.north, g.status,
-            g.result, (SELECT COUNT(*) FROM moves m WHERE m.game = g.id)
-         FROM games g WHERE NOT (g.mode = 'friend' AND g.status = 'playing')
-         ORDER BY g.updated DESC, g.id LIMIT ?1",
-    )?;
-    let rows = st.query_map([limit as i64], |r| {
-        Ok(Summary {
-            id: r.get(0)?,
-            created: r.get(1)?,
-            updated: r.get(2)?,
-            mode: r.get(3)?,
-            rules: r.get(4)?,
-            seats: [r.get(5)?, r.get(6)?],
-            status: r.get(7)?,
-            result: r.get(8)?,
-            moves: r.get(9)?,
-        })
-    })?;
-    rows.collect()
 }
 
 pub(super) fn ids_after(

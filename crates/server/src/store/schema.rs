@@ -34,6 +34,48 @@ CREATE TABLE IF NOT EXISTS moves (
 ) WITHOUT ROWID;
 ";
 
+/// Accounts (found by `key`, the name in lower case; known everywhere else by `name`, as
+/// typed, which never changes), their sessions and ratings, and the indexes that find a player's games (the
+/// same text serves PostgreSQL's migration: nothing in it differs).
+pub(super) const ACCOUNT_TABLES: &str = "
+CREATE TABLE accounts (
+    key TEXT PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    hash TEXT NOT NULL,
+    created BIGINT NOT NULL
+);
+CREATE TABLE sessions (
+    token TEXT PRIMARY KEY,
+    account TEXT NOT NULL REFERENCES accounts (name),
+    csrf TEXT NOT NULL,
+    created BIGINT NOT NULL
+);
+CREATE INDEX sessions_by_account ON sessions (account);
+CREATE TABLE ratings (
+    account TEXT NOT NULL REFERENCES accounts (name),
+    category TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    deviation DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL,
+    games BIGINT NOT NULL,
+    at BIGINT NOT NULL,
+    PRIMARY KEY (account, category, rules)
+);
+CREATE TABLE rating_history (
+    account TEXT NOT NULL REFERENCES accounts (name),
+    category TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    deviation DOUBLE PRECISION NOT NULL,
+    game TEXT NOT NULL
+);
+CREATE INDEX rating_history_by_account ON rating_history (account, at);
+CREATE INDEX games_by_south_account ON games (south_account, updated) WHERE south_account IS NOT NULL;
+CREATE INDEX games_by_north_account ON games (north_account, updated) WHERE north_account IS NOT NULL;
+";
+
 /// Readies the connection that will write: journal, durability, schema.
 pub(super) fn set_up_writer(conn: &Connection) -> StoreResult<()> {
     // WAL lets readers go on during a write; FULL makes each commit reach the disk before
@@ -140,6 +182,27 @@ fn migrate(conn: &Connection) -> rusqlite::Result<()> {
              ALTER TABLE games ADD COLUMN north_away INTEGER;
              COMMIT;",
         )?;
+    }
+    let has_accounts: bool = conn.query_row(
+        "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'south_account'",
+        [],
+        |r| r.get::<_, i64>(0).map(|n| n > 0),
+    )?;
+    if !has_accounts {
+        // Games made before accounts belong to nobody, are casual, and are listed as they
+        // were (finished ones, and live ones but between friends).
+        conn.execute_batch(&format!(
+            "BEGIN;
+             ALTER TABLE games ADD COLUMN south_account TEXT;
+             ALTER TABLE games ADD COLUMN north_account TEXT;
+             ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+             ALTER TABLE games ADD COLUMN public INTEGER NOT NULL DEFAULT 0;
+             UPDATE games SET public = 1 WHERE mode != 'friend';
+             ALTER TABLE games ADD COLUMN ratings TEXT;
+             ALTER TABLE games ADD COLUMN category TEXT;
+             {ACCOUNT_TABLES}
+             COMMIT;"
+        ))?;
     }
     Ok(())
 }

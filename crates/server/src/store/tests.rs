@@ -39,6 +39,11 @@ fn game(id: &str) -> GameRow {
         clock: None,
         offer: None,
         away: [None; 2],
+        accounts: [None, None],
+        rated: false,
+        public: true,
+        ratings: None,
+        category: None,
     }
 }
 
@@ -60,6 +65,7 @@ fn playing() -> StatusRow {
         status: "playing".to_string(),
         result: "*".to_string(),
         termination: None,
+        rate: None,
     }
 }
 
@@ -68,6 +74,7 @@ fn over(result: &str, termination: Option<&str>) -> StatusRow {
         status: "over".to_string(),
         result: result.to_string(),
         termination: termination.map(str::to_string),
+        rate: None,
     }
 }
 
@@ -207,11 +214,13 @@ fn a_failing_change_fails_alone_in_its_batch() {
             head: head("a", 2, 0),
             seat: 1,
             secret: "n".to_string(),
+            account: None,
         },
         Op::ClaimSeat {
             head: head("a", 3, 0),
             seat: 0,
             secret: "x".to_string(),
+            account: None,
         },
         Op::CreateRematch {
             head: head("a", 3, 0),
@@ -416,7 +425,7 @@ fn one_claim_of_a_seat_wins() {
                     let (store, start) = (&store, &start);
                     s.spawn(move || {
                         start.wait();
-                        let r = store.claim_seat(head("a", 0, 0), 1, &format!("secret{i}"));
+                        let r = store.claim_seat(head("a", 0, 0), 1, &format!("secret{i}"), None);
                         assert!(r.is_ok() || matches!(r, Err(StoreError::Conflict { .. })));
                         (i, r.is_ok())
                     })
@@ -447,7 +456,7 @@ fn read_only_refuses_changes_until_lifted() {
         let e = append(&store, "a", 1).unwrap_err().to_string();
         assert!(e.contains("readonly") || e.contains("read-only"), "{e}");
         assert!(store.create_game(&game("b"), &[]).is_err());
-        assert!(store.claim_seat(head("a", 0, 0), 1, "n").is_err());
+        assert!(store.claim_seat(head("a", 0, 0), 1, "n", None).is_err());
         assert!(store.load("a").unwrap().unwrap().1.is_empty());
         assert_eq!(store.recent(10).unwrap().len(), 1);
         store.set_read_only(false).unwrap();
@@ -529,10 +538,10 @@ fn exercise(store: &Store) {
         ),
         ("over", "1-0", Some("resignation"))
     );
-    store.claim_seat(head("a", 3, 0), 1, "n").unwrap();
-    assert!(store.claim_seat(head("a", 4, 0), 1, "m").is_err());
+    store.claim_seat(head("a", 3, 0), 1, "n", None).unwrap();
+    assert!(store.claim_seat(head("a", 4, 0), 1, "m", None).is_err());
     assert!(
-        store.claim_seat(head("a", 4, 0), 0, "m").is_err(),
+        store.claim_seat(head("a", 4, 0), 0, "m", None).is_err(),
         "South has its secret"
     );
     let next = game("b");
@@ -544,6 +553,7 @@ fn exercise(store: &Store) {
     friend.mode = "friend".to_string();
     friend.updated = 50;
     friend.invite = Some("tok".to_string());
+    friend.public = false;
     store.create_game(&friend, &[]).unwrap();
     let ids = |s: &Store| -> Vec<(String, i64)> {
         s.recent(10)
@@ -619,6 +629,7 @@ fn a_failing_change_fails_alone_in_a_postgres_batch() {
             head: head("a", 2, 0),
             seat: 0,
             secret: "x".to_string(),
+            account: None,
         },
         Op::CreateRematch {
             head: head("a", 2, 0),

@@ -18,6 +18,7 @@ use std::thread::JoinHandle;
 
 use rusqlite::{params, Connection};
 
+use super::sql::{Lite, Sql};
 use super::{
     ClockRow, Conn, EngineClaim, GameRow, Head, Heard, HeardMove, StatusRow, StoreError,
     StoreResult,
@@ -55,7 +56,16 @@ pub(super) enum Op {
         head: Head,
         seat: usize,
         secret: String,
+        /// The account of whoever took the seat.
+        account: Option<String>,
     },
+    SetSeating {
+        head: Head,
+        accounts: [Option<String>; 2],
+        public: bool,
+    },
+    /// Not a change of any game.
+    Account(super::AccountOp),
     CreateRematch {
         head: Head,
         next: GameRow,
@@ -128,6 +138,7 @@ impl Op {
             | Op::SetStatus { head, .. }
             | Op::Touch { head }
             | Op::ClaimSeat { head, .. }
+            | Op::SetSeating { head, .. }
             | Op::CreateRematch { head, .. } => (head, None),
             #[cfg(test)]
             Op::Hold { first, .. } => return first.heard(),
@@ -170,17 +181,40 @@ impl Op {
                 set_status(c, head, status)?;
             }
             Op::Touch { head } => touch(c, head)?,
-            Op::ClaimSeat { head, seat, secret } => {
+            Op::ClaimSeat {
+                head,
+                seat,
+                secret,
+                account,
+            } => {
                 touch(c, head)?;
                 let sql = if *seat == 0 {
-                    "UPDATE games SET south_secret = ?2 WHERE id = ?1 AND south_secret IS NULL"
+                    "UPDATE games SET south_secret = ?2, south_account = ?3
+                     WHERE id = ?1 AND south_secret IS NULL"
                 } else {
-                    "UPDATE games SET north_secret = ?2 WHERE id = ?1 AND north_secret IS NULL"
+                    "UPDATE games SET north_secret = ?2, north_account = ?3
+                     WHERE id = ?1 AND north_secret IS NULL"
                 };
-                if c.prepare_cached(sql)?.execute(params![head.id, secret])? != 1 {
+                if c.prepare_cached(sql)?
+                    .execute(params![head.id, secret, account])?
+                    != 1
+                {
                     return Err(conflict(&head.id));
                 }
             }
+            Op::SetSeating {
+                head,
+                accounts,
+                public,
+            } => {
+                touch(c, head)?;
+                c.prepare_cached(
+                    "UPDATE games SET south_account = ?2, north_account = ?3, public = ?4
+                     WHERE id = ?1",
+                )?
+                .execute(params![head.id, accounts[0], accounts[1], public])?;
+            }
+            Op::Account(op) => return super::accounts::apply(&mut Lite(c), op),
             Op::CreateRematch { head, next } => {
                 touch(c, head)?;
                 let linked = c
@@ -255,11 +289,25 @@ fn touch(c: &Connection, head: &Head) -> StoreResult<()> {
     }
 }
 
-fn set_status(c: &Connection, head: &Head, s: &StatusRow) -> rusqlite::Result<usize> {
+fn set_status(c: &Connection, head: &Head, s: &StatusRow) -> StoreResult<()> {
     c.prepare_cached(
         "UPDATE games SET updated = ?2, status = ?3, result = ?4, termination = ?5 WHERE id = ?1",
     )?
-    .execute(params![head.id, head.at, s.status, s.result, s.termination])
+    .execute(params![head.id, head.at, s.status, s.result, s.termination])?;
+    if let Some(rate) = &s.rate {
+        let start: Option<String> = c
+            .prepare_cached("SELECT ratings FROM games WHERE id = ?1")?
+            .query_row([&head.id], |r| r.get(0))?;
+        super::accounts::rate(
+            &mut Lite(c),
+            &head.id,
+            head.at,
+            start.as_deref(),
+            rate,
+            false,
+        )?;
+    }
+    Ok(())
 }
 
 /// `clock_south`, `clock_north`, `clock_since` and `deadline` as stored.
@@ -303,9 +351,10 @@ fn insert_game(c: &Connection, g: &GameRow, moves: &[String]) -> rusqlite::Resul
         "INSERT INTO games (id, created, updated, mode, rules, seed, start, south, north,
             south_secret, north_secret, status, result, termination, rematch, tags, hints, invite,
             revision, engine_owner, engine_until, clock, clock_south, clock_north, clock_since,
-            deadline, offer, south_away, north_away)
+            deadline, offer, south_away, north_away, south_account, north_account, rated, public,
+            ratings, category)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-            ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)",
+            ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35)",
     )?
     .execute(params![
         g.id,
@@ -336,7 +385,13 @@ fn insert_game(c: &Connection, g: &GameRow, moves: &[String]) -> rusqlite::Resul
         deadline,
         g.offer,
         g.away[0],
-        g.away[1]
+        g.away[1],
+        g.accounts[0],
+        g.accounts[1],
+        g.rated,
+        g.public,
+        g.ratings,
+        g.category
     ])?;
     let mut ins =
         c.prepare_cached("INSERT INTO moves (game, ply, mv, at) VALUES (?1, ?2, ?3, ?4)")?;
@@ -550,12 +605,12 @@ impl Conn for Connection {
         op.apply_sqlite(self)
     }
 
-    fn load(&mut self, id: &str) -> StoreResult<Option<(GameRow, Vec<String>)>> {
-        Ok(super::read::load(self, id)?)
+    fn sql(&mut self) -> Box<dyn Sql + '_> {
+        Box::new(Lite(self))
     }
 
-    fn recent(&mut self, limit: usize) -> StoreResult<Vec<super::Summary>> {
-        Ok(super::read::recent(self, limit)?)
+    fn load(&mut self, id: &str) -> StoreResult<Option<(GameRow, Vec<String>)>> {
+        Ok(super::read::load(self, id)?)
     }
 
     fn ids_after(&mut self, after: &str, limit: usize) -> StoreResult<Vec<String>> {

@@ -1,0 +1,294 @@
+//! Accounts over HTTP (docs/api-players.md): signing up, logging in and out, the password,
+//! and bringing seats into an account. Passwords go only to `account::password`; no answer,
+//! log line or error carries one.
+
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::account::session::{clear_cookie, new_session, set_cookie};
+use crate::account::{check_name, check_password, key_of, password, Authed, Viewer};
+use crate::api::client::ClientIp;
+use crate::api::{AppState, JsonBody};
+use crate::dates::now_ms;
+use crate::error::{ApiError, ApiResult};
+use crate::round::Command;
+use crate::store::{AccountOp, AccountRow, SessionRow};
+use crate::trace_json::side_name;
+
+/// Most seats one request brings into an account.
+pub const MAX_SEATS: usize = 200;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatProof {
+    game: String,
+    secret: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SignupRequest {
+    name: String,
+    password: String,
+    #[serde(default)]
+    seats: Vec<SeatProof>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoginRequest {
+    name: String,
+    password: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PasswordRequest {
+    old: String,
+    new: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimRequest {
+    seats: Vec<SeatProof>,
+}
+
+fn account_json(s: &SessionRow) -> Value {
+    json!({"name": s.name, "csrf": s.csrf})
+}
+
+/// Whether cookies must be `Secure`: the page is served over TLS (`--public-url https://…`).
+fn secure(st: &AppState) -> bool {
+    st.site()
+        .public_url
+        .as_deref()
+        .is_some_and(|u| u.starts_with("https://"))
+}
+
+/// `GET /api/account`.
+pub async fn me(viewer: Viewer) -> Json<Value> {
+    Json(json!({"account": viewer.0.as_ref().map(account_json)}))
+}
+
+/// `POST /api/account/signup`.
+pub async fn signup(
+    State(st): State<AppState>,
+    client: ClientIp,
+    JsonBody(req): JsonBody<SignupRequest>,
+) -> ApiResult<Response> {
+    client.check(&st.limiters().logins, "signups and logins")?;
+    check_name(&req.name)?;
+    check_password(&req.password)?;
+    too_many_seats(req.seats.len())?;
+    let hash = password::hash(req.password).await?;
+    let at = now_ms();
+    let (cookie, session) = new_session(&req.name, at);
+    let account = AccountRow {
+        key: key_of(&req.name),
+        name: req.name.clone(),
+        hash,
+        created: at,
+    };
+    let op = AccountOp::Create {
+        account,
+        session: session.clone(),
+    };
+    if !st.rounds().db(move |s| s.account_op(op)).await? {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "name_taken",
+            format!("the name '{}' is taken", req.name),
+        ));
+    }
+    let claimed = claim_seats(&st, &req.name, &req.seats).await;
+    let mut resp = (
+        StatusCode::CREATED,
+        Json(json!({"account": account_json(&session), "claimed": claimed})),
+    )
+        .into_response();
+    resp.headers_mut()
+        .insert(header::SET_COOKIE, set_cookie(&cookie, secure(&st)));
+    Ok(resp)
+}
+
+/// `POST /api/account/login`. An unknown name and a wrong password are the same refusal,
+/// and take as long.
+pub async fn login(
+    State(st): State<AppState>,
+    client: ClientIp,
+    JsonBody(req): JsonBody<LoginRequest>,
+) -> ApiResult<Response> {
+    client.check(&st.limiters().logins, "signups and logins")?;
+    let key = key_of(&req.name);
+    st.attempts().check(&key).map_err(|wait| {
+        ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            format!(
+                "too many failed logins for this name; try again in {} s",
+                wait.as_secs()
+            ),
+        )
+        .with_retry_after(wait.as_secs())
+    })?;
+    let lookup = key.clone();
+    let account = st.rounds().db(move |s| s.account(&lookup)).await?;
+    let stored = account
+        .as_ref()
+        .map_or(password::NOBODY.to_string(), |a| a.hash.clone());
+    let right = password::verify(req.password, stored).await?;
+    let Some(account) = account.filter(|_| right) else {
+        st.attempts().failed(&key);
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "bad_login",
+            "no account has this name and password",
+        ));
+    };
+    let (cookie, session) = new_session(&account.name, now_ms());
+    let op = AccountOp::AddSession(session.clone());
+    st.rounds().db(move |s| s.account_op(op)).await?;
+    let mut resp = Json(json!({"account": account_json(&session)})).into_response();
+    resp.headers_mut()
+        .insert(header::SET_COOKIE, set_cookie(&cookie, secure(&st)));
+    Ok(resp)
+}
+
+/// `POST /api/account/logout`: this session ends.
+pub async fn logout(State(st): State<AppState>, Authed(s): Authed) -> ApiResult<Response> {
+    let op = AccountOp::EndSession { token: s.token };
+    st.rounds().db(move |st| st.account_op(op)).await?;
+    Ok(cleared(&st))
+}
+
+/// `POST /api/account/logout-all`: every session of the account ends, this one too.
+pub async fn logout_all(State(st): State<AppState>, Authed(s): Authed) -> ApiResult<Response> {
+    let op = AccountOp::EndSessions {
+        name: s.name,
+        except: None,
+    };
+    st.rounds().db(move |st| st.account_op(op)).await?;
+    Ok(cleared(&st))
+}
+
+fn cleared(st: &AppState) -> Response {
+    let mut resp = Json(json!({})).into_response();
+    resp.headers_mut()
+        .insert(header::SET_COOKIE, clear_cookie(secure(st)));
+    resp
+}
+
+/// `POST /api/account/password`: the other sessions end (whoever else held one is out).
+pub async fn change_password(
+    State(st): State<AppState>,
+    client: ClientIp,
+    Authed(s): Authed,
+    JsonBody(req): JsonBody<PasswordRequest>,
+) -> ApiResult<Json<Value>> {
+    client.check(&st.limiters().logins, "signups and logins")?;
+    check_password(&req.new)?;
+    let key = key_of(&s.name);
+    let account = st
+        .rounds()
+        .db(move |db| db.account(&key))
+        .await?
+        .ok_or_else(crate::account::session::not_logged_in)?;
+    if !password::verify(req.old, account.hash).await? {
+        st.attempts().failed(&key_of(&s.name));
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "bad_login",
+            "the current password is not right",
+        ));
+    }
+    let hash = password::hash(req.new).await?;
+    let (name, token) = (s.name.clone(), s.token.clone());
+    st.rounds()
+        .db(move |db| {
+            db.account_op(AccountOp::SetPassword {
+                name: name.clone(),
+                hash,
+            })?;
+            db.account_op(AccountOp::EndSessions {
+                name,
+                except: Some(token),
+            })
+        })
+        .await?;
+    Ok(Json(json!({})))
+}
+
+/// `POST /api/account/claim`.
+pub async fn claim(
+    State(st): State<AppState>,
+    Authed(s): Authed,
+    JsonBody(req): JsonBody<ClaimRequest>,
+) -> ApiResult<Json<Value>> {
+    too_many_seats(req.seats.len())?;
+    let claimed = claim_seats(&st, &s.name, &req.seats).await;
+    Ok(Json(json!({ "claimed": claimed })))
+}
+
+fn too_many_seats(n: usize) -> ApiResult<()> {
+    if n > MAX_SEATS {
+        return Err(ApiError::malformed(format!(
+            "at most {MAX_SEATS} seats at once"
+        )));
+    }
+    Ok(())
+}
+
+/// Brings each seat whose secret is right and that belongs to nobody into `name`'s account;
+/// how many did. A seat that cannot be brought in (a wrong secret, a game gone) is skipped:
+/// the others still count.
+async fn claim_seats(st: &AppState, name: &str, seats: &[SeatProof]) -> usize {
+    let mut claimed = 0;
+    for p in seats {
+        let r = st
+            .rounds()
+            .call(&p.game, |reply| Command::Own {
+                secret: p.secret.clone(),
+                name: name.to_string(),
+                reply,
+            })
+            .await;
+        if let Ok(Ok(n)) = r {
+            claimed += n;
+        }
+    }
+    claimed
+}
+
+/// `POST /api/games/{id}/seat`: the logged-in account's seat in the game, with its secret, for
+/// playing it on another device.
+pub async fn seat(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    Authed(s): Authed,
+) -> ApiResult<Json<Value>> {
+    let g = st.rounds().snapshot(&id).await?;
+    let mine: Vec<anywoli_core::Side> = anywoli_core::Side::ALL
+        .into_iter()
+        .filter(|side| g.people.accounts[side.index()].as_deref() == Some(s.name.as_str()))
+        .collect();
+    let secret = mine
+        .first()
+        .and_then(|side| g.secrets()[side.index()].clone())
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::FORBIDDEN,
+                "not_your_seat",
+                "no seat of this game belongs to your account",
+            )
+        })?;
+    Ok(Json(json!({
+        "seat": crate::api::seat_name(&mine),
+        "secret": secret,
+        "side": side_name(mine[0]),
+    })))
+}

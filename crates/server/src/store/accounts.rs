@@ -1,0 +1,449 @@
+//! Accounts, sessions, ratings and the lists of games, in SQL that both backends run as it is
+//! (`sql.rs`). Changes go through the writer like a game's (`AccountOp`); a rated game's
+//! ratings change in the transaction that ends it (`rate`).
+
+use std::sync::{Arc, Mutex};
+
+use super::sql::{Sql, Val};
+use super::{StoreResult, Summary};
+use crate::rating::{self, Rating};
+
+/// An account as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountRow {
+    /// The name in lower case: what makes two names the same.
+    pub key: String,
+    /// The name as typed.
+    pub name: String,
+    /// The password's Argon2id hash (PHC string).
+    pub hash: String,
+    pub created: i64,
+}
+
+/// A session: the SHA-256 of its cookie, whose account, and its CSRF token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionRow {
+    pub token: String,
+    pub name: String,
+    pub csrf: String,
+    pub created: i64,
+}
+
+/// One rating of a player.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingRow {
+    pub category: String,
+    pub rules: String,
+    pub rating: Rating,
+    pub games: i64,
+    /// When it last changed (milliseconds since the epoch).
+    pub at: i64,
+}
+
+/// A rating after one game, for the history graph.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingPoint {
+    pub category: String,
+    pub rules: String,
+    pub at: i64,
+    pub rating: f64,
+    pub deviation: f64,
+    pub game: String,
+}
+
+/// A player's finished games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub games: i64,
+    pub wins: i64,
+    pub draws: i64,
+    pub losses: i64,
+}
+
+/// How a game ended for one player, for a list's filter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// Which games a list holds, newest change first.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Listing {
+    /// Every finished game, and games in play that are public.
+    Public { limit: usize },
+    /// Public games in play, to watch.
+    Live { limit: usize },
+    /// One player's games, live ones too.
+    Player {
+        name: String,
+        outcome: Option<Outcome>,
+        category: Option<String>,
+        rated: Option<bool>,
+        /// Only games last changed before this (paging).
+        before: Option<i64>,
+        limit: usize,
+    },
+}
+
+/// A change to accounts, run by the writer.
+#[derive(Clone, Debug)]
+pub enum AccountOp {
+    /// A new account and its first session; refused (answering false) if the name is taken.
+    Create {
+        account: AccountRow,
+        session: SessionRow,
+    },
+    AddSession(SessionRow),
+    /// Ends the account's sessions, but for `except` (a session's token).
+    EndSessions {
+        name: String,
+        except: Option<String>,
+    },
+    EndSession {
+        token: String,
+    },
+    SetPassword {
+        name: String,
+        hash: String,
+    },
+}
+
+/// What ending a rated game does to its players' ratings, computed in the transaction that
+/// ends it; `out` then holds the change (what the round shows).
+#[derive(Clone, Debug)]
+pub struct RateGame {
+    pub names: [String; 2],
+    pub category: String,
+    pub rules: String,
+    /// South's score: 1, ½ or 0.
+    pub score_south: f64,
+    pub out: Arc<Mutex<Option<rating::GameRatings>>>,
+}
+
+pub(super) fn apply(db: &mut dyn Sql, op: &AccountOp) -> StoreResult<bool> {
+    match op {
+        AccountOp::Create { account, session } => {
+            let taken = db.query(
+                "SELECT 1 FROM accounts WHERE key = $1",
+                &[(&account.key).into()],
+            )?;
+            if !taken.is_empty() {
+                return Ok(false);
+            }
+            db.execute(
+                "INSERT INTO accounts (key, name, hash, created) VALUES ($1, $2, $3, $4)",
+                &[
+                    (&account.key).into(),
+                    (&account.name).into(),
+                    (&account.hash).into(),
+                    account.created.into(),
+                ],
+            )?;
+            add_session(db, session)?;
+        }
+        AccountOp::AddSession(s) => add_session(db, s)?,
+        AccountOp::EndSessions { name, except } => {
+            db.execute(
+                "DELETE FROM sessions WHERE account = $1 AND token != $2",
+                &[name.into(), except.clone().unwrap_or_default().into()],
+            )?;
+        }
+        AccountOp::EndSession { token } => {
+            db.execute("DELETE FROM sessions WHERE token = $1", &[token.into()])?;
+        }
+        AccountOp::SetPassword { name, hash } => {
+            db.execute(
+                "UPDATE accounts SET hash = $2 WHERE name = $1",
+                &[name.into(), hash.into()],
+            )?;
+        }
+    }
+    Ok(true)
+}
+
+fn add_session(db: &mut dyn Sql, s: &SessionRow) -> StoreResult<()> {
+    db.execute(
+        "INSERT INTO sessions (token, account, csrf, created) VALUES ($1, $2, $3, $4)",
+        &[
+            (&s.token).into(),
+            (&s.name).into(),
+            (&s.csrf).into(),
+            s.created.into(),
+        ],
+    )?;
+    Ok(())
+}
+
+/// Rates game `id` (ending now, at `at`): both players' ratings are read, aged, updated and
+/// written with a point of history each, and the game's `ratings` column gets the change. In
+/// PostgreSQL the rating rows are locked first, so that two games of one player ending at once
+/// on two instances are rated one after the other.
+pub(super) fn rate(
+    db: &mut dyn Sql,
+    id: &str,
+    at: i64,
+    start: Option<&str>,
+    r: &RateGame,
+    lock: bool,
+) -> StoreResult<()> {
+    let mut before = [Rating::DEFAULT; 2];
+    let mut idle = [0i64; 2];
+    for (i, name) in r.names.iter().enumerate() {
+        // Made first, so that there is a row to lock.
+        db.execute(
+            "INSERT INTO ratings (account, category, rules, rating, deviation, volatility, games, at)
+             VALUES ($1, $2, $3, $4, $5, $6, 0, $7)
+             ON CONFLICT (account, category, rules) DO NOTHING",
+            &[
+                name.into(),
+                (&r.category).into(),
+                (&r.rules).into(),
+                Rating::DEFAULT.rating.into(),
+                Rating::DEFAULT.deviation.into(),
+                Rating::DEFAULT.volatility.into(),
+                at.into(),
+            ],
+        )?;
+        let sql = if lock {
+            "SELECT rating, deviation, volatility, games, at FROM ratings
+             WHERE account = $1 AND category = $2 AND rules = $3 FOR UPDATE"
+        } else {
+            "SELECT rating, deviation, volatility, games, at FROM ratings
+             WHERE account = $1 AND category = $2 AND rules = $3"
+        };
+        let rows = db.query(sql, &[name.into(), (&r.category).into(), (&r.rules).into()])?;
+        if let Some(row) = rows.first() {
+            before[i] = Rating {
+                rating: row[0].real()?,
+                deviation: row[1].real()?,
+                volatility: row[2].real()?,
+            };
+            // A first game starts from the default deviation, which ageing cannot raise.
+            idle[i] = if row[3].int()? == 0 {
+                0
+            } else {
+                at - row[4].int()?
+            };
+        }
+    }
+    let after = rating::after_rated_game(before, idle, r.score_south);
+    for (i, name) in r.names.iter().enumerate() {
+        let a = after[i];
+        db.execute(
+            "UPDATE ratings SET rating = $4, deviation = $5, volatility = $6, games = games + 1,
+                at = $7
+             WHERE account = $1 AND category = $2 AND rules = $3",
+            &[
+                name.into(),
+                (&r.category).into(),
+                (&r.rules).into(),
+                a.rating.into(),
+                a.deviation.into(),
+                a.volatility.into(),
+                at.into(),
+            ],
+        )?;
+        db.execute(
+            "INSERT INTO rating_history (account, category, rules, at, rating, deviation, game)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            &[
+                name.into(),
+                (&r.category).into(),
+                (&r.rules).into(),
+                at.into(),
+                a.rating.into(),
+                a.deviation.into(),
+                id.into(),
+            ],
+        )?;
+    }
+    let mut ratings = rating::GameRatings::from_json(start);
+    ratings.change = Some([
+        rating::Change::new(before[0], after[0]),
+        rating::Change::new(before[1], after[1]),
+    ]);
+    db.execute(
+        "UPDATE games SET ratings = $2 WHERE id = $1",
+        &[id.into(), ratings.to_json().into()],
+    )?;
+    if let Ok(mut out) = r.out.lock() {
+        *out = Some(ratings);
+    }
+    Ok(())
+}
+
+pub(super) fn account(db: &mut dyn Sql, key: &str) -> StoreResult<Option<AccountRow>> {
+    let rows = db.query(
+        "SELECT key, name, hash, created FROM accounts WHERE key = $1",
+        &[key.into()],
+    )?;
+    rows.first()
+        .map(|r| {
+            Ok(AccountRow {
+                key: r[0].text()?,
+                name: r[1].text()?,
+                hash: r[2].text()?,
+                created: r[3].int()?,
+            })
+        })
+        .transpose()
+}
+
+pub(super) fn session(db: &mut dyn Sql, token: &str) -> StoreResult<Option<SessionRow>> {
+    let rows = db.query(
+        "SELECT token, account, csrf, created FROM sessions WHERE token = $1",
+        &[token.into()],
+    )?;
+    rows.first()
+        .map(|r| {
+            Ok(SessionRow {
+                token: r[0].text()?,
+                name: r[1].text()?,
+                csrf: r[2].text()?,
+                created: r[3].int()?,
+            })
+        })
+        .transpose()
+}
+
+pub(super) fn ratings(db: &mut dyn Sql, name: &str) -> StoreResult<Vec<RatingRow>> {
+    let rows = db.query(
+        "SELECT category, rules, rating, deviation, volatility, games, at FROM ratings
+         WHERE account = $1 AND games > 0 ORDER BY games DESC, category, rules",
+        &[name.into()],
+    )?;
+    rows.iter()
+        .map(|r| {
+            Ok(RatingRow {
+                category: r[0].text()?,
+                rules: r[1].text()?,
+                rating: Rating {
+                    rating: r[2].real()?,
+                    deviation: r[3].real()?,
+                    volatility: r[4].real()?,
+                },
+                games: r[5].int()?,
+                at: r[6].int()?,
+            })
+        })
+        .collect()
+}
+
+/// The player's rating history, oldest first: the last `limit` points.
+pub(super) fn history(db: &mut dyn Sql, name: &str, limit: usize) -> StoreResult<Vec<RatingPoint>> {
+    let rows = db.query(
+        "SELECT category, rules, at, rating, deviation, game FROM (
+            SELECT category, rules, at, rating, deviation, game FROM rating_history
+            WHERE account = $1 ORDER BY at DESC LIMIT $2) h ORDER BY at",
+        &[name.into(), (limit as i64).into()],
+    )?;
+    rows.iter()
+        .map(|r| {
+            Ok(RatingPoint {
+                category: r[0].text()?,
+                rules: r[1].text()?,
+                at: r[2].int()?,
+                rating: r[3].real()?,
+                deviation: r[4].real()?,
+                game: r[5].text()?,
+            })
+        })
+        .collect()
+}
+
+/// `result` as a win for the player whose seat column is `side`: `1-0` for South.
+const WIN_SQL: &str =
+    "((south_account = $1 AND result = '1-0') OR (north_account = $1 AND result = '0-1'))";
+const LOSS_SQL: &str =
+    "((south_account = $1 AND result = '0-1') OR (north_account = $1 AND result = '1-0'))";
+const MINE_SQL: &str = "(south_account = $1 OR north_account = $1)";
+
+pub(super) fn counts(db: &mut dyn Sql, name: &str) -> StoreResult<Counts> {
+    let sql = format!(
+        "SELECT COUNT(*),
+            COALESCE(SUM(CASE WHEN {WIN_SQL} THEN 1 ELSE 0 END), 0),
+            COALESCE(SUM(CASE WHEN result = '1/2-1/2' THEN 1 ELSE 0 END), 0),
+            COALESCE(SUM(CASE WHEN {LOSS_SQL} THEN 1 ELSE 0 END), 0)
+         FROM games WHERE {MINE_SQL} AND status = 'over'"
+    );
+    let rows = db.query(&sql, &[name.into()])?;
+    let r = rows
+        .first()
+        .ok_or_else(|| super::StoreError::Failed("database: no count".to_string()))?;
+    Ok(Counts {
+        games: r[0].int()?,
+        wins: r[1].int()?,
+        draws: r[2].int()?,
+        losses: r[3].int()?,
+    })
+}
+
+/// The games of a list (see [`Listing`]). The order ends on the id in byte order in both
+/// backends (`COLLATE "C"` in PostgreSQL: `collate`).
+pub(super) fn list(db: &mut dyn Sql, l: &Listing, collate: &str) -> StoreResult<Vec<Summary>> {
+    let mut params: Vec<Val> = Vec::new();
+    let (filter, limit) = match l {
+        Listing::Public { limit } => ("(g.status != 'playing' OR g.public)".to_string(), *limit),
+        Listing::Live { limit } => ("(g.status = 'playing' AND g.public)".to_string(), *limit),
+        Listing::Player {
+            name,
+            outcome,
+            category,
+            rated,
+            before,
+            limit,
+        } => {
+            params.push(name.into());
+            let mut f = vec![MINE_SQL.to_string()];
+            match outcome {
+                Some(Outcome::Win) => f.push(format!("g.status = 'over' AND {WIN_SQL}")),
+                Some(Outcome::Loss) => f.push(format!("g.status = 'over' AND {LOSS_SQL}")),
+                Some(Outcome::Draw) => f.push("g.result = '1/2-1/2'".to_string()),
+                None => {}
+            }
+            if let Some(c) = category {
+                params.push(c.into());
+                f.push(format!("g.category = ${}", params.len()));
+            }
+            if let Some(r) = rated {
+                params.push((*r).into());
+                f.push(format!("g.rated = ${}", params.len()));
+            }
+            if let Some(b) = before {
+                params.push((*b).into());
+                f.push(format!("g.updated < ${}", params.len()));
+            }
+            (f.join(" AND "), *limit)
+        }
+    };
+    params.push((limit as i64).into());
+    let sql = format!(
+        "SELECT g.id, g.created, g.updated, g.mode, g.rules, g.south, g.north, g.status,
+            g.result, (SELECT COUNT(*) FROM moves m WHERE m.game = g.id), g.south_account,
+            g.north_account, g.rated, g.clock
+         FROM games g WHERE {filter}
+         ORDER BY g.updated DESC, g.id {collate} LIMIT ${}",
+        params.len()
+    );
+    let rows = db.query(&sql, &params)?;
+    rows.iter()
+        .map(|r| {
+            Ok(Summary {
+                id: r[0].text()?,
+                created: r[1].int()?,
+                updated: r[2].int()?,
+                mode: r[3].text()?,
+                rules: r[4].text()?,
+                seats: [r[5].text()?, r[6].text()?],
+                status: r[7].text()?,
+                result: r[8].text()?,
+                moves: r[9].int()?,
+                accounts: [r[10].opt_text()?, r[11].opt_text()?],
+                rated: r[12].bool()?,
+                clock: r[13].opt_text()?,
+            })
+        })
+        .collect()
+}
