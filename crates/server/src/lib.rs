@@ -14,6 +14,7 @@ pub mod error;
 mod guard;
 mod ids;
 mod listener;
+pub mod lobby;
 pub mod metrics;
 mod puzzles;
 pub mod rate_limit;
@@ -83,7 +84,7 @@ impl Default for Config {
 
 /// The whole app as a router, for a server or for tests that call it directly.
 pub fn app(state: AppState) -> Router {
-    use api::{account, events, games, play, players};
+    use api::{account, events, games, lobby, play, players};
     let api = Router::new()
         .route("/site", get(games::site))
         .route("/rules", get(games::rules_list))
@@ -107,6 +108,10 @@ pub fn app(state: AppState) -> Router {
         .route("/account/logout-all", post(account::logout_all))
         .route("/account/password", post(account::change_password))
         .route("/account/claim", post(account::claim))
+        .route("/lobby", get(lobby::lobby))
+        .route("/challenges", get(lobby::list).post(lobby::create))
+        .route("/challenges/{id}/accept", post(lobby::accept_challenge))
+        .route("/challenges/{id}/decline", post(lobby::decline_challenge))
         .route("/players/{name}", get(players::profile))
         .route("/players/{name}/games", get(players::games))
         .route("/games/{id}/offer/accept", post(play::accept))

@@ -6,6 +6,7 @@ pub mod account;
 pub mod client;
 pub mod events;
 pub mod games;
+pub mod lobby;
 pub mod play;
 pub mod players;
 
@@ -34,6 +35,7 @@ pub struct Inner {
     pub limiters: Limiters,
     pub hosts: AllowedHosts,
     pub attempts: crate::account::attempts::Attempts,
+    pub lobby: Arc<crate::lobby::Lobby>,
 }
 
 /// How the app behaves, beyond its store.
@@ -101,6 +103,7 @@ impl AppState {
             limiters: Limiters::new(o.rates),
             hosts,
             attempts: Default::default(),
+            lobby: Default::default(),
         }))
     }
 
@@ -115,6 +118,10 @@ impl AppState {
     /// Failed logins per name.
     pub fn attempts(&self) -> &crate::account::attempts::Attempts {
         &self.0.attempts
+    }
+
+    pub fn lobby(&self) -> &Arc<crate::lobby::Lobby> {
+        &self.0.lobby
     }
 
     pub fn site(&self) -> &SiteView {

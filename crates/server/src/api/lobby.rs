@@ -1,0 +1,389 @@
+//! The lobby over a WebSocket, and challenges over HTTP (docs/api-players.md). The lobby's
+//! state is crate::lobby's; this file reads requests and says what happened.
+
+use anywoli_core::Rules;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::sync::broadcast;
+
+use crate::account::{key_of, Authed, Viewer};
+use crate::api::AppState;
+use crate::dates::now_ms;
+use crate::error::{ApiError, ApiResult};
+use crate::ids::{new_id, random_bytes};
+use crate::lobby::message::{
+    default_rules, Challenge, ClientMessage, GoneReason, Seek, SeekRequest, ServerMessage,
+    SideChoice,
+};
+use crate::lobby::start::{rating_of, start, Pairing};
+use crate::lobby::Membership;
+use crate::round::clock::TimeControl;
+use crate::trace_json::side_name;
+
+/// The largest message a client may send (a seek is well under 1 KiB).
+const MAX_MESSAGE: usize = 4096;
+/// Messages a client may send per [`RATE_WINDOW`]; more closes the socket.
+const MAX_MESSAGES: u32 = 30;
+const RATE_WINDOW: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// `GET /api/lobby`.
+pub async fn lobby(
+    State(st): State<AppState>,
+    viewer: Viewer,
+    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> ApiResult<Response> {
+    let ws = ws.map_err(|e| {
+        ApiError::malformed(format!("this endpoint takes a WebSocket connection: {e}"))
+    })?;
+    let name = viewer.name().map(str::to_string);
+    Ok(ws
+        .max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
+        .read_buffer_size(MAX_MESSAGE)
+        .write_buffer_size(16 * 1024)
+        .max_write_buffer_size(1024 * 1024)
+        .on_upgrade(move |socket| run(socket, st, name)))
+}
+
+async fn run(mut socket: WebSocket, st: AppState, name: Option<String>) {
+    let (seeks, mut public, mut own, me) = st.lobby().join(name.clone());
+    let hello = ServerMessage::Lobby { seeks, you: name };
+    if socket
+        .send(Message::Text(hello.text().to_string().into()))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    let mut window = tokio::time::Instant::now();
+    let mut received = 0u32;
+    loop {
+        tokio::select! {
+            m = public.recv() => match m {
+                Ok(text) => {
+                    if socket.send(Message::Text(text.to_string().into())).await.is_err() {
+                        return;
+                    }
+                }
+                Err(broadcast::error::RecvError::Lagged(_)) => {
+                    // Too slow to follow every seek: the whole list replaces them.
+                    let seeks = st.lobby().snapshot();
+                    let m = ServerMessage::Lobby { seeks, you: me.name.clone() };
+                    if socket.send(Message::Text(m.text().to_string().into())).await.is_err() {
+                        return;
+                    }
+                }
+                Err(broadcast::error::RecvError::Closed) => return,
+            },
+            m = own.recv() => match m {
+                Some(text) => {
+                    if socket.send(Message::Text(text.to_string().into())).await.is_err() {
+                        return;
+                    }
+                }
+                None => return,
+            },
+            msg = socket.recv() => match msg {
+                Some(Ok(Message::Text(t))) => {
+                    if too_many(&mut window, &mut received) {
+                        let _ = socket.send(Message::Close(Some(axum::extract::ws::CloseFrame {
+                            code: axum::extract::ws::close_code::POLICY,
+                            reason: "too many messages".into(),
+                        }))).await;
+                        return;
+                    }
+                    if let Some(reply) = answer(&st, &me, &t).await {
+                        if socket.send(Message::Text(reply.text().to_string().into())).await.is_err() {
+                            return;
+                        }
+                    }
+                }
+                Some(Ok(_)) => {}
+                Some(Err(_)) | None => return,
+            }
+        }
+    }
+    // Dropping `me` takes this connection's seeks out of the lobby.
+}
+
+fn too_many(window: &mut tokio::time::Instant, received: &mut u32) -> bool {
+    let now = tokio::time::Instant::now();
+    if now.duration_since(*window) >= RATE_WINDOW {
+        *window = now;
+        *received = 0;
+    }
+    *received += 1;
+    *received > MAX_MESSAGES
+}
+
+/// Answers a client's message; `None` when the answer goes another way (`started`).
+async fn answer(st: &AppState, me: &Membership, text: &str) -> Option<ServerMessage> {
+    let msg: ClientMessage = match serde_json::from_str(text) {
+        Ok(m) => m,
+        Err(e) => {
+            return Some(ServerMessage::error(&ApiError::malformed(format!(
+                "not a lobby message: {e}"
+            ))))
+        }
+    };
+    let r = match msg {
+        ClientMessage::Ping => return Some(ServerMessage::Pong),
+        ClientMessage::Seek(req) => seek(st, me, req).await,
+        ClientMessage::Cancel { id } => st.lobby().cancel(me.id, &id).map(|()| None),
+        ClientMessage::Accept { id } => accept(st, me, &id).await.map(|()| None),
+    };
+    match r {
+        Ok(m) => m,
+        Err(e) => Some(ServerMessage::error(&e)),
+    }
+}
+
+/// Rules and clock as a seek or challenge names them.
+fn terms(rules: &str, clock: Option<&str>) -> ApiResult<(Rules, Option<TimeControl>)> {
+    let seed = u64::from_le_bytes(random_bytes::<8>());
+    let rules = Rules::from_name(rules, seed).map_err(|e| ApiError::malformed(e.to_string()))?;
+    let clock = clock
+        .map(TimeControl::parse)
+        .transpose()
+        .map_err(ApiError::malformed)?;
+    Ok((rules, clock))
+}
+
+fn rated_needs_account() -> ApiError {
+    ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        "rated_needs_account",
+        "rated games are between players with accounts: log in first",
+    )
+}
+
+async fn seek(
+    st: &AppState,
+    me: &Membership,
+    req: SeekRequest,
+) -> ApiResult<Option<ServerMessage>> {
+    let (rules, clock) = terms(&req.rules, Some(&req.clock))?;
+    let clock = clock.expect("a seek names its clock");
+    if req.rated && me.name.is_none() {
+        return Err(rated_needs_account());
+    }
+    if let Some([lo, hi]) = req.range {
+        if lo > hi || hi > 4000 {
+            return Err(ApiError::malformed(
+                "range is [lowest, highest] rating, from 0 to 4000",
+            ));
+        }
+    }
+    let category = clock.category();
+    let rating = match &me.name {
+        Some(n) => Some(rating_of(st.rounds(), n, category, rules.name()).await?),
+        None => None,
+    };
+    let seek = Seek {
+        id: new_id(),
+        by: me.name.clone(),
+        rating: rating.map(|r| r.rating),
+        provisional: rating.is_none_or(|r| r.is_provisional()),
+        rules: rules.name().to_string(),
+        clock: clock.name(),
+        category,
+        rated: req.rated,
+        side: req.side,
+        range: req.range,
+    };
+    let id = seek.id.clone();
+    // Said first, so that the creator knows the seek is theirs when the lobby shows it.
+    st.lobby().tell_conn(me.id, &ServerMessage::Seeking { id });
+    st.lobby().open(me.id, seek)?;
+    Ok(None)
+}
+
+async fn accept(st: &AppState, me: &Membership, id: &str) -> ApiResult<()> {
+    let (seek, conn) = st.lobby().peek(id).ok_or_else(crate::lobby::unknown_seek)?;
+    if conn == me.id || (me.name.is_some() && seek.by == me.name) {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "own_seek",
+            "this seek is yours: wait for someone else to accept it",
+        ));
+    }
+    if seek.rated && me.name.is_none() {
+        return Err(rated_needs_account());
+    }
+    if let Some([lo, hi]) = seek.range {
+        let mine = match &me.name {
+            Some(n) => Some(rating_of(st.rounds(), n, seek.category, &seek.rules).await?),
+            None => None,
+        };
+        if !mine.is_some_and(|r| (f64::from(lo)..=f64::from(hi)).contains(&r.rating.round())) {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "out_of_range",
+                format!("this seek is for players rated {lo} to {hi}"),
+            ));
+        }
+    }
+    let (rules, clock) = terms(&seek.rules, Some(&seek.clock))?;
+    let (seek, conn) = st.lobby().take(id)?;
+    let pairing = Pairing {
+        rules,
+        clock,
+        rated: seek.rated,
+        side: seek.side,
+        creator: seek.by.clone(),
+        joiner: me.name.clone(),
+    };
+    match start(st.rounds(), pairing).await {
+        Ok(s) => {
+            let started = |(side, secret): (anywoli_core::Side, String)| ServerMessage::Started {
+                game: s.game.clone(),
+                seat: side_name(side),
+                secret,
+            };
+            st.lobby().tell_conn(conn, &started(s.creator.clone()));
+            st.lobby().tell_conn(me.id, &started(s.joiner.clone()));
+            Ok(())
+        }
+        Err(e) => {
+            st.lobby().put_back(seek, conn);
+            Err(e)
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChallengeRequest {
+    to: String,
+    #[serde(default = "default_rules")]
+    rules: String,
+    clock: Option<String>,
+    #[serde(default)]
+    rated: bool,
+    #[serde(default)]
+    side: SideChoice,
+}
+
+/// `POST /api/challenges`.
+pub async fn create(
+    State(st): State<AppState>,
+    Authed(me): Authed,
+    crate::api::JsonBody(req): crate::api::JsonBody<ChallengeRequest>,
+) -> ApiResult<Response> {
+    let (rules, clock) = terms(&req.rules, req.clock.as_deref())?;
+    if req.rated && clock.is_none() {
+        return Err(ApiError::malformed(
+            "a rated game needs a clock (its rating category comes from it)",
+        ));
+    }
+    let key = key_of(&req.to);
+    let to = st
+        .rounds()
+        .db(move |s| s.account(&key))
+        .await?
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                "unknown_player",
+                format!(
+                    "no player is called '{}'",
+                    req.to.chars().take(40).collect::<String>()
+                ),
+            )
+        })?;
+    if to.name == me.name {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "own_seek",
+            "you cannot challenge yourself",
+        ));
+    }
+    let c = Challenge {
+        id: new_id(),
+        from: me.name.clone(),
+        to: to.name,
+        rules: rules.name().to_string(),
+        clock: clock.map(|c| c.name()),
+        category: clock.map(|c| c.category()),
+        rated: req.rated,
+        side: req.side,
+        at: now_ms(),
+    };
+    st.lobby().challenge(c.clone())?;
+    Ok((StatusCode::CREATED, Json(json!({ "challenge": c }))).into_response())
+}
+
+/// `GET /api/challenges`: the logged-in player's, both ways.
+pub async fn list(viewer: Viewer, State(st): State<AppState>) -> ApiResult<Json<Value>> {
+    let name = viewer
+        .name()
+        .ok_or_else(crate::account::session::not_logged_in)?;
+    let (incoming, outgoing) = st.lobby().challenges_of(name);
+    Ok(Json(json!({"incoming": incoming, "outgoing": outgoing})))
+}
+
+/// `POST /api/challenges/{id}/accept`.
+pub async fn accept_challenge(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    Authed(me): Authed,
+) -> ApiResult<Json<Value>> {
+    let c = st.lobby().take_challenge(&id, &me.name, true)?;
+    let (rules, clock) = terms(&c.rules, c.clock.as_deref())?;
+    let s = start(
+        st.rounds(),
+        Pairing {
+            rules,
+            clock,
+            rated: c.rated,
+            side: c.side,
+            creator: Some(c.from.clone()),
+            joiner: Some(me.name.clone()),
+        },
+    )
+    .await?;
+    let gone = ServerMessage::ChallengeGone {
+        id: c.id.clone(),
+        reason: GoneReason::Accepted,
+    };
+    st.lobby().tell(
+        &c.from,
+        &ServerMessage::Started {
+            game: s.game.clone(),
+            seat: side_name(s.creator.0),
+            secret: s.creator.1.clone(),
+        },
+    );
+    st.lobby().tell(&c.from, &gone);
+    st.lobby().tell(&c.to, &gone);
+    Ok(Json(json!({
+        "game": s.game, "seat": side_name(s.joiner.0), "secret": s.joiner.1,
+    })))
+}
+
+/// `POST /api/challenges/{id}/decline`: by the challenged player, or the challenger taking it
+/// back.
+pub async fn decline_challenge(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    Authed(me): Authed,
+) -> ApiResult<Json<Value>> {
+    let c = st.lobby().take_challenge(&id, &me.name, false)?;
+    let reason = if c.to == me.name {
+        GoneReason::Declined
+    } else {
+        GoneReason::Cancelled
+    };
+    let gone = ServerMessage::ChallengeGone {
+        id: c.id.clone(),
+        reason,
+    };
+    st.lobby().tell(&c.from, &gone);
+    st.lobby().tell(&c.to, &gone);
+    Ok(Json(json!({})))
+}
