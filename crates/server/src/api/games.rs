@@ -202,6 +202,7 @@ pub async fn list(
             let name = viewer.name().ok_or_else(not_logged_in)?;
             Listing::Player {
                 name: name.to_string(),
+                all: true,
                 outcome: None,
                 category: None,
                 rated: None,

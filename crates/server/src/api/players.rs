@@ -5,7 +5,7 @@ use axum::http::StatusCode;
 use axum::Json;
 use serde_json::{json, Value};
 
-use crate::account::key_of;
+use crate::account::{key_of, Viewer};
 use crate::api::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::rating::Category;
@@ -82,9 +82,13 @@ pub async fn profile(
 }
 
 /// `GET /api/players/{name}/games?result=&category=&rated=&limit=&before=`.
+///
+/// The player sees all their games; anyone else sees the finished ones and those in play that
+/// are public (a live friend game stays unlisted, as on the Games page).
 pub async fn games(
     State(st): State<AppState>,
     Path(name): Path<String>,
+    viewer: Viewer,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Json<Value>> {
     let (name, _) = name_of(&st, &name).await?;
@@ -143,8 +147,10 @@ pub async fn games(
             }
         }
     }
+    let all = viewer.name() == Some(name.as_str());
     let listing = Listing::Player {
         name,
+        all,
         outcome,
         category,
         rated,

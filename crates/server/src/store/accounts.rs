@@ -75,9 +75,11 @@ pub enum Listing {
     Public { limit: usize },
     /// Public games in play, to watch.
     Live { limit: usize },
-    /// One player's games, live ones too.
+    /// One player's games: live ones too when `all` (the player asking), else only those
+    /// another person may see (finished, or public).
     Player {
         name: String,
+        all: bool,
         outcome: Option<Outcome>,
         category: Option<String>,
         rated: Option<bool>,
@@ -389,6 +391,7 @@ pub(super) fn list(db: &mut dyn Sql, l: &Listing, collate: &str) -> StoreResult<
         Listing::Live { limit } => ("(g.status = 'playing' AND g.public)".to_string(), *limit),
         Listing::Player {
             name,
+            all,
             outcome,
             category,
             rated,
@@ -397,6 +400,9 @@ pub(super) fn list(db: &mut dyn Sql, l: &Listing, collate: &str) -> StoreResult<
         } => {
             params.push(name.into());
             let mut f = vec![MINE_SQL.to_string()];
+            if !all {
+                f.push("(g.status != 'playing' OR g.public)".to_string());
+            }
             match outcome {
                 Some(Outcome::Win) => f.push(format!("g.status = 'over' AND {WIN_SQL}")),
                 Some(Outcome::Loss) => f.push(format!("g.status = 'over' AND {LOSS_SQL}")),
