@@ -18,8 +18,8 @@ use crate::store::SessionRow;
 
 /// The session cookie's name.
 pub const COOKIE: &str = "anywoli_session";
-/// How long a session lasts without logging in again.
-pub const MAX_AGE_SECS: u64 = 30 * 24 * 3600;
+/// How long a session lasts without logging in again (the store refuses it after as long).
+pub const MAX_AGE_SECS: u64 = (crate::store::SESSION_MS / 1000) as u64;
 /// The header that repeats the session's CSRF token.
 pub const CSRF_HEADER: &str = "x-csrf-token";
 
@@ -97,7 +97,8 @@ impl FromRequestParts<AppState> for Viewer {
             return Ok(Viewer(None));
         };
         let token = token_of(&cookie);
-        let session = st.rounds().db(move |s| s.session(&token)).await?;
+        let now = crate::dates::now_ms();
+        let session = st.rounds().db(move |s| s.session(&token, now)).await?;
         Ok(Viewer(session))
     }
 }

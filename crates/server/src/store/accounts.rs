@@ -165,7 +165,16 @@ pub(super) fn apply(db: &mut dyn Sql, op: &AccountOp) -> StoreResult<bool> {
     Ok(true)
 }
 
+/// How long a session lasts (the cookie's `Max-Age` says the same to the browser).
+pub const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;
+
 fn add_session(db: &mut dyn Sql, s: &SessionRow) -> StoreResult<()> {
+    // The account's sessions past their time go as a new one comes: the table holds only
+    // sessions that may still be used.
+    db.execute(
+        "DELETE FROM sessions WHERE account = $1 AND created < $2",
+        &[(&s.name).into(), (s.created - SESSION_MS).into()],
+    )?;
     db.execute(
         "INSERT INTO sessions (token, account, csrf, created) VALUES ($1, $2, $3, $4)",
         &[
@@ -293,10 +302,11 @@ pub(super) fn account(db: &mut dyn Sql, key: &str) -> StoreResult<Option<Account
         .transpose()
 }
 
-pub(super) fn session(db: &mut dyn Sql, token: &str) -> StoreResult<Option<SessionRow>> {
+/// The session whose token is `token`, unless it is past its time at `now`.
+pub(super) fn session(db: &mut dyn Sql, token: &str, now: i64) -> StoreResult<Option<SessionRow>> {
     let rows = db.query(
-        "SELECT token, account, csrf, created FROM sessions WHERE token = $1",
-        &[token.into()],
+        "SELECT token, account, csrf, created FROM sessions WHERE token = $1 AND created >= $2",
+        &[token.into(), (now - SESSION_MS).into()],
     )?;
     rows.first()
         .map(|r| {

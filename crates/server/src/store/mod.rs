@@ -31,6 +31,7 @@ mod writer;
 
 pub use accounts::{
     AccountOp, AccountRow, Counts, Listing, Outcome, RateGame, RatingPoint, RatingRow, SessionRow,
+    SESSION_MS,
 };
 
 #[cfg(test)]
@@ -552,10 +553,10 @@ impl Store {
         self.readers.with(|c| accounts::account(&mut *c.sql(), key))
     }
 
-    /// The session whose cookie's SHA-256 is `token`.
-    pub fn session(&self, token: &str) -> StoreResult<Option<SessionRow>> {
+    /// The session whose cookie's SHA-256 is `token`, if it has not run out at `now`.
+    pub fn session(&self, token: &str, now: i64) -> StoreResult<Option<SessionRow>> {
         self.readers
-            .with(|c| accounts::session(&mut *c.sql(), token))
+            .with(|c| accounts::session(&mut *c.sql(), token, now))
     }
 
     /// A player's ratings (those with games), most played first.
