@@ -35,7 +35,6 @@ pub struct Inner {
     pub limiters: Limiters,
     pub hosts: AllowedHosts,
     pub attempts: crate::account::attempts::Attempts,
-    pub lobby: Arc<crate::lobby::Lobby>,
 }
 
 /// How the app behaves, beyond its store.
@@ -88,6 +87,7 @@ impl AppState {
             idle: o.idle,
             metrics: Arc::new(crate::metrics::Metrics::new()),
             engine_lease: o.engine_lease,
+            lobby: Default::default(),
         });
 
         let public_host = o
@@ -103,7 +103,6 @@ impl AppState {
             limiters: Limiters::new(o.rates),
             hosts,
             attempts: Default::default(),
-            lobby: Default::default(),
         }))
     }
 
@@ -121,7 +120,7 @@ impl AppState {
     }
 
     pub fn lobby(&self) -> &Arc<crate::lobby::Lobby> {
-        &self.0.lobby
+        &self.0.rounds.ctx.lobby
     }
 
     pub fn site(&self) -> &SiteView {

@@ -88,6 +88,13 @@ pub enum ServerMessage {
         id: String,
         reason: GoneReason,
     },
+    /// It is your move in a correspondence game (told to every lobby connection of the
+    /// player, for a notification wherever they are on the site).
+    YourMove {
+        game: String,
+        /// The opponent's name, if they have an account.
+        opponent: Option<String>,
+    },
     Error {
         error: &'static str,
         message: String,

@@ -219,7 +219,36 @@ impl Round {
         rounds.ctx.metrics.stored(&event);
         self.game = next;
         self.announce(&event);
+        self.tell_whose_move(&rounds, &event);
         Ok(event)
+    }
+
+    /// After a move in a correspondence game, the player to move hears it wherever they are
+    /// on the site (their lobby connections), since days may pass between moves.
+    fn tell_whose_move(&self, rounds: &Rounds, event: &Event) {
+        let g = &self.game;
+        let correspondence = g.clock.is_some_and(|c| {
+            matches!(
+                c.control,
+                crate::round::clock::TimeControl::Correspondence { .. }
+            )
+        });
+        let (Event::Move { .. }, true, Some(side)) = (event, correspondence, g.pos.to_move())
+        else {
+            return;
+        };
+        if !g.is_playing() {
+            return;
+        }
+        if let Some(name) = &g.people.accounts[side.index()] {
+            rounds.ctx.lobby.tell(
+                name,
+                &crate::lobby::message::ServerMessage::YourMove {
+                    game: g.id.clone(),
+                    opponent: g.people.accounts[side.opponent().index()].clone(),
+                },
+            );
+        }
     }
 
     async fn handle(&mut self, cmd: Command) {

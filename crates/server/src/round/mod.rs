@@ -69,6 +69,9 @@ pub struct Context {
     pub metrics: Arc<crate::metrics::Metrics>,
     /// See [`ENGINE_LEASE`].
     pub engine_lease: Duration,
+    /// Where players with accounts hear about their games away from them (a correspondence
+    /// move).
+    pub lobby: Arc<crate::lobby::Lobby>,
 }
 
 struct Live {
