@@ -197,10 +197,11 @@ async fn seek(
         range: req.range,
     };
     let id = seek.id.clone();
-    // Said first, so that the creator knows the seek is theirs when the lobby shows it.
-    st.lobby().tell_conn(me.id, &ServerMessage::Seeking { id });
     st.lobby().open(me.id, seek)?;
-    Ok(None)
+    // The answer, which `run` sends before it reads the lobby's changes again: the creator
+    // hears `seeking` before the `seek` just announced (had it gone by the connection's own
+    // queue, `select!` could have sent either first), and only for a seek that opened.
+    Ok(Some(ServerMessage::Seeking { id }))
 }
 
 async fn accept(st: &AppState, me: &Membership, id: &str) -> ApiResult<()> {
@@ -335,7 +336,7 @@ pub async fn accept_challenge(
 ) -> ApiResult<Json<Value>> {
     let c = st.lobby().take_challenge(&id, &me.name, true)?;
     let (rules, clock) = terms(&c.rules, c.clock.as_deref())?;
-    let s = start(
+    let made = start(
         st.rounds(),
         Pairing {
             rules,
@@ -346,7 +347,15 @@ pub async fn accept_challenge(
             joiner: Some(me.name.clone()),
         },
     )
-    .await?;
+    .await;
+    let s = match made {
+        Ok(s) => s,
+        Err(e) => {
+            // The database could not take the game: the challenge waits to be accepted again.
+            st.lobby().put_back_challenge(c);
+            return Err(e);
+        }
+    };
     let gone = ServerMessage::ChallengeGone {
         id: c.id.clone(),
         reason: GoneReason::Accepted,

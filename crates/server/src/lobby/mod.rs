@@ -26,7 +26,7 @@ pub const CHALLENGE_TTL_MS: i64 = 10 * 60 * 1000;
 pub const SEEKS_PER_CONNECTION: usize = 3;
 /// Open seeks in the whole lobby; past it, new seeks are refused until some go.
 pub const MAX_SEEKS: usize = 2000;
-/// Challenges one account may have waiting, sent or received.
+/// Challenges one account may have waiting that it sent, and that it received.
 pub const CHALLENGES_PER_ACCOUNT: usize = 20;
 /// Messages a connection's queue holds before the slowest reader is dropped.
 const QUEUE: usize = 64;
@@ -61,6 +61,15 @@ impl Default for Lobby {
     }
 }
 
+/// What joining gives a connection: the open seeks, the public changes from then on, its own
+/// messages, and its membership.
+pub type Joined = (
+    Vec<Seek>,
+    broadcast::Receiver<Arc<str>>,
+    mpsc::Receiver<Arc<str>>,
+    Membership,
+);
+
 /// A connection's place in the lobby; leaving (dropping it) takes its seeks away.
 pub struct Membership {
     lobby: Arc<Lobby>,
@@ -81,15 +90,7 @@ impl Lobby {
 
     /// Joins: the open seeks as they are now, the stream of public changes from then on (no
     /// change can fall between), the connection's own messages, and its membership.
-    pub fn join(
-        self: &Arc<Self>,
-        name: Option<String>,
-    ) -> (
-        Vec<Seek>,
-        broadcast::Receiver<Arc<str>>,
-        mpsc::Receiver<Arc<str>>,
-        Membership,
-    ) {
+    pub fn join(self: &Arc<Self>, name: Option<String>) -> Joined {
         let (tx, rx) = mpsc::channel(QUEUE);
         let mut s = self.lock();
         s.next_conn += 1;
@@ -213,16 +214,14 @@ impl Lobby {
     pub fn challenge(&self, c: Challenge) -> Result<(), ApiError> {
         let mut s = self.lock();
         expire(&mut s, now_ms());
-        let waiting = s
-            .challenges
-            .values()
-            .filter(|x| x.from == c.from || x.to == c.from || x.from == c.to || x.to == c.to)
-            .count();
-        if waiting >= CHALLENGES_PER_ACCOUNT {
+        // Each side's own count: a player that many challenge cannot be kept from sending.
+        let sent = s.challenges.values().filter(|x| x.from == c.from).count();
+        let received = s.challenges.values().filter(|x| x.to == c.to).count();
+        if sent >= CHALLENGES_PER_ACCOUNT || received >= CHALLENGES_PER_ACCOUNT {
             return Err(ApiError::new(
                 axum::http::StatusCode::TOO_MANY_REQUESTS,
                 "rate_limited",
-                format!("at most {CHALLENGES_PER_ACCOUNT} challenges waiting at once"),
+                format!("at most {CHALLENGES_PER_ACCOUNT} challenges sent, and received, at once"),
             ));
         }
         s.challenges.insert(c.id.clone(), c.clone());
@@ -231,6 +230,11 @@ impl Lobby {
         };
         tell_locked(&s, &c.to, &m);
         Ok(())
+    }
+
+    /// Puts back a challenge that was taken for accepting but whose game could not be made.
+    pub fn put_back_challenge(&self, c: Challenge) {
+        self.lock().challenges.insert(c.id.clone(), c);
     }
 
     /// The challenges to and from `name`.
