@@ -93,3 +93,29 @@ impl IntoResponse for ApiError {
         resp
     }
 }
+
+/// What a refusal of the store means to a client: another instance changed the game first
+/// (`stale`), the database cannot take changes now (`busy`, worth asking again), or it failed.
+impl From<crate::store::StoreError> for ApiError {
+    fn from(e: crate::store::StoreError) -> ApiError {
+        use crate::store::StoreError;
+        match e {
+            StoreError::Conflict { .. } => ApiError::new(
+                axum::http::StatusCode::CONFLICT,
+                "stale",
+                "the game was changed meanwhile through another server: reload it",
+            ),
+            StoreError::Unavailable(e) => {
+                tracing::warn!("the database is unavailable: {e}");
+                ApiError::busy(
+                    format!(
+                        "the database cannot take changes just now, so nothing changed ({e}); \
+                         try again in a few seconds"
+                    ),
+                    2,
+                )
+            }
+            e => ApiError::storage(e),
+        }
+    }
+}

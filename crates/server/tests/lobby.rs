@@ -1058,3 +1058,145 @@ async fn a_rated_lobby_game_changes_both_ratings() {
     close(b).await;
     server.stop().await;
 }
+
+/// Two instances on one PostgreSQL database (only with `ANYWOLI_TEST_POSTGRES`): one lobby for
+/// the players of both. A seek made through one is seen, and accepted, through the other; it
+/// goes with its connection everywhere; a challenge and its answer, and a correspondence
+/// move's `your_move`, reach a player connected to the other instance.
+#[tokio::test]
+async fn one_lobby_across_two_instances() {
+    let Some(url) = anywoli_server::Store::test_postgres_url("one lobby, two instances") else {
+        return;
+    };
+    let one = start(&config(PathBuf::from(&url))).await.unwrap();
+    let two = start(&config(PathBuf::from(&url))).await.unwrap();
+    let alice = signup(one.addr, "Alice").await;
+    let bob = signup(two.addr, "Bob").await;
+    let (mut wa, _) = lobby(one.addr, Some(&alice)).await;
+    let (mut wb, _) = lobby(two.addr, Some(&bob)).await;
+
+    // Alice's seek, through instance one, reaches Bob's lobby on instance two.
+    let s = seek(&mut wa, json!({"clock": "3+2", "side": "south"})).await;
+    let heard = hears_seek(&mut wb, &s["id"]).await;
+    assert_eq!(heard, s);
+    // A lobby connection opened later on instance two lists it too.
+    let (late, hello) = lobby(two.addr, None).await;
+    assert_eq!(hello["seeks"], json!([s.clone()]), "{hello}");
+    close(late).await;
+
+    // Bob accepts through instance two: both get `started`, Alice through instance one.
+    send(&mut wb, json!({"type": "accept", "id": s["id"]})).await;
+    let got_b = next_n(&mut wb, 2).await;
+    assert_eq!(of_type(&got_b, "unseek")["id"], s["id"]);
+    let started_b = of_type(&got_b, "started").clone();
+    let got_a = next_n(&mut wa, 2).await;
+    assert_eq!(of_type(&got_a, "unseek")["id"], s["id"]);
+    let started_a = of_type(&got_a, "started").clone();
+    assert_eq!(started_a["game"], started_b["game"]);
+    assert_eq!(
+        (started_a["seat"].as_str(), started_b["seat"].as_str()),
+        (Some("south"), Some("north"))
+    );
+    assert_ne!(started_a["secret"], started_b["secret"]);
+    // Accepting it again, through either instance, finds it gone.
+    send(&mut wa, json!({"type": "accept", "id": s["id"]})).await;
+    expect_error(&mut wa, "unknown_seek").await;
+
+    // A seek goes with its connection, for the other instance's lobby too.
+    let (mut wa2, _) = lobby(one.addr, Some(&alice)).await;
+    let s2 = seek(&mut wa2, json!({"clock": "1+0"})).await;
+    hears_seek(&mut wb, &s2["id"]).await;
+    hears_seek(&mut wa, &s2["id"]).await;
+    close(wa2).await;
+    hears_unseek(&mut wb, &s2["id"]).await;
+    hears_unseek(&mut wa, &s2["id"]).await;
+
+    // A challenge made through instance one reaches Bob on instance two; his decline, through
+    // instance two, reaches Alice on instance one.
+    let (status, c) = call(
+        one.addr,
+        "POST",
+        "/api/challenges",
+        Some(json!({"to": "bob", "clock": "1d", "side": "north"})),
+        As::Authed(&alice),
+    )
+    .await;
+    assert_eq!(status, 201, "{c}");
+    let id = &c["challenge"]["id"];
+    assert_eq!(&expect(&mut wb, "challenge").await["challenge"]["id"], id);
+    let (status, listed) = call(
+        two.addr,
+        "GET",
+        "/api/challenges",
+        None,
+        As::CookieOnly(&bob),
+    )
+    .await;
+    assert_eq!(
+        (status, &listed["incoming"][0]["id"]),
+        (200, id),
+        "{listed}"
+    );
+    let (status, v) = call(
+        two.addr,
+        "POST",
+        &format!("/api/challenges/{}/decline", id.as_str().unwrap()),
+        None,
+        As::Authed(&bob),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let gone = expect(&mut wa, "challenge_gone").await;
+    assert_eq!((&gone["id"], &gone["reason"]), (id, &json!("declined")));
+    expect(&mut wb, "challenge_gone").await;
+
+    // Another, accepted through instance two: a correspondence game with Bob as South. His
+    // move through instance two tells Alice, on instance one, that it is her move.
+    let (_, c) = call(
+        one.addr,
+        "POST",
+        "/api/challenges",
+        Some(json!({"to": "Bob", "clock": "1d", "side": "north"})),
+        As::Authed(&alice),
+    )
+    .await;
+    let id = c["challenge"]["id"].as_str().unwrap().to_string();
+    expect(&mut wb, "challenge").await;
+    let (status, game) = call(
+        two.addr,
+        "POST",
+        &format!("/api/challenges/{id}/accept"),
+        None,
+        As::Authed(&bob),
+    )
+    .await;
+    assert_eq!(
+        (status, game["seat"].as_str()),
+        (200, Some("south")),
+        "{game}"
+    );
+    let got_a = next_n(&mut wa, 2).await;
+    assert_eq!(of_type(&got_a, "started")["game"], game["game"]);
+    assert_eq!(of_type(&got_a, "challenge_gone")["reason"], "accepted");
+    expect(&mut wb, "challenge_gone").await;
+    let (status, v) = call(
+        two.addr,
+        "POST",
+        &format!("/api/games/{}/moves", game["game"].as_str().unwrap()),
+        Some(json!({"move": "a", "secret": game["secret"], "ply": 0})),
+        As::Nobody,
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let m = expect(&mut wa, "your_move").await;
+    assert_eq!(
+        (&m["game"], &m["opponent"]),
+        (&game["game"], &json!("Bob")),
+        "{m}"
+    );
+
+    close(wa).await;
+    close(wb).await;
+    two.stop().await;
+    one.stop().await;
+}

@@ -134,7 +134,7 @@ async fn answer(st: &AppState, me: &Membership, text: &str) -> Option<ServerMess
     let r = match msg {
         ClientMessage::Ping => return Some(ServerMessage::Pong),
         ClientMessage::Seek(req) => seek(st, me, req).await,
-        ClientMessage::Cancel { id } => st.lobby().cancel(me.id, &id).map(|()| None),
+        ClientMessage::Cancel { id } => st.lobby().cancel(me.id, &id).await.map(|()| None),
         ClientMessage::Accept { id } => accept(st, me, &id).await.map(|()| None),
     };
     match r {
@@ -205,8 +205,8 @@ async fn seek(
 }
 
 async fn accept(st: &AppState, me: &Membership, id: &str) -> ApiResult<()> {
-    let (seek, conn) = st.lobby().peek(id).ok_or_else(crate::lobby::unknown_seek)?;
-    if conn == me.id || (me.name.is_some() && seek.by == me.name) {
+    let (seek, owner) = st.lobby().peek(id).ok_or_else(crate::lobby::unknown_seek)?;
+    if owner == st.lobby().owner(me.id) || (me.name.is_some() && seek.by == me.name) {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "own_seek",
@@ -230,7 +230,10 @@ async fn accept(st: &AppState, me: &Membership, id: &str) -> ApiResult<()> {
         }
     }
     let (rules, clock) = terms(&seek.rules, Some(&seek.clock))?;
-    let (seek, conn) = st.lobby().take(id)?;
+    // From here the seek is gone for everyone, whatever happens to its game: a game that
+    // cannot be made (the database failing) is an error for the acceptor, and the creator
+    // sees the seek go and makes it again.
+    let (seek, owner) = st.lobby().take(id).await?;
     let pairing = Pairing {
         rules,
         clock,
@@ -239,22 +242,16 @@ async fn accept(st: &AppState, me: &Membership, id: &str) -> ApiResult<()> {
         creator: seek.by.clone(),
         joiner: me.name.clone(),
     };
-    match start(st.rounds(), pairing).await {
-        Ok(s) => {
-            let started = |(side, secret): (anywoli_core::Side, String)| ServerMessage::Started {
-                game: s.game.clone(),
-                seat: side_name(side),
-                secret,
-            };
-            st.lobby().tell_conn(conn, &started(s.creator.clone()));
-            st.lobby().tell_conn(me.id, &started(s.joiner.clone()));
-            Ok(())
-        }
-        Err(e) => {
-            st.lobby().put_back(seek, conn);
-            Err(e)
-        }
-    }
+    let s = start(st.rounds(), pairing).await?;
+    let started = |(side, secret): (anywoli_core::Side, String)| ServerMessage::Started {
+        game: s.game.clone(),
+        seat: side_name(side),
+        secret,
+    };
+    st.lobby().tell_conn(&owner, &started(s.creator.clone()));
+    st.lobby()
+        .tell_conn(&st.lobby().owner(me.id), &started(s.joiner.clone()));
+    Ok(())
 }
 
 #[derive(Deserialize)]
@@ -315,7 +312,7 @@ pub async fn create(
         side: req.side,
         at: now_ms(),
     };
-    st.lobby().challenge(c.clone())?;
+    st.lobby().challenge(c.clone()).await?;
     Ok((StatusCode::CREATED, Json(json!({ "challenge": c }))).into_response())
 }
 
@@ -324,7 +321,7 @@ pub async fn list(viewer: Viewer, State(st): State<AppState>) -> ApiResult<Json<
     let name = viewer
         .name()
         .ok_or_else(crate::account::session::not_logged_in)?;
-    let (incoming, outgoing) = st.lobby().challenges_of(name);
+    let (incoming, outgoing) = st.lobby().challenges_of(name).await?;
     Ok(Json(json!({"incoming": incoming, "outgoing": outgoing})))
 }
 
@@ -334,7 +331,7 @@ pub async fn accept_challenge(
     Path(id): Path<String>,
     Authed(me): Authed,
 ) -> ApiResult<Json<Value>> {
-    let c = st.lobby().take_challenge(&id, &me.name, true)?;
+    let c = st.lobby().take_challenge(&id, &me.name, true).await?;
     let (rules, clock) = terms(&c.rules, c.clock.as_deref())?;
     let made = start(
         st.rounds(),
@@ -352,7 +349,7 @@ pub async fn accept_challenge(
         Ok(s) => s,
         Err(e) => {
             // The database could not take the game: the challenge waits to be accepted again.
-            st.lobby().put_back_challenge(c);
+            st.lobby().put_back_challenge(c).await;
             return Err(e);
         }
     };
@@ -382,7 +379,7 @@ pub async fn decline_challenge(
     Path(id): Path<String>,
     Authed(me): Authed,
 ) -> ApiResult<Json<Value>> {
-    let c = st.lobby().take_challenge(&id, &me.name, false)?;
+    let c = st.lobby().take_challenge(&id, &me.name, false).await?;
     let reason = if c.to == me.name {
         GoneReason::Declined
     } else {

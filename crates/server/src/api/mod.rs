@@ -80,14 +80,15 @@ impl AppState {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let engine = EngineQueue::new(cores, default_max_waiting_hints(cores))
             .with_hint_time(o.think.movetime);
+        let store = Arc::new(store);
         let rounds = Rounds::new(Context {
-            store: Arc::new(store),
+            lobby: Arc::new(crate::lobby::Lobby::new(store.clone())),
+            store,
             engine,
             think: o.think,
             idle: o.idle,
             metrics: Arc::new(crate::metrics::Metrics::new()),
             engine_lease: o.engine_lease,
-            lobby: Default::default(),
         });
 
         let public_host = o

@@ -17,7 +17,7 @@ pub enum SideChoice {
 }
 
 /// An open seek, as everyone in the lobby sees it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Seek {
     pub id: String,
     /// The creator's account; `null` for an anonymous player.
@@ -35,7 +35,7 @@ pub struct Seek {
 }
 
 /// A challenge from one player to another.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Challenge {
     pub id: String,
     pub from: String,

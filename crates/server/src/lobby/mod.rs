@@ -1,24 +1,28 @@
 //! The lobby (issue 12, docs/api-players.md): open seeks that everyone in the lobby sees
-//! appear and vanish, and challenges from one named player to another. Both live in memory:
-//! a seek lasts as long as the connection that made it, a challenge until it is answered or
-//! [`CHALLENGE_TTL_MS`] passes. Accepting either makes the game (`start.rs`) and tells both
-//! players at once.
+//! appear and vanish, and challenges from one named player to another. Accepting either
+//! makes the game (`start.rs`) and tells both players at once.
 //!
-//! One lobby per server instance: with several instances behind a balancer, players see the
-//! seeks of the instance their lobby connection reached (docs/hosting.md says so, and how to
-//! keep a community's lobby on one instance).
+//! A seek lives in the memory of the instance whose connection made it, and lasts as long as
+//! that connection. With several instances on one PostgreSQL database, the instances tell each
+//! other about seeks and about messages for players (`bus.rs`, over `NOTIFY`), so that every
+//! lobby shows every seek; the database decides who takes a seek (`seek_claims`: one seek,
+//! one game, whatever instances its takers reached). Challenges wait in the database.
 
+pub mod bus;
 pub mod message;
 pub mod start;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use tokio::sync::{broadcast, mpsc};
 
 use crate::dates::now_ms;
-use crate::error::ApiError;
-use message::{Challenge, Seek, ServerMessage};
+use crate::error::{ApiError, ApiResult};
+use crate::store::{AccountOp, ChallengeRow, Store};
+use bus::BusMessage;
+use message::{Challenge, GoneReason, Seek, ServerMessage};
 
 /// A challenge unanswered this long goes away.
 pub const CHALLENGE_TTL_MS: i64 = 10 * 60 * 1000;
@@ -28,8 +32,26 @@ pub const SEEKS_PER_CONNECTION: usize = 3;
 pub const MAX_SEEKS: usize = 2000;
 /// Challenges one account may have waiting that it sent, and that it received.
 pub const CHALLENGES_PER_ACCOUNT: usize = 20;
-/// Messages a connection's queue holds before the slowest reader is dropped.
+/// How often an instance tells the others which seeks it holds (and drops challenges past
+/// their time); another instance's seek not heard of for three times this is dropped (its
+/// instance died).
+pub const ALIVE_EVERY: Duration = Duration::from_secs(10);
+/// Messages a connection's queue holds before the slowest reader misses some.
 const QUEUE: usize = 64;
+
+/// Which connection made a seek, on which instance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Owner {
+    pub instance: String,
+    pub conn: u64,
+}
+
+struct Held {
+    seek: Seek,
+    owner: Owner,
+    /// When its instance last said it holds it (another instance's seek).
+    seen: Instant,
+}
 
 /// A lobby connection: who, and where its own messages go.
 struct Conn {
@@ -41,24 +63,18 @@ struct Conn {
 struct State {
     next_conn: u64,
     conns: HashMap<u64, Conn>,
-    /// Open seeks by id, each with the connection that made it.
-    seeks: BTreeMap<String, (Seek, u64)>,
-    challenges: BTreeMap<String, Challenge>,
+    seeks: BTreeMap<String, Held>,
 }
 
 /// The lobby's state and the stream of public changes (seeks coming and going).
 pub struct Lobby {
     state: Mutex<State>,
     public: broadcast::Sender<Arc<str>>,
-}
-
-impl Default for Lobby {
-    fn default() -> Lobby {
-        Lobby {
-            state: Mutex::default(),
-            public: broadcast::channel(256).0,
-        }
-    }
+    store: Arc<Store>,
+    /// Messages for the other instances, sent one after the other by one task (so that a
+    /// seek's `gone` never overtakes its `open`); set by [`Lobby::start`] when the database
+    /// is shared.
+    outbox: std::sync::OnceLock<mpsc::UnboundedSender<String>>,
 }
 
 /// What joining gives a connection: the open seeks, the public changes from then on, its own
@@ -84,8 +100,41 @@ impl Drop for Membership {
 }
 
 impl Lobby {
+    pub fn new(store: Arc<Store>) -> Lobby {
+        Lobby {
+            state: Mutex::default(),
+            public: broadcast::channel(256).0,
+            store,
+            outbox: std::sync::OnceLock::new(),
+        }
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn me(&self) -> &str {
+        self.store.instance()
+    }
+
+    /// Runs a store call off the async threads.
+    async fn db<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Store) -> crate::store::StoreResult<T> + Send + 'static,
+    ) -> ApiResult<T> {
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || f(&store))
+            .await
+            .map_err(|e| ApiError::storage(format!("the lobby's task failed: {e}")))?
+            .map_err(ApiError::from)
+    }
+
+    /// Tells the other instances (nothing to tell with SQLite). A message that cannot be
+    /// sent is logged: the lobbies catch up at the next [`ALIVE_EVERY`].
+    fn publish(&self, m: BusMessage) {
+        if let Some(out) = self.outbox.get() {
+            let _ = out.send(m.text(self.me()));
+        }
     }
 
     /// Joins: the open seeks as they are now, the stream of public changes from then on (no
@@ -102,7 +151,7 @@ impl Lobby {
                 tx,
             },
         );
-        let seeks = s.seeks.values().map(|(seek, _)| seek.clone()).collect();
+        let seeks = s.seeks.values().map(|h| h.seek.clone()).collect();
         let public = self.public.subscribe();
         drop(s);
         (
@@ -117,18 +166,34 @@ impl Lobby {
         )
     }
 
+    /// A connection closed: its seeks go, here at once and everywhere else as soon as told;
+    /// each is claimed in the database too, so that nobody accepts it afterwards.
     fn leave(&self, conn: u64) {
-        let mut s = self.lock();
-        s.conns.remove(&conn);
-        let gone: Vec<String> = s
-            .seeks
-            .iter()
-            .filter(|(_, (_, c))| *c == conn)
-            .map(|(id, _)| id.clone())
-            .collect();
+        let gone: Vec<String> = {
+            let mut s = self.lock();
+            s.conns.remove(&conn);
+            let me = self.me().to_string();
+            let gone: Vec<String> = s
+                .seeks
+                .iter()
+                .filter(|(_, h)| h.owner.conn == conn && h.owner.instance == me)
+                .map(|(id, _)| id.clone())
+                .collect();
+            for id in &gone {
+                s.seeks.remove(id);
+            }
+            gone
+        };
         for id in gone {
-            s.seeks.remove(&id);
-            self.announce(&ServerMessage::Unseek { id });
+            self.announce(&ServerMessage::Unseek { id: id.clone() });
+            self.publish(BusMessage::Gone { id: id.clone() });
+            let store = self.store.clone();
+            // Dropped outside a runtime (a test's lobby going away): nobody is left to accept.
+            if tokio::runtime::Handle::try_current().is_ok() {
+                tokio::task::spawn_blocking(move || {
+                    let _ = store.account_op(AccountOp::TakeSeek { id, at: now_ms() });
+                });
+            }
         }
     }
 
@@ -137,23 +202,56 @@ impl Lobby {
         let _ = self.public.send(m.text());
     }
 
-    /// Sends `m` to every lobby connection of account `name`.
+    /// Sends `m` to every lobby connection of account `name`, on every instance.
     pub fn tell(&self, name: &str, m: &ServerMessage) {
-        let s = self.lock();
-        tell_locked(&s, name, m);
+        self.tell_here(name, &m.text());
+        self.publish(BusMessage::Tell {
+            name: name.to_string(),
+            text: m.text().to_string(),
+        });
     }
 
-    /// Sends `m` to connection `conn`.
-    pub fn tell_conn(&self, conn: u64, m: &ServerMessage) {
+    fn tell_here(&self, name: &str, text: &Arc<str>) {
+        let s = self.lock();
+        for c in s.conns.values().filter(|c| c.name.as_deref() == Some(name)) {
+            // A connection too far behind misses the message; it lists challenges again
+            // when it reconnects.
+            let _ = c.tx.try_send(text.clone());
+        }
+    }
+
+    /// Sends `m` to connection `owner`, on whichever instance holds it.
+    pub fn tell_conn(&self, owner: &Owner, m: &ServerMessage) {
+        if owner.instance == self.me() {
+            self.tell_conn_here(owner.conn, &m.text());
+        } else {
+            self.publish(BusMessage::TellConn {
+                instance: owner.instance.clone(),
+                conn: owner.conn,
+                text: m.text().to_string(),
+            });
+        }
+    }
+
+    fn tell_conn_here(&self, conn: u64, text: &Arc<str>) {
         if let Some(c) = self.lock().conns.get(&conn) {
-            let _ = c.tx.try_send(m.text());
+            let _ = c.tx.try_send(text.clone());
+        }
+    }
+
+    /// This instance's name for connection `conn`.
+    pub fn owner(&self, conn: u64) -> Owner {
+        Owner {
+            instance: self.me().to_string(),
+            conn,
         }
     }
 
     /// Opens a seek made by connection `conn`.
     pub fn open(&self, conn: u64, seek: Seek) -> Result<(), ApiError> {
+        let owner = self.owner(conn);
         let mut s = self.lock();
-        let mine = s.seeks.values().filter(|(_, c)| *c == conn).count();
+        let mine = s.seeks.values().filter(|h| h.owner == owner).count();
         if mine >= SEEKS_PER_CONNECTION || s.seeks.len() >= MAX_SEEKS {
             return Err(ApiError::new(
                 axum::http::StatusCode::TOO_MANY_REQUESTS,
@@ -161,62 +259,82 @@ impl Lobby {
                 format!("at most {SEEKS_PER_CONNECTION} open seeks each; cancel one first"),
             ));
         }
-        s.seeks.insert(seek.id.clone(), (seek.clone(), conn));
+        s.seeks.insert(
+            seek.id.clone(),
+            Held {
+                seek: seek.clone(),
+                owner,
+                seen: Instant::now(),
+            },
+        );
         drop(s);
-        self.announce(&ServerMessage::Seek { seek });
+        self.announce(&ServerMessage::Seek { seek: seek.clone() });
+        self.publish(BusMessage::Open { seek, conn });
         Ok(())
     }
 
     /// Cancels connection `conn`'s seek `id`.
-    pub fn cancel(&self, conn: u64, id: &str) -> Result<(), ApiError> {
-        let mut s = self.lock();
-        match s.seeks.get(id) {
-            Some((_, c)) if *c == conn => {
-                s.seeks.remove(id);
-                drop(s);
-                self.announce(&ServerMessage::Unseek { id: id.to_string() });
-                Ok(())
-            }
-            _ => Err(unknown_seek()),
+    pub async fn cancel(&self, conn: u64, id: &str) -> Result<(), ApiError> {
+        let owner = self.owner(conn);
+        let mine = self.lock().seeks.get(id).is_some_and(|h| h.owner == owner);
+        if !mine {
+            return Err(unknown_seek());
         }
+        // Taken by an accept on another instance meanwhile: that game starts instead.
+        self.take(id).await.map(drop)
     }
 
     /// Every open seek.
     pub fn snapshot(&self) -> Vec<Seek> {
-        self.lock().seeks.values().map(|(s, _)| s.clone()).collect()
+        self.lock().seeks.values().map(|h| h.seek.clone()).collect()
     }
 
     /// Seek `id` and its creator's connection, if it is open.
-    pub fn peek(&self, id: &str) -> Option<(Seek, u64)> {
-        self.lock().seeks.get(id).cloned()
+    pub fn peek(&self, id: &str) -> Option<(Seek, Owner)> {
+        self.lock()
+            .seeks
+            .get(id)
+            .map(|h| (h.seek.clone(), h.owner.clone()))
     }
 
-    /// Takes seek `id` out of the lobby for accepting it: no one else can from now on. The
-    /// seek and its creator's connection.
-    pub fn take(&self, id: &str) -> Result<(Seek, u64), ApiError> {
-        let taken = self.lock().seeks.remove(id).ok_or_else(unknown_seek)?;
-        self.announce(&ServerMessage::Unseek { id: id.to_string() });
-        Ok(taken)
+    /// Takes seek `id` out of every lobby, for accepting or cancelling it: the database says
+    /// who took it first, so one seek makes at most one game.
+    pub async fn take(&self, id: &str) -> Result<(Seek, Owner), ApiError> {
+        let held = self.peek(id).ok_or_else(unknown_seek)?;
+        let claim = id.to_string();
+        let won = self
+            .db(move |s| {
+                s.account_op(AccountOp::TakeSeek {
+                    id: claim,
+                    at: now_ms(),
+                })
+            })
+            .await?;
+        self.drop_seek(id);
+        if !won {
+            return Err(unknown_seek());
+        }
+        self.publish(BusMessage::Gone { id: id.to_string() });
+        Ok(held)
     }
 
-    /// Puts back a seek that was taken but could not be accepted (its game could not be
-    /// made), if its connection is still there.
-    pub fn put_back(&self, seek: Seek, conn: u64) {
-        let mut s = self.lock();
-        if s.conns.contains_key(&conn) {
-            s.seeks.insert(seek.id.clone(), (seek.clone(), conn));
-            drop(s);
-            self.announce(&ServerMessage::Seek { seek });
+    /// Removes a seek from this lobby, telling its connections.
+    fn drop_seek(&self, id: &str) {
+        if self.lock().seeks.remove(id).is_some() {
+            self.announce(&ServerMessage::Unseek { id: id.to_string() });
         }
     }
 
     /// Sends challenge `c` to its player.
-    pub fn challenge(&self, c: Challenge) -> Result<(), ApiError> {
-        let mut s = self.lock();
-        expire(&mut s, now_ms());
+    pub async fn challenge(&self, c: Challenge) -> Result<(), ApiError> {
+        self.expire().await;
+        let (from, to) = (c.from.clone(), c.to.clone());
+        let (sent, received) = self
+            .db(move |s| Ok((s.challenges(&from)?, s.challenges(&to)?)))
+            .await?;
+        let sent = sent.iter().filter(|x| x.from == c.from).count();
+        let received = received.iter().filter(|x| x.to == c.to).count();
         // Each side's own count: a player that many challenge cannot be kept from sending.
-        let sent = s.challenges.values().filter(|x| x.from == c.from).count();
-        let received = s.challenges.values().filter(|x| x.to == c.to).count();
         if sent >= CHALLENGES_PER_ACCOUNT || received >= CHALLENGES_PER_ACCOUNT {
             return Err(ApiError::new(
                 axum::http::StatusCode::TOO_MANY_REQUESTS,
@@ -224,89 +342,236 @@ impl Lobby {
                 format!("at most {CHALLENGES_PER_ACCOUNT} challenges sent, and received, at once"),
             ));
         }
-        s.challenges.insert(c.id.clone(), c.clone());
-        let m = ServerMessage::Challenge {
-            challenge: c.clone(),
-        };
-        tell_locked(&s, &c.to, &m);
+        let row = row_of(&c);
+        self.db(move |s| s.account_op(AccountOp::AddChallenge(row)))
+            .await?;
+        self.tell(
+            &c.to,
+            &ServerMessage::Challenge {
+                challenge: c.clone(),
+            },
+        );
         Ok(())
     }
 
     /// Puts back a challenge that was taken for accepting but whose game could not be made.
-    pub fn put_back_challenge(&self, c: Challenge) {
-        self.lock().challenges.insert(c.id.clone(), c);
+    pub async fn put_back_challenge(&self, c: Challenge) {
+        let row = row_of(&c);
+        let _ = self
+            .db(move |s| s.account_op(AccountOp::AddChallenge(row)))
+            .await;
     }
 
     /// The challenges to and from `name`.
-    pub fn challenges_of(&self, name: &str) -> (Vec<Challenge>, Vec<Challenge>) {
-        let mut s = self.lock();
-        expire(&mut s, now_ms());
-        let incoming = s
-            .challenges
-            .values()
-            .filter(|c| c.to == name)
-            .cloned()
-            .collect();
-        let outgoing = s
-            .challenges
-            .values()
-            .filter(|c| c.from == name)
-            .cloned()
-            .collect();
-        (incoming, outgoing)
+    pub async fn challenges_of(&self, name: &str) -> ApiResult<(Vec<Challenge>, Vec<Challenge>)> {
+        self.expire().await;
+        let who = name.to_string();
+        let rows = self.db(move |s| s.challenges(&who)).await?;
+        let all: Vec<Challenge> = rows.iter().filter_map(challenge_of).collect();
+        let incoming = all.iter().filter(|c| c.to == name).cloned().collect();
+        let outgoing = all.iter().filter(|c| c.from == name).cloned().collect();
+        Ok((incoming, outgoing))
     }
 
     /// Takes challenge `id` out for answering it: `by` must be its player (to accept or
     /// decline) or, to decline (cancel), its sender.
-    pub fn take_challenge(
+    pub async fn take_challenge(
         &self,
         id: &str,
         by: &str,
         accepting: bool,
     ) -> Result<Challenge, ApiError> {
-        let mut s = self.lock();
-        expire(&mut s, now_ms());
-        let allowed = s
-            .challenges
-            .get(id)
-            .is_some_and(|c| c.to == by || (!accepting && c.from == by));
-        if !allowed {
-            return Err(ApiError::new(
+        self.expire().await;
+        let unknown = || {
+            ApiError::new(
                 axum::http::StatusCode::NOT_FOUND,
                 "unknown_challenge",
                 "no such challenge is waiting for you (answered, cancelled or expired)",
-            ));
-        }
-        Ok(s.challenges.remove(id).expect("checked above"))
-    }
-}
-
-fn tell_locked(s: &State, name: &str, m: &ServerMessage) {
-    let text = m.text();
-    for c in s.conns.values().filter(|c| c.name.as_deref() == Some(name)) {
-        // A connection too far behind misses the message; it lists challenges again when it
-        // reconnects.
-        let _ = c.tx.try_send(text.clone());
-    }
-}
-
-/// Drops the challenges past their time, telling both players.
-fn expire(s: &mut State, now: i64) {
-    let old: Vec<Challenge> = s
-        .challenges
-        .values()
-        .filter(|c| now - c.at > CHALLENGE_TTL_MS)
-        .cloned()
-        .collect();
-    for c in old {
-        s.challenges.remove(&c.id);
-        let m = ServerMessage::ChallengeGone {
-            id: c.id.clone(),
-            reason: message::GoneReason::Expired,
+            )
         };
-        tell_locked(s, &c.from, &m);
-        tell_locked(s, &c.to, &m);
+        let key = id.to_string();
+        let row = self.db(move |s| s.challenge(&key)).await?;
+        let c = row
+            .as_ref()
+            .and_then(challenge_of)
+            .filter(|c| c.to == by || (!accepting && c.from == by))
+            .ok_or_else(unknown)?;
+        let key = id.to_string();
+        let won = self
+            .db(move |s| s.account_op(AccountOp::TakeChallenge { id: key }))
+            .await?;
+        if won {
+            Ok(c)
+        } else {
+            Err(unknown())
+        }
     }
+
+    /// Drops the challenges past their time, telling both players (whichever instance drops
+    /// one first tells).
+    pub async fn expire(&self) {
+        let before = now_ms() - CHALLENGE_TTL_MS;
+        let Ok(old) = self.db(move |s| s.old_challenges(before)).await else {
+            return;
+        };
+        for row in old {
+            let id = row.id.clone();
+            let won = self
+                .db(move |s| s.account_op(AccountOp::TakeChallenge { id }))
+                .await;
+            if won.unwrap_or(false) {
+                let m = ServerMessage::ChallengeGone {
+                    id: row.id.clone(),
+                    reason: GoneReason::Expired,
+                };
+                self.tell(&row.from, &m);
+                self.tell(&row.to, &m);
+            }
+        }
+    }
+
+    /// What another instance's lobby said (crate::store::Changed::Lobby).
+    pub fn hear(&self, payload: &str) {
+        let Some((from, m)) = BusMessage::parse(payload) else {
+            return;
+        };
+        if from == self.me() {
+            return;
+        }
+        match m {
+            BusMessage::Open { seek, conn } => self.remote_seek(seek, &from, conn),
+            BusMessage::Alive { seeks } => {
+                for (seek, conn) in seeks {
+                    self.remote_seek(seek, &from, conn);
+                }
+            }
+            BusMessage::Gone { id } => self.drop_seek(&id),
+            BusMessage::Tell { name, text } => self.tell_here(&name, &Arc::from(text)),
+            BusMessage::TellConn {
+                instance,
+                conn,
+                text,
+            } => {
+                if instance == self.me() {
+                    self.tell_conn_here(conn, &Arc::from(text));
+                }
+            }
+            BusMessage::Hello => self.say_alive(),
+        }
+    }
+
+    fn remote_seek(&self, seek: Seek, instance: &str, conn: u64) {
+        let mut s = self.lock();
+        if let Some(h) = s.seeks.get_mut(&seek.id) {
+            h.seen = Instant::now();
+            return;
+        }
+        if s.seeks.len() >= MAX_SEEKS {
+            return;
+        }
+        s.seeks.insert(
+            seek.id.clone(),
+            Held {
+                seek: seek.clone(),
+                owner: Owner {
+                    instance: instance.to_string(),
+                    conn,
+                },
+                seen: Instant::now(),
+            },
+        );
+        drop(s);
+        self.announce(&ServerMessage::Seek { seek });
+    }
+
+    /// Tells the other instances every seek this one holds.
+    fn say_alive(&self) {
+        let mine: Vec<(Seek, u64)> = {
+            let s = self.lock();
+            s.seeks
+                .values()
+                .filter(|h| h.owner.instance == self.me())
+                .map(|h| (h.seek.clone(), h.owner.conn))
+                .collect()
+        };
+        for chunk in mine.chunks(bus::SEEKS_PER_MESSAGE) {
+            self.publish(BusMessage::Alive {
+                seeks: chunk.to_vec(),
+            });
+        }
+    }
+
+    /// Drops other instances' seeks they stopped saying they hold (the instance died).
+    fn sweep(&self) {
+        let stale: Vec<String> = {
+            let s = self.lock();
+            s.seeks
+                .iter()
+                .filter(|(_, h)| {
+                    h.owner.instance != self.me() && h.seen.elapsed() > ALIVE_EVERY * 3
+                })
+                .map(|(id, _)| id.clone())
+                .collect()
+        };
+        for id in stale {
+            self.drop_seek(&id);
+        }
+    }
+
+    /// What the lobby does in the background until it is dropped: says which seeks this
+    /// instance holds, forgets those of instances gone quiet, and drops challenges past
+    /// their time. A new instance asks the others for their seeks at once.
+    pub fn start(self: &Arc<Self>, rt: &tokio::runtime::Handle) {
+        if self.store.is_shared() {
+            let (tx, mut rx) = mpsc::unbounded_channel::<String>();
+            if self.outbox.set(tx).is_ok() {
+                let store = self.store.clone();
+                rt.spawn(async move {
+                    while let Some(text) = rx.recv().await {
+                        let store = store.clone();
+                        let sent = tokio::task::spawn_blocking(move || store.publish(&text)).await;
+                        if let Ok(Err(e)) = sent {
+                            tracing::warn!("cannot tell the other instances' lobbies: {e}");
+                        }
+                    }
+                });
+            }
+        }
+        let me = Arc::downgrade(self);
+        rt.spawn(async move {
+            if let Some(l) = me.upgrade() {
+                l.publish(BusMessage::Hello);
+            }
+            let mut tick = tokio::time::interval(ALIVE_EVERY);
+            loop {
+                tick.tick().await;
+                let Some(l) = me.upgrade() else { return };
+                l.say_alive();
+                l.sweep();
+                l.expire().await;
+            }
+        });
+    }
+
+    /// The connection to the other instances was lost and is back: what they said meanwhile
+    /// is gone, so they say it again.
+    pub fn missed(&self) {
+        self.publish(BusMessage::Hello);
+    }
+}
+
+fn row_of(c: &Challenge) -> ChallengeRow {
+    ChallengeRow {
+        id: c.id.clone(),
+        from: c.from.clone(),
+        to: c.to.clone(),
+        body: serde_json::to_string(c).unwrap_or_default(),
+        at: c.at,
+    }
+}
+
+fn challenge_of(row: &ChallengeRow) -> Option<Challenge> {
+    serde_json::from_str(&row.body).ok()
 }
 
 pub fn unknown_seek() -> ApiError {

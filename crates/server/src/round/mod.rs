@@ -27,7 +27,7 @@ use game::Game;
 use crate::dates::now_ms;
 use crate::engine_queue::EngineQueue;
 use crate::error::{ApiError, ApiResult};
-use crate::store::{Changed, EngineClaim, Store, StoreError};
+use crate::store::{Changed, EngineClaim, Store};
 
 /// How long a round with nothing to do stays in memory.
 pub const ROUND_IDLE: Duration = Duration::from_secs(60);
@@ -117,23 +117,7 @@ impl Rounds {
     ) -> ApiResult<T> {
         let store = self.ctx.store.clone();
         match tokio::task::spawn_blocking(move || f(&store)).await {
-            Ok(Ok(v)) => Ok(v),
-            Ok(Err(StoreError::Conflict { .. })) => Err(ApiError::new(
-                axum::http::StatusCode::CONFLICT,
-                "stale",
-                "the game was changed meanwhile through another server: reload it",
-            )),
-            Ok(Err(StoreError::Unavailable(e))) => {
-                tracing::warn!("the database is unavailable: {e}");
-                Err(ApiError::busy(
-                    format!(
-                        "the database cannot take changes just now, so nothing changed ({e}); \
-                         try again in a few seconds"
-                    ),
-                    2,
-                ))
-            }
-            Ok(Err(e)) => Err(ApiError::storage(e)),
+            Ok(r) => r.map_err(ApiError::from),
             Err(e) => Err(ApiError::storage(format!("the storage task failed: {e}"))),
         }
     }
@@ -164,10 +148,18 @@ impl Rounds {
                     .into_iter()
                     .filter_map(|h| live.get(&h.id).map(|l| (l.tx.clone(), Command::Heard(h))))
                     .collect(),
-                Changed::Missed => live
-                    .values()
-                    .map(|l| (l.tx.clone(), Command::Refresh))
-                    .collect(),
+                Changed::Missed => {
+                    self.ctx.lobby.missed();
+                    live.values()
+                        .map(|l| (l.tx.clone(), Command::Refresh))
+                        .collect()
+                }
+                Changed::Lobby(payload) => {
+                    // Off the listening thread's lock of the games: the lobby has its own.
+                    drop(live);
+                    self.ctx.lobby.hear(&payload);
+                    return;
+                }
             }
         };
         for (tx, cmd) in sends {
@@ -199,6 +191,7 @@ impl Rounds {
         let every =
             (self.ctx.engine_lease / 2).clamp(Duration::from_millis(200), Duration::from_secs(5));
         rt.spawn(take_over_engine_turns(me, every));
+        self.ctx.lobby.start(&rt);
         Ok(())
     }
 

@@ -110,6 +110,27 @@ pub enum AccountOp {
         name: String,
         hash: String,
     },
+    /// Claims seek `id` for whoever accepts, cancels or drops it: false if another did first
+    /// (on any instance). Claims older than a day go.
+    TakeSeek {
+        id: String,
+        at: i64,
+    },
+    AddChallenge(ChallengeRow),
+    /// Removes challenge `id`: false if it was gone already (answered elsewhere).
+    TakeChallenge {
+        id: String,
+    },
+}
+
+/// A challenge waiting for its answer; `body` is crate::lobby::message::Challenge as JSON.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChallengeRow {
+    pub id: String,
+    pub from: String,
+    pub to: String,
+    pub body: String,
+    pub at: i64,
 }
 
 /// What ending a rated game does to its players' ratings, computed in the transaction that
@@ -161,8 +182,76 @@ pub(super) fn apply(db: &mut dyn Sql, op: &AccountOp) -> StoreResult<bool> {
                 &[name.into(), hash.into()],
             )?;
         }
+        AccountOp::TakeSeek { id, at } => {
+            db.execute(
+                "DELETE FROM seek_claims WHERE at < $1",
+                &[(at - 24 * 3600 * 1000).into()],
+            )?;
+            let n = db.execute(
+                "INSERT INTO seek_claims (id, at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING",
+                &[id.into(), (*at).into()],
+            )?;
+            return Ok(n == 1);
+        }
+        AccountOp::AddChallenge(c) => {
+            db.execute(
+                "INSERT INTO challenges (id, from_account, to_account, body, at)
+                 VALUES ($1, $2, $3, $4, $5)",
+                &[
+                    (&c.id).into(),
+                    (&c.from).into(),
+                    (&c.to).into(),
+                    (&c.body).into(),
+                    c.at.into(),
+                ],
+            )?;
+        }
+        AccountOp::TakeChallenge { id } => {
+            let n = db.execute("DELETE FROM challenges WHERE id = $1", &[id.into()])?;
+            return Ok(n == 1);
+        }
     }
     Ok(true)
+}
+
+fn challenge_rows(rows: Vec<Vec<Val>>) -> StoreResult<Vec<ChallengeRow>> {
+    rows.iter()
+        .map(|r| {
+            Ok(ChallengeRow {
+                id: r[0].text()?,
+                from: r[1].text()?,
+                to: r[2].text()?,
+                body: r[3].text()?,
+                at: r[4].int()?,
+            })
+        })
+        .collect()
+}
+
+pub(super) fn challenge(db: &mut dyn Sql, id: &str) -> StoreResult<Option<ChallengeRow>> {
+    let rows = db.query(
+        "SELECT id, from_account, to_account, body, at FROM challenges WHERE id = $1",
+        &[id.into()],
+    )?;
+    Ok(challenge_rows(rows)?.pop())
+}
+
+pub(super) fn challenges(db: &mut dyn Sql, name: &str) -> StoreResult<Vec<ChallengeRow>> {
+    let rows = db.query(
+        "SELECT id, from_account, to_account, body, at FROM challenges
+         WHERE from_account = $1 OR to_account = $1 ORDER BY at, id",
+        &[name.into()],
+    )?;
+    challenge_rows(rows)
+}
+
+pub(super) fn old_challenges(db: &mut dyn Sql, before: i64) -> StoreResult<Vec<ChallengeRow>> {
+    let rows = db.query(
+        "SELECT id, from_account, to_account, body, at FROM challenges WHERE at < $1
+         ORDER BY at LIMIT 500",
+        &[before.into()],
+    )?;
+    challenge_rows(rows)
 }
 
 /// How long a session lasts (the cookie's `Max-Age` says the same to the browser).
@@ -365,11 +454,14 @@ pub(super) fn history(db: &mut dyn Sql, name: &str, limit: usize) -> StoreResult
         .collect()
 }
 
-/// `result` as a win for the player whose seat column is `side`: `1-0` for South.
+/// `result` as a win for the player whose seat column is `side`: `1-0` for South. A game the
+/// player held both seats of (one screen) is neither won nor lost: it would be both.
 const WIN_SQL: &str =
-    "((south_account = $1 AND result = '1-0') OR (north_account = $1 AND result = '0-1'))";
+    "((south_account = $1 AND result = '1-0' AND COALESCE(north_account, '') != $1)
+    OR (north_account = $1 AND result = '0-1' AND COALESCE(south_account, '') != $1))";
 const LOSS_SQL: &str =
-    "((south_account = $1 AND result = '0-1') OR (north_account = $1 AND result = '1-0'))";
+    "((south_account = $1 AND result = '0-1' AND COALESCE(north_account, '') != $1)
+    OR (north_account = $1 AND result = '1-0' AND COALESCE(south_account, '') != $1))";
 const MINE_SQL: &str = "(south_account = $1 OR north_account = $1)";
 
 pub(super) fn counts(db: &mut dyn Sql, name: &str) -> StoreResult<Counts> {

@@ -30,8 +30,8 @@ mod sql;
 mod writer;
 
 pub use accounts::{
-    AccountOp, AccountRow, Counts, Listing, Outcome, RateGame, RatingPoint, RatingRow, SessionRow,
-    SESSION_MS,
+    AccountOp, AccountRow, ChallengeRow, Counts, Listing, Outcome, RateGame, RatingPoint,
+    RatingRow, SessionRow, SESSION_MS,
 };
 
 #[cfg(test)]
@@ -194,6 +194,8 @@ pub enum Changed {
     Games(Vec<Heard>),
     /// The way to hear about changes was lost and is back: any game may have changed.
     Missed,
+    /// Another instance's lobby message (crate::lobby::bus), as it published it.
+    Lobby(String),
 }
 
 /// One change another instance made to a game: the revision it brought the game to, and the
@@ -313,6 +315,9 @@ pub struct Store {
     closing: Arc<std::sync::atomic::AtomicBool>,
     /// How to reach the database again for listening (PostgreSQL); `None` for SQLite.
     listen: Option<pg_tls::Target>,
+    /// The channel the lobbies of the instances sharing the database talk on (PostgreSQL):
+    /// one per schema, so that stores in other schemas of the database do not hear it.
+    lobby_channel: Option<String>,
     /// Dropped last: a test's PostgreSQL schema, removed once the connections are closed.
     _scratch: Option<pg::DropSchema>,
 }
@@ -343,6 +348,7 @@ impl Store {
             instance: new_instance(),
             closing: Default::default(),
             listen: None,
+            lobby_channel: None,
             _scratch: None,
         })
     }
@@ -403,6 +409,7 @@ impl Store {
             instance: new_instance(),
             closing: Default::default(),
             listen: None,
+            lobby_channel: None,
             _scratch: None,
         })
     }
@@ -529,6 +536,7 @@ impl Store {
             Some(config) => pg::listen(
                 config.clone(),
                 self.instance.clone(),
+                self.lobby_channel.clone().unwrap_or_default(),
                 self.closing.clone(),
                 Box::new(on),
             ),
@@ -541,6 +549,39 @@ impl Store {
     /// Changes sent before this call are committed first; reads go on either way.
     pub fn set_read_only(&self, on: bool) -> StoreResult<()> {
         self.writer.call(Op::SetReadOnly(on)).map(drop)
+    }
+
+    /// Tells the other instances' lobbies `payload` (once committed, in a transaction of its
+    /// own); nothing to tell with SQLite, which one process uses.
+    pub fn publish(&self, payload: &str) -> StoreResult<()> {
+        match &self.lobby_channel {
+            Some(channel) => self
+                .writer
+                .call(Op::Publish {
+                    channel: channel.clone(),
+                    payload: payload.to_string(),
+                })
+                .map(drop),
+            None => Ok(()),
+        }
+    }
+
+    /// The challenge `id`: its sender, whom it is for, and its body (JSON).
+    pub fn challenge(&self, id: &str) -> StoreResult<Option<ChallengeRow>> {
+        self.readers
+            .with(|c| accounts::challenge(&mut *c.sql(), id))
+    }
+
+    /// The challenges to and from `name`, and those made before `expired_before` (to drop).
+    pub fn challenges(&self, name: &str) -> StoreResult<Vec<ChallengeRow>> {
+        self.readers
+            .with(|c| accounts::challenges(&mut *c.sql(), name))
+    }
+
+    /// Challenges made before `before`, which have run out.
+    pub fn old_challenges(&self, before: i64) -> StoreResult<Vec<ChallengeRow>> {
+        self.readers
+            .with(|c| accounts::old_challenges(&mut *c.sql(), before))
     }
 
     /// A change to accounts and sessions; false for a new account whose name is taken.

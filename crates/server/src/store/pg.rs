@@ -116,12 +116,18 @@ const MIGRATIONS: &[(i32, &str)] = &[
     ALTER TABLE games ADD COLUMN ratings TEXT;
     ALTER TABLE games ADD COLUMN category TEXT;",
     ),
+    (
+        7,
+        // The lobby shared by the instances: its tables follow (`schema::LOBBY_TABLES`).
+        "SELECT 1;",
+    ),
 ];
 
 /// What a migration runs after its own text.
 fn migration_tail(version: i32) -> &'static str {
     match version {
         6 => super::schema::ACCOUNT_TABLES,
+        7 => super::schema::LOBBY_TABLES,
         _ => "",
     }
 }
@@ -496,6 +502,9 @@ impl PgConn {
             }
             // A setting of the session, run between batches: the transactions after it are
             // read-only (or not), and a write in one fails.
+            Op::Publish { channel, payload } => {
+                self.run("SELECT pg_notify($1, $2)", &[channel, payload])?;
+            }
             Op::SetReadOnly(on) => {
                 self.read_only = *on;
                 let sql = if *on {
@@ -739,6 +748,11 @@ fn open_here(config: Target, scratch: Option<DropSchema>) -> StoreResult<Store> 
     let instance = super::new_instance();
     let mut writer = PgConn::connect(&config, &instance, false)?;
     migrate(writer.client())?;
+    let schema: String = writer
+        .client()
+        .query_one("SELECT current_schema()", &[])?
+        .try_get(0)?;
+    let lobby_channel = lobby_channel(&schema);
     let readers = (0..READERS)
         .map(|_| {
             // Read-only: a write sent to a reader by mistake fails instead of going around
@@ -753,8 +767,24 @@ fn open_here(config: Target, scratch: Option<DropSchema>) -> StoreResult<Store> 
         instance,
         closing: Default::default(),
         listen: Some(config),
+        lobby_channel: Some(lobby_channel),
         _scratch: scratch,
     })
+}
+
+/// The lobby's channel for the tables of `schema`: a valid identifier whatever the schema's
+/// name (letters, digits and `_` kept, the rest as hex), within PostgreSQL's 63 bytes.
+fn lobby_channel(schema: &str) -> String {
+    let mut name = String::from("anywoli_lobby_");
+    for c in schema.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            name.push(c.to_ascii_lowercase());
+        } else {
+            name.push_str(&format!("x{:x}", u32::from(c)));
+        }
+    }
+    name.truncate(63);
+    name
 }
 
 /// The announcements of a batch's changes: this instance's name, then one change a line
@@ -794,6 +824,7 @@ const RELISTEN_MAX: Duration = Duration::from_secs(5);
 pub(super) fn listen(
     config: Target,
     instance: String,
+    lobby: String,
     closing: Arc<AtomicBool>,
     on: Box<dyn Fn(Changed) + Send>,
 ) -> StoreResult<()> {
@@ -801,7 +832,7 @@ pub(super) fn listen(
     std::thread::Builder::new()
         .name("anywoli-store-listen".to_string())
         .spawn(move || {
-            let mut client = match listening(&config) {
+            let mut client = match listening(&config, &lobby) {
                 Ok(c) => {
                     let _ = first_tx.send(Ok(()));
                     c
@@ -813,7 +844,7 @@ pub(super) fn listen(
             };
             let mut wait = Duration::from_millis(100);
             loop {
-                if let Err(e) = hear(&mut client, &instance, &closing, &*on) {
+                if let Err(e) = hear(&mut client, &instance, &lobby, &closing, &*on) {
                     tracing::warn!(
                         "lost the PostgreSQL connection that hears other instances: {e}"
                     );
@@ -824,7 +855,7 @@ pub(super) fn listen(
                         return;
                     }
                     std::thread::sleep(wait);
-                    match listening(&config) {
+                    match listening(&config, &lobby) {
                         Ok(c) => break c,
                         Err(e) => {
                             tracing::warn!("cannot listen to other instances yet: {e}");
@@ -842,9 +873,9 @@ pub(super) fn listen(
         .map_err(|_| StoreError::Failed("the listener thread stopped".to_string()))?
 }
 
-fn listening(config: &Target) -> StoreResult<Client> {
+fn listening(config: &Target, lobby: &str) -> StoreResult<Client> {
     let mut c = config.connect()?;
-    c.batch_execute(&format!("LISTEN {CHANNEL}"))?;
+    c.batch_execute(&format!("LISTEN {CHANNEL}; LISTEN {lobby}"))?;
     Ok(c)
 }
 
@@ -853,6 +884,7 @@ fn listening(config: &Target) -> StoreResult<Client> {
 fn hear(
     client: &mut Client,
     me: &str,
+    lobby: &str,
     closing: &AtomicBool,
     on: &dyn Fn(Changed),
 ) -> StoreResult<()> {
@@ -862,7 +894,10 @@ fn hear(
             // Wakes at least twice a second to look at `closing`.
             let mut iter = notes.timeout_iter(Duration::from_millis(500));
             while let Some(note) = iter.next()? {
-                if let Some(games) = heard(note.payload(), me) {
+                if note.channel() == lobby {
+                    // The lobby knows its own messages by the instance named in them.
+                    on(Changed::Lobby(note.payload().to_string()));
+                } else if let Some(games) = heard(note.payload(), me) {
                     on(Changed::Games(games));
                 }
             }

@@ -76,6 +76,25 @@ CREATE INDEX games_by_south_account ON games (south_account, updated) WHERE sout
 CREATE INDEX games_by_north_account ON games (north_account, updated) WHERE north_account IS NOT NULL;
 ";
 
+/// What the lobbies of several instances share: which seeks were taken (so that one seek
+/// makes one game, whichever instances its takers reached) and the challenges waiting.
+pub(super) const LOBBY_TABLES: &str = "
+CREATE TABLE IF NOT EXISTS seek_claims (
+    id TEXT PRIMARY KEY,
+    at BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS challenges (
+    id TEXT PRIMARY KEY,
+    from_account TEXT NOT NULL,
+    to_account TEXT NOT NULL,
+    body TEXT NOT NULL,
+    at BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS challenges_from ON challenges (from_account);
+CREATE INDEX IF NOT EXISTS challenges_to ON challenges (to_account);
+CREATE INDEX IF NOT EXISTS challenges_at ON challenges (at);
+";
+
 /// Readies the connection that will write: journal, durability, schema.
 pub(super) fn set_up_writer(conn: &Connection) -> StoreResult<()> {
     // WAL lets readers go on during a write; FULL makes each commit reach the disk before
@@ -91,6 +110,7 @@ pub(super) fn set_up_writer(conn: &Connection) -> StoreResult<()> {
     )?;
     conn.execute_batch(SCHEMA)?;
     migrate(conn)?;
+    conn.execute_batch(LOBBY_TABLES)?;
     Ok(())
 }
 

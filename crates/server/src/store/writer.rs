@@ -66,6 +66,11 @@ pub(super) enum Op {
     },
     /// Not a change of any game.
     Account(super::AccountOp),
+    /// A message for the other instances' lobbies (PostgreSQL's `NOTIFY`).
+    Publish {
+        channel: String,
+        payload: String,
+    },
     CreateRematch {
         head: Head,
         next: GameRow,
@@ -243,6 +248,8 @@ impl Op {
                 return Ok(granted == 1);
             }
             Op::SetReadOnly(on) => c.pragma_update(None, "query_only", on)?,
+            // One process uses a SQLite file: no other lobby to tell.
+            Op::Publish { .. } => {}
             #[cfg(test)]
             Op::Sql(sql) => c.execute_batch(sql)?,
             #[cfg(test)]
