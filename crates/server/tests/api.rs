@@ -372,7 +372,7 @@ async fn the_computer_answers_and_a_takeback_undoes_both_moves() {
     let secret = v["secret"].as_str().unwrap().to_string();
     assert_eq!(
         v["game"]["seats"]["north"],
-        json!({"kind": "computer", "level": 1, "taken": false})
+        json!({"kind": "computer", "level": 1, "taken": false, "player": null})
     );
     let (s, _) = post(
         &app,

@@ -125,17 +125,7 @@ pub async fn login(
 ) -> ApiResult<Response> {
     client.check(&st.limiters().logins, "signups and logins")?;
     let key = key_of(&req.name);
-    st.attempts().check(&key).map_err(|wait| {
-        ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
-            format!(
-                "too many failed logins for this name; try again in {} s",
-                wait.as_secs()
-            ),
-        )
-        .with_retry_after(wait.as_secs())
-    })?;
+    not_locked(&st, &key)?;
     let lookup = key.clone();
     let account = st.rounds().db(move |s| s.account(&lookup)).await?;
     let stored = account
@@ -159,10 +149,33 @@ pub async fn login(
     Ok(resp)
 }
 
-/// `POST /api/account/logout`: this session ends.
-pub async fn logout(State(st): State<AppState>, Authed(s): Authed) -> ApiResult<Response> {
-    let op = AccountOp::EndSession { token: s.token };
-    st.rounds().db(move |st| st.account_op(op)).await?;
+/// Refuses a password check for a name with too many wrong passwords lately.
+fn not_locked(st: &AppState, key: &str) -> ApiResult<()> {
+    st.attempts().check(key).map_err(|wait| {
+        ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            format!(
+                "too many failed attempts for this name; try again in {} s",
+                wait.as_secs()
+            ),
+        )
+        .with_retry_after(wait.as_secs())
+    })
+}
+
+/// `POST /api/account/logout`: this session ends. A cookie that opens no session any more
+/// (ended elsewhere, run out) is cleared all the same: there is nothing to protect.
+pub async fn logout(
+    State(st): State<AppState>,
+    headers: axum::http::HeaderMap,
+    Viewer(session): Viewer,
+) -> ApiResult<Response> {
+    if let Some(s) = session {
+        crate::account::session::check_csrf(&headers, &s)?;
+        let op = AccountOp::EndSession { token: s.token };
+        st.rounds().db(move |st| st.account_op(op)).await?;
+    }
     Ok(cleared(&st))
 }
 
@@ -193,6 +206,8 @@ pub async fn change_password(
     client.check(&st.limiters().logins, "signups and logins")?;
     check_password(&req.new)?;
     let key = key_of(&s.name);
+    // Guessing the password through this form is held back as through the login form.
+    not_locked(&st, &key)?;
     let account = st
         .rounds()
         .db(move |db| db.account(&key))
