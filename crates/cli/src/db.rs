@@ -1,10 +1,11 @@
-//! `anywoli db migrate`: copy every game from one store to another (SQLite or PostgreSQL,
-//! either way), verifying each copy (docs/hosting.md).
+//! `anywoli db migrate`: copy every account (with its ratings) and every game from one store
+//! to another (SQLite or PostgreSQL, either way), verifying each copy (docs/hosting.md).
+//! Sessions are not copied: players log in again on the new store.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anywoli_server::store::{db_label, is_postgres_url};
+use anywoli_server::store::{db_label, is_postgres_url, AccountOp};
 use anywoli_server::Store;
 use clap::{Args, Subcommand};
 
@@ -12,8 +13,9 @@ use crate::{CmdResult, Failure};
 
 #[derive(Subcommand, Clone)]
 pub enum DbCommand {
-    /// Copy every game (its row and all its moves) from one store to another, e.g. from
-    /// SQLite to PostgreSQL; each game is read back from the target and compared.
+    /// Copy every account (its password hash, ratings and rating history) and every game (its
+    /// row and all its moves) from one store to another, e.g. from SQLite to PostgreSQL; each
+    /// game is read back from the target and compared. Players log in again afterwards.
     Migrate(MigrateArgs),
 }
 
@@ -105,7 +107,16 @@ fn migrate(args: &MigrateArgs) -> CmdResult {
             first_existing.unwrap_or_default()
         )));
     }
+    if !args.skip_existing {
+        if let Some(name) = first_account_there(&source, &target)? {
+            return Err(Failure(format!(
+                "{to} already has an account named {name}; nothing copied \
+                 (--skip-existing skips the accounts and games it has)"
+            )));
+        }
+    }
 
+    let (accounts, accounts_skipped) = copy_accounts(&source, &target, args.skip_existing, &to)?;
     let (mut games, mut moves, mut skipped) = (0u64, 0u64, 0u64);
     each_id(&source, |id| {
         let Some((row, game_moves)) = source.load(id).map_err(store_failure)? else {
@@ -133,13 +144,73 @@ fn migrate(args: &MigrateArgs) -> CmdResult {
         }
         Ok(())
     })?;
-    let skipped = match skipped {
+    let skipped = match skipped + accounts_skipped {
         0 => String::new(),
         n => format!(", skipped {n} already there"),
     };
     writeln!(
         std::io::stderr().lock(),
-        "copied {games} games ({moves} moves) from {from} to {to}{skipped}"
+        "copied {accounts} accounts and {games} games ({moves} moves) from {from} to {to}{skipped}"
     )?;
     Ok(())
+}
+
+/// The name of the first account of `source` that `target` has too, if any.
+fn first_account_there(source: &Store, target: &Store) -> Result<Option<String>, Failure> {
+    let mut after = String::new();
+    loop {
+        let page = source.accounts_after(&after, PAGE).map_err(store_failure)?;
+        for a in &page {
+            if target.account(&a.key).map_err(store_failure)?.is_some() {
+                return Ok(Some(a.name.clone()));
+            }
+        }
+        match page.last() {
+            Some(last) if page.len() == PAGE => after = last.key.clone(),
+            _ => return Ok(None),
+        }
+    }
+}
+
+/// Copies every account with its ratings and their history; an account whose name the target
+/// has already is refused, or skipped with `--skip-existing`. How many were copied, and
+/// skipped.
+fn copy_accounts(
+    source: &Store,
+    target: &Store,
+    skip: bool,
+    to: &str,
+) -> Result<(u64, u64), Failure> {
+    let (mut copied, mut skipped) = (0u64, 0u64);
+    let mut after = String::new();
+    loop {
+        let page = source.accounts_after(&after, PAGE).map_err(store_failure)?;
+        for account in &page {
+            let ratings = source.ratings(&account.name).map_err(store_failure)?;
+            let history = source
+                .rating_history(&account.name, usize::MAX >> 1)
+                .map_err(store_failure)?;
+            let op = AccountOp::Import {
+                account: account.clone(),
+                ratings,
+                history,
+            };
+            if target.account_op(op).map_err(store_failure)? {
+                copied += 1;
+            } else if skip {
+                skipped += 1;
+            } else {
+                // Made there since the check before copying.
+                return Err(Failure(format!(
+                    "{to} has had an account named {} made meanwhile; the accounts before it \
+                     were copied, no game was",
+                    account.name
+                )));
+            }
+        }
+        match page.last() {
+            Some(last) if page.len() == PAGE => after = last.key.clone(),
+            _ => return Ok((copied, skipped)),
+        }
+    }
 }

@@ -1,4 +1,4 @@
-//! `anywoli db migrate`: every game of a store served by `anywoli serve` is copied, equal, to
+//! `anywoli db migrate`: every account (with its ratings) and every game of a store served by `anywoli serve` is copied, equal, to
 //! another SQLite file, to PostgreSQL and back (with `ANYWOLI_TEST_POSTGRES`), and the copies
 //! it must refuse are refused.
 
@@ -7,6 +7,8 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use anywoli_server::rating::Rating;
+use anywoli_server::store::{AccountOp, AccountRow, RatingPoint, RatingRow};
 use anywoli_server::Store;
 use serde_json::json;
 use support::http;
@@ -53,6 +55,42 @@ fn make_games(db: &Path) -> Vec<String> {
     }
     child.kill().unwrap();
     child.wait().unwrap();
+    // An account with a rating and its history, as the server stores them.
+    let store = Store::open(db).unwrap();
+    let point = |at: i64, rating: f64| RatingPoint {
+        category: "blitz".into(),
+        rules: "anywoli".into(),
+        at,
+        rating,
+        deviation: 250.5,
+        game: ids[3].clone(),
+    };
+    let made = store
+        .account_op(AccountOp::Import {
+            account: AccountRow {
+                key: "abula".into(),
+                name: "Abula".into(),
+                hash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaA".into(),
+                created: 1_700_000_000_000,
+            },
+            ratings: vec![RatingRow {
+                category: "blitz".into(),
+                rules: "anywoli".into(),
+                rating: Rating {
+                    rating: 1612.25,
+                    deviation: 250.5,
+                    volatility: 0.0600001,
+                },
+                games: 2,
+                at: 1_700_000_500_000,
+            }],
+            history: vec![
+                point(1_700_000_100_000, 1580.5),
+                point(1_700_000_500_000, 1612.25),
+            ],
+        })
+        .unwrap();
+    assert!(made);
     ids
 }
 
@@ -83,6 +121,18 @@ fn assert_same(a: &str, b: &str, ids: &[String]) {
         let y = b.load(id).unwrap().expect("game missing from the copy");
         assert_eq!(x, y);
     }
+    let accounts = a.accounts_after("", 1000).unwrap();
+    assert_eq!(accounts, b.accounts_after("", 1000).unwrap());
+    for account in &accounts {
+        assert_eq!(
+            a.ratings(&account.name).unwrap(),
+            b.ratings(&account.name).unwrap()
+        );
+        assert_eq!(
+            a.rating_history(&account.name, 100).unwrap(),
+            b.rating_history(&account.name, 100).unwrap()
+        );
+    }
 }
 
 #[test]
@@ -110,7 +160,7 @@ fn migrate_copies_every_game_and_refuses_what_it_must() {
     let o = migrate(&src_s, &dst_s, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
     let expect = format!(
-        "copied {} games ({moved} moves) from {src_s} to {dst_s}",
+        "copied 1 accounts and {} games ({moved} moves) from {src_s} to {dst_s}",
         ids.len()
     );
     assert!(stderr(&o).contains(&expect), "{}", stderr(&o));
@@ -124,7 +174,7 @@ fn migrate_copies_every_game_and_refuses_what_it_must() {
     let o = migrate(&src_s, &dst_s, &["--skip-existing"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("copied 0 games (0 moves)"),
+        stderr(&o).contains("copied 0 accounts and 0 games (0 moves)"),
         "{}",
         stderr(&o)
     );
@@ -150,7 +200,11 @@ fn migrate_copies_every_game_and_refuses_what_it_must() {
     );
     let o = migrate(&src_s, &third, &["--skip-existing"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("copied 3 games"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("copied 1 accounts and 3 games"),
+        "{}",
+        stderr(&o)
+    );
     assert_same(&src_s, &third, &ids);
 
     // The same store twice, by the same path or another.
@@ -168,7 +222,11 @@ fn migrate_copies_every_game_and_refuses_what_it_must() {
     };
     let o = migrate(&src_s, &url, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("copied 4 games"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("copied 1 accounts and 4 games"),
+        "{}",
+        stderr(&o)
+    );
     let password = url
         .split_once("://")
         .and_then(|(_, r)| r.split_once('@'))
@@ -232,6 +290,11 @@ fn a_large_store_is_copied_in_pages_with_progress() {
                             }),
                             offer: (i % 6 == 0).then(|| "draw:north".to_string()),
                             away: [(i % 9 == 0).then_some(i as i64), None],
+                            accounts: [(i % 5 == 0).then(|| "Abula".to_string()), None],
+                            rated: false,
+                            public: i % 2 == 0,
+                            ratings: None,
+                            category: (i % 4 == 0).then(|| "blitz".to_string()),
                         };
                         let moves = vec!["a".to_string(); i % 3];
                         store.create_game(&row, &moves).unwrap();
@@ -247,7 +310,9 @@ fn a_large_store_is_copied_in_pages_with_progress() {
     let err = stderr(&o);
     assert!(err.contains("copied 1000 games"), "{err}");
     assert!(
-        err.contains(&format!("copied {n} games ({moves} moves) from ")),
+        err.contains(&format!(
+            "copied 0 accounts and {n} games ({moves} moves) from "
+        )),
         "{err}"
     );
     let ids: Vec<String> = (0..n).map(|i| format!("g{i:05}")).collect();

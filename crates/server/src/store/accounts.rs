@@ -117,6 +117,13 @@ pub enum AccountOp {
         at: i64,
     },
     AddChallenge(ChallengeRow),
+    /// An account copied from another store with its ratings and their history
+    /// (`anywoli db migrate`); false if the name is there already.
+    Import {
+        account: AccountRow,
+        ratings: Vec<RatingRow>,
+        history: Vec<RatingPoint>,
+    },
     /// Removes challenge `id`: false if it was gone already (answered elsewhere).
     TakeChallenge {
         id: String,
@@ -205,6 +212,61 @@ pub(super) fn apply(db: &mut dyn Sql, op: &AccountOp) -> StoreResult<bool> {
                     c.at.into(),
                 ],
             )?;
+        }
+        AccountOp::Import {
+            account,
+            ratings,
+            history,
+        } => {
+            let taken = db.query(
+                "SELECT 1 FROM accounts WHERE key = $1",
+                &[(&account.key).into()],
+            )?;
+            if !taken.is_empty() {
+                return Ok(false);
+            }
+            db.execute(
+                "INSERT INTO accounts (key, name, hash, created) VALUES ($1, $2, $3, $4)",
+                &[
+                    (&account.key).into(),
+                    (&account.name).into(),
+                    (&account.hash).into(),
+                    account.created.into(),
+                ],
+            )?;
+            for r in ratings {
+                db.execute(
+                    "INSERT INTO ratings (account, category, rules, rating, deviation, volatility,
+                        games, at)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                    &[
+                        (&account.name).into(),
+                        (&r.category).into(),
+                        (&r.rules).into(),
+                        r.rating.rating.into(),
+                        r.rating.deviation.into(),
+                        r.rating.volatility.into(),
+                        r.games.into(),
+                        r.at.into(),
+                    ],
+                )?;
+            }
+            for p in history {
+                db.execute(
+                    "INSERT INTO rating_history (account, category, rules, at, rating, deviation,
+                        game)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                    &[
+                        (&account.name).into(),
+                        (&p.category).into(),
+                        (&p.rules).into(),
+                        p.at.into(),
+                        p.rating.into(),
+                        p.deviation.into(),
+                        (&p.game).into(),
+                    ],
+                )?;
+            }
         }
         AccountOp::TakeChallenge { id } => {
             let n = db.execute("DELETE FROM challenges WHERE id = $1", &[id.into()])?;
@@ -392,6 +454,30 @@ pub(super) fn account(db: &mut dyn Sql, key: &str) -> StoreResult<Option<Account
 }
 
 /// The session whose token is `token`, unless it is past its time at `now`.
+/// Up to `limit` accounts whose key is after `after`, in byte order (`""` for the first page).
+pub(super) fn accounts_after(
+    db: &mut dyn Sql,
+    after: &str,
+    limit: usize,
+    collate: &str,
+) -> StoreResult<Vec<AccountRow>> {
+    let sql = format!(
+        "SELECT key, name, hash, created FROM accounts WHERE key {collate} > $1
+         ORDER BY key {collate} LIMIT $2"
+    );
+    let rows = db.query(&sql, &[after.into(), (limit as i64).into()])?;
+    rows.iter()
+        .map(|r| {
+            Ok(AccountRow {
+                key: r[0].text()?,
+                name: r[1].text()?,
+                hash: r[2].text()?,
+                created: r[3].int()?,
+            })
+        })
+        .collect()
+}
+
 pub(super) fn session(db: &mut dyn Sql, token: &str, now: i64) -> StoreResult<Option<SessionRow>> {
     let rows = db.query(
         "SELECT token, account, csrf, created FROM sessions WHERE token = $1 AND created >= $2",

@@ -594,6 +594,18 @@ impl Store {
         self.readers.with(|c| accounts::account(&mut *c.sql(), key))
     }
 
+    /// Up to `limit` accounts whose key (lower-case name) is after `after` in byte order, for
+    /// walking every account a page at a time (`anywoli db migrate`).
+    pub fn accounts_after(&self, after: &str, limit: usize) -> StoreResult<Vec<AccountRow>> {
+        let collate = if self.is_shared() {
+            "COLLATE \"C\""
+        } else {
+            ""
+        };
+        self.readers
+            .with(|c| accounts::accounts_after(&mut *c.sql(), after, limit, collate))
+    }
+
     /// The session whose cookie's SHA-256 is `token`, if it has not run out at `now`.
     pub fn session(&self, token: &str, now: i64) -> StoreResult<Option<SessionRow>> {
         self.readers
