@@ -48,6 +48,21 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../web/clock.js"),
     ),
     (
+        "account.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/account.js"),
+    ),
+    (
+        "profile.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/profile.js"),
+    ),
+    (
+        "lobby.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/lobby.js"),
+    ),
+    (
         "theme.js",
         "text/javascript; charset=utf-8",
         include_str!("../web/theme.js"),

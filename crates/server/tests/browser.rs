@@ -323,7 +323,7 @@ async fn languages(driver: &Driver, base: &str) {
         assert_eq!(
             js(
                 &c,
-                "return document.querySelector('header nav a').textContent"
+                "return document.querySelector(\"header nav a[href='/']\").textContent"
             )
             .await,
             nav

@@ -1,12 +1,22 @@
 // Talks to the server: JSON requests, and a WebSocket that reconnects by itself.
 
+/** The session's CSRF token while logged in (account.js sets it), sent with every POST. */
+let csrf = null;
+
+export function setCsrf(token) {
+  csrf = token || null;
+}
+
 /** Calls the API. Resolves to {ok, status, data}; a network failure is status 0. */
 export async function api(method, path, body) {
   const init = { method, headers: {} };
+  // Every POST is JSON, even one that says nothing.
+  if (body === undefined && method === 'POST') body = {};
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
+  if (csrf && method !== 'GET') init.headers['X-CSRF-Token'] = csrf;
   let resp;
   try {
     resp = await fetch('/api' + path, init);

@@ -1,4 +1,5 @@
-// The page: a small router over four views (new game, game, archive, rules).
+// The page: a small router over its views (lobby, new game, game, archive, rules, puzzles,
+// account, a player's profile).
 
 import { api, GameSocket, mySeat, rememberSeat } from './api.js';
 import { t, seeds, setLang, currentLang, applyStatic, initLang } from './i18n.js';
@@ -6,7 +7,10 @@ import { Board, parsePosition, indexOf } from './board.js';
 import { renderRules } from './rules.js';
 import { PuzzleView } from './puzzle.js';
 import { initPrefs, showPrefs, notifyTurn, sound } from './prefs.js';
-import { Clocks } from './clock.js';
+import { Clocks, clockName } from './clock.js';
+import { initAccount, AccountView, loadAccount, post, ratingText, profilePath, samePlayer, renderAccountArea } from './account.js';
+import { initLobby, LobbyView, refreshToasts } from './lobby.js';
+import { initProfile, ProfileView } from './profile.js';
 
 const main = document.getElementById('main');
 const live = document.getElementById('live');
@@ -30,14 +34,6 @@ function loopbackHost(host) {
 
 /** The time controls offered on the new-game form (docs/api.md, "Clocks"); '' is none. */
 const CLOCKS = ['', '1+0', '3+2', '5+3', '10+5', '15+10', '1d', '3d', '7d'];
-
-function clockName(c) {
-  if (!c) return t('clock_none');
-  const d = /^(\d+)d$/.exec(c);
-  if (d) return d[1] === '1' ? t('clock_corr_1') : t('clock_corr', { d: d[1] });
-  const [m, s] = c.split('+');
-  return t('clock_rt', { m, s });
-}
 
 /** The level a new player meets first (docs/decisions.md, "Default level"). */
 const DEFAULT_LEVEL = 2;
@@ -97,6 +93,7 @@ function route() {
     history.replaceState(null, '', path + location.search + location.hash);
   }
   const m = path.match(/^\/g\/([a-z0-9]{1,40})$/);
+  const player = path.match(/^\/@\/([^/]{1,60})$/);
   for (const a of document.querySelectorAll('header nav a')) {
     const here = a.getAttribute('href') === path || (path === '/new' && a.getAttribute('href') === '/')
       || (path.startsWith('/puzzles/') && a.getAttribute('href') === '/puzzles');
@@ -104,13 +101,48 @@ function route() {
     else a.removeAttribute('aria-current');
   }
   if (path === '/' || path === '/new') view = new NewGameView();
+  else if (path === '/lobby') view = new LobbyView();
+  else if (path === '/account') view = new AccountView();
+  else if (player) view = new ProfileView(decodeName(player[1]));
   else if (path === '/archive') view = new ArchiveView();
   else if (path === '/rules') view = new RulesView();
   else if (path === '/puzzles') view = new PuzzleView(puzzleUi(), null);
   else if (/^\/puzzles\/\d{1,6}$/.test(path)) view = new PuzzleView(puzzleUi(), path.slice(9));
   else if (m) view = new GameView(m[1]);
   else view = new NotFoundView(path.startsWith('/g/') ? 'not_found' : 'page_not_found');
+  renderAccountArea();
+  refreshToasts();
 }
+
+function decodeName(s) {
+  try { return decodeURIComponent(s); } catch { return s; }
+}
+
+/** A seat's account name in a game summary (lists), or null. */
+function accountName(g, side) {
+  const i = side === 'south' ? 0 : 1;
+  const v = Array.isArray(g.players) ? g.players[i] : g.players ? g.players[side] : null;
+  return typeof v === 'string' && v ? v : null;
+}
+
+/** Who holds a seat in a game summary, in words: the account's name, else "Player" or the
+ * computer's level. */
+function sideName(g, side) {
+  return accountName(g, side) || playerName(g[side]);
+}
+
+/** The same as HTML: an account's name links to its profile. */
+function playerHtml(g, side) {
+  const name = accountName(g, side);
+  if (!name) return esc(playerName(g[side]));
+  return `<a href="${esc(profilePath(name))}" data-link>${esc(name)}</a>`;
+}
+
+/** What the other modules' views (account, lobby, profile) use of the page. */
+const ui = {
+  main, esc, say, toast, setBody, errorText, resultText, accountName, sideName, playerHtml,
+  navigate: (path, replace) => navigate(path, replace),
+};
 
 /** What the puzzle view (puzzle.js) uses of the page. */
 function puzzleUi() {
@@ -218,51 +250,82 @@ function resultText(result) {
   return { '1-0': t('result_south'), '0-1': t('result_north'), '1/2-1/2': t('result_draw_short'), '*': t('result_playing') }[result] || result;
 }
 
+/** A table of game summaries (the archive's lists). */
+function gamesTable(games, caption) {
+  const dateFmt = new Intl.DateTimeFormat(currentLang(), { dateStyle: 'medium', timeStyle: 'short' });
+  const rows = games.map((g) => `
+    <tr>
+      <td data-label="${esc(t('col_date'))}">${esc(dateFmt.format(new Date(g.updated)))}</td>
+      <td data-label="${esc(t('col_mode'))}">${esc(t('mode_' + g.mode))}${g.rated ? ` · ${esc(t('rated'))}` : ''}</td>
+      <td data-label="${esc(t('col_rules'))}">${esc(t('variant_name_' + g.rules))}</td>
+      <td data-label="${esc(t('south'))}">${playerHtml(g, 'south')}</td>
+      <td data-label="${esc(t('north'))}">${playerHtml(g, 'north')}</td>
+      <td data-label="${esc(t('col_result'))}">${esc(resultText(g.result))}</td>
+      <td class="num" data-label="${esc(t('col_moves'))}">${g.moves}</td>
+      <td><a href="/g/${esc(g.id)}" data-link class="open-game">${esc(g.status === 'over' ? t('replay') : t('open'))}</a></td>
+    </tr>`).join('');
+  return `<div class="table-wrap"><table class="archive">
+    <caption class="sr-only">${esc(caption)}</caption>
+    <thead><tr><th scope="col">${esc(t('col_date'))}</th><th scope="col">${esc(t('col_mode'))}</th><th scope="col">${esc(t('col_rules'))}</th>
+    <th scope="col">${esc(t('south'))}</th><th scope="col">${esc(t('north'))}</th><th scope="col">${esc(t('col_result'))}</th>
+    <th scope="col">${esc(t('col_moves'))}</th><th scope="col"><span class="sr-only">${esc(t('open'))}</span></th></tr></thead>
+    <tbody>${rows}</tbody></table></div>`;
+}
+
 class ArchiveView {
   constructor() {
     setBody({ view: 'archive' });
     this.games = null;
+    this.mine = null;
     this.render();
     this.load();
+    this.loadMine();
   }
 
   async load() {
     const r = await api('GET', '/games?limit=50');
     this.games = r.ok ? r.data.games : [];
     this.error = r.ok ? '' : errorText(r);
-    this.render();
+    this.showLists();
+  }
+
+  /** A logged-in reader's own games, live ones too, above the public list. */
+  async loadMine() {
+    const me = await loadAccount();
+    if (!me) return;
+    const r = await api('GET', '/games?mine=true&limit=50');
+    this.mine = r.ok ? r.data.games : [];
+    this.mineError = r.ok ? '' : errorText(r);
+    this.showLists();
+  }
+
+  showLists() {
+    const box = main.querySelector('#public-games');
+    if (!box) return;
+    if (this.games === null) box.innerHTML = `<p>${esc(t('loading'))}</p>`;
+    else if (this.games.length === 0) box.innerHTML = `<p>${esc(t('no_games'))}</p>`;
+    else box.innerHTML = gamesTable(this.games, t('recent'));
+    main.querySelector('#archive-error').textContent = this.error || '';
+    const mine = main.querySelector('#my-games');
+    mine.hidden = this.mine === null;
+    if (this.mine !== null) {
+      mine.querySelector('.list').innerHTML = (this.mineError ? `<p class="error" role="alert">${esc(this.mineError)}</p>` : '')
+        + (this.mine.length ? gamesTable(this.mine, t('my_games')) : `<p>${esc(t('no_games'))}</p>`);
+    }
   }
 
   render() {
     document.title = t('app_title') + ' — ' + t('archive_title');
-    const dateFmt = new Intl.DateTimeFormat(currentLang(), { dateStyle: 'medium', timeStyle: 'short' });
-    let list;
-    if (this.games === null) list = `<p>${esc(t('loading'))}</p>`;
-    else if (this.games.length === 0) list = `<p>${esc(t('no_games'))}</p>`;
-    else {
-      const rows = this.games.map((g) => `
-        <tr>
-          <td data-label="${esc(t('col_date'))}">${esc(dateFmt.format(new Date(g.updated)))}</td>
-          <td data-label="${esc(t('col_mode'))}">${esc(t('mode_' + g.mode))}</td>
-          <td data-label="${esc(t('col_rules'))}">${esc(t('variant_name_' + g.rules))}</td>
-          <td data-label="${esc(t('south'))}">${esc(playerName(g.south))}</td>
-          <td data-label="${esc(t('north'))}">${esc(playerName(g.north))}</td>
-          <td data-label="${esc(t('col_result'))}">${esc(resultText(g.result))}</td>
-          <td class="num" data-label="${esc(t('col_moves'))}">${g.moves}</td>
-          <td><a href="/g/${esc(g.id)}" data-link class="open-game">${esc(g.status === 'over' ? t('replay') : t('open'))}</a></td>
-        </tr>`).join('');
-      list = `<div class="table-wrap"><table class="archive">
-        <caption class="sr-only">${esc(t('recent'))}</caption>
-        <thead><tr><th scope="col">${esc(t('col_date'))}</th><th scope="col">${esc(t('col_mode'))}</th><th scope="col">${esc(t('col_rules'))}</th>
-        <th scope="col">${esc(t('south'))}</th><th scope="col">${esc(t('north'))}</th><th scope="col">${esc(t('col_result'))}</th>
-        <th scope="col">${esc(t('col_moves'))}</th><th scope="col"><span class="sr-only">${esc(t('open'))}</span></th></tr></thead>
-        <tbody>${rows}</tbody></table></div>`;
-    }
     main.innerHTML = `
-      <section class="panel">
-        <h1>${esc(t('archive_title'))}</h1>
-        ${this.error ? `<p class="error" role="alert">${esc(this.error)}</p>` : ''}
-        ${list}
+      <h1 class="page-title">${esc(t('archive_title'))}</h1>
+      <section class="panel" id="my-games" aria-labelledby="my-games-heading" hidden>
+        <h2 id="my-games-heading">${esc(t('my_games'))}</h2>
+        <div class="list"></div>
+      </section>
+      <section class="panel" aria-labelledby="public-games-heading">
+        <h2 id="public-games-heading">${esc(t('recent'))}</h2>
+        <p class="error" id="archive-error" role="alert"></p>
+        <div id="public-games"></div>
       </section>
       <section class="panel">
         <h2>${esc(t('import_title'))}</h2>
@@ -292,6 +355,7 @@ class ArchiveView {
       rememberSeat(r.data.game.id, r.data.seat, r.data.secret);
       navigate('/g/' + r.data.game.id);
     });
+    this.showLists();
   }
 
   refresh() { this.render(); }
@@ -436,9 +500,9 @@ class GameView {
             <p id="invite-hints" class="note"></p>
           </div>
           <div id="join" class="invite" hidden><button type="button" class="primary" id="join-button"></button></div>
-          <div id="clock-top" class="clock" hidden></div>
+          <div class="seat-bar seat-top"><div id="clock-top" class="clock" hidden></div><p id="player-top" class="player" hidden></p></div>
           <div id="board" role="group"></div>
-          <div id="clock-bottom" class="clock" hidden></div>
+          <div class="seat-bar seat-bottom"><div id="clock-bottom" class="clock" hidden></div><p id="player-bottom" class="player" hidden></p></div>
           <div id="offer-bar" class="offer-bar" hidden role="status"><span id="offer-text"></span>
             <button type="button" id="offer-accept" class="primary">${esc(t('accept'))}</button>
             <button type="button" id="offer-decline">${esc(t('decline'))}</button></div>
@@ -476,6 +540,8 @@ class GameView {
           </div>
           <ol id="movelist" class="movelist"></ol>
           <p class="meta" id="meta"></p>
+          <label class="choice public-toggle" id="public-toggle" hidden><input type="checkbox" id="public" aria-describedby="public-note"> <span>${esc(t('make_public'))}</span></label>
+          <p class="note" id="public-note" hidden>${esc(t('make_public_note'))}</p>
           <button type="button" id="export">${esc(t('export'))}</button>
           <a href="/" data-link class="button">${esc(t('new_game'))}</a>
         </aside>
@@ -495,6 +561,7 @@ class GameView {
     $('#offer-accept').addEventListener('click', () => this.act('offer/accept'));
     $('#offer-decline').addEventListener('click', () => this.act('offer/decline'));
     $('#claim').addEventListener('click', () => this.act('claim'));
+    $('#public').addEventListener('change', (e) => this.setPublic(e.target));
     this.clocks = new Clocks($('#clock-top'), $('#clock-bottom'), () => sound.lowTime());
     $('#rematch').addEventListener('click', () => this.rematch());
     $('#flip').addEventListener('click', () => { this.flipped = !this.flipped; this.show(); });
@@ -527,6 +594,7 @@ class GameView {
     }
     this.site = await site();
     this.setGame(r.data);
+    await this.recoverSeat(r.data);
     this.socket = new GameSocket(this.id, (m) => this.receive(m), (on) => this.connection(on));
     if (this.seat && this.me().length === 1) this.socket.hello(this.seat.secret);
   }
@@ -721,6 +789,11 @@ class GameView {
     $('#resign').hidden = !(held && g.status === 'playing');
     $('#abort').hidden = !(held && g.can_abort);
     this.showTimeAndOffers(g, me);
+    this.showPlayers(g);
+    const mine = me.length === 1;
+    $('#public-toggle').hidden = !(mine && g.mode === 'friend' && g.status === 'playing' && typeof g.public === 'boolean');
+    $('#public-note').hidden = $('#public-toggle').hidden;
+    if (!$('#public-toggle').hidden && !this.publicBusy) $('#public').checked = g.public;
     $('#rematch').hidden = !(held && g.status === 'over' && !g.rematch);
     $('#to-rematch').hidden = !g.rematch;
     if (g.rematch) $('#to-rematch').setAttribute('href', '/g/' + g.rematch);
@@ -728,7 +801,8 @@ class GameView {
     $('#meta').textContent = `${t('variant_name_' + g.rules)} · ${t('mode_' + g.mode)}` +
       (g.seats.south.kind === 'computer' ? ` · ${t('player_computer', { n: g.seats.south.level })}` : '') +
       (g.seats.north.kind === 'computer' ? ` · ${t('player_computer', { n: g.seats.north.level })}` : '') +
-      ` · ${t(g.hints ? 'hints_on' : 'hints_off')}`;
+      ` · ${t(g.hints ? 'hints_on' : 'hints_off')}` +
+      (g.rated ? ` · ${t('rated')}` : '');
     // The move list.
     const list = $('#movelist');
     const shown = this.shownPly();
@@ -930,6 +1004,70 @@ class GameView {
     }
   }
 
+  /**
+   * The players' names (linked to their profiles) beside the clocks, with their ratings as the
+   * game began, and each rating's change once a rated game is over. Only in games with an
+   * account in them: other games look as they always did.
+   */
+  showPlayers(g) {
+    const $ = (q) => main.querySelector(q);
+    const named = ['south', 'north'].some((s) => g.seats[s] && g.seats[s].player);
+    const bottom = this.bottom || 'south';
+    for (const [pos, side] of [['bottom', bottom], ['top', bottom === 'south' ? 'north' : 'south']]) {
+      const el = $('#player-' + pos);
+      el.hidden = !named;
+      if (!named) continue;
+      const seat = g.seats[side] || {};
+      const withClock = Boolean(g.clock);
+      let who;
+      if (seat.player) {
+        who = `<a href="${esc(profilePath(seat.player))}" data-link class="player-name">${esc(seat.player)}</a>`;
+        if (seat.rating) who += ` <span class="rating">${esc(ratingText(seat.rating))}</span>`;
+      } else if (seat.kind === 'computer') who = `<span class="player-name">${esc(t('player_computer', { n: seat.level }))}</span>`;
+      else who = `<span class="player-name anon">${esc(t('anonymous'))}</span>`;
+      const change = g.rating_change && g.rating_change[side];
+      if (change && typeof change.diff === 'number') {
+        const d = Math.round(change.diff * 10) / 10;
+        const text = (d > 0 ? '+' : d < 0 ? '\u2212' : '\u00b1') + Math.abs(d).toFixed(1);
+        const after = ratingText(change.after, change.provisional);
+        who += ` <span class="rating-diff ${d > 0 ? 'up' : d < 0 ? 'down' : ''}" title="${esc(t('rating_now', { r: after }))}">${esc(text)}</span>`
+          + `<span class="sr-only"> ${esc(t('rating_now', { r: after }))}</span>`;
+      }
+      el.innerHTML = (withClock ? '' : `<span class="player-side">${esc(t(side))}</span> `) + who;
+    }
+  }
+
+  /** A logged-in reader who plays in this game on another device: their account holds the
+   * seat, and gives this browser its secret. */
+  async recoverSeat(g) {
+    if (this.seat) return;
+    const me = await loadAccount();
+    if (!me || !['south', 'north'].some((s) => g.seats[s] && samePlayer(g.seats[s].player, me.name))) return;
+    const r = await post(`/games/${this.id}/seat`);
+    if (!r.ok || !r.data.secret) return;
+    rememberSeat(this.id, r.data.seat, r.data.secret);
+    this.show();
+  }
+
+  /** Lists a friend game for watchers, or takes it off the list. */
+  async setPublic(box) {
+    const want = box.checked;
+    this.publicBusy = true;
+    box.disabled = true;
+    const r = await api('POST', `/games/${this.id}/public`, { secret: this.seat.secret, public: want });
+    box.disabled = false;
+    this.publicBusy = false;
+    if (!r.ok) {
+      box.checked = !want;
+      say(errorText(r), true);
+      return;
+    }
+    say(t(want ? 'now_public' : 'now_private'), true);
+    if (r.data && r.data.game) this.queue.push({ type: 'state', game: r.data.game });
+    else if (this.game) this.game = { ...this.game, public: want };
+    this.pump();
+  }
+
   offerText(g) {
     const o = g.offer;
     if (!o) return '';
@@ -993,10 +1131,15 @@ initLang();
 select.value = currentLang();
 applyStatic();
 initPrefs();
+initAccount(ui);
+initLobby(ui);
+initProfile(ui);
 select.addEventListener('change', () => {
   setLang(select.value);
   applyStatic();
   showPrefs();
+  renderAccountArea();
+  refreshToasts();
   if (view && view.refresh) view.refresh();
   say(t('language_changed'));
 });

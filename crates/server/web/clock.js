@@ -11,6 +11,15 @@ function isLow(ms, control) {
   return ms < Math.max(10000, Math.min(60000, initial / 10));
 }
 
+/** A time control's name in words ('5+3', '3d'; '' or null is none). */
+export function clockName(c) {
+  if (!c) return t('clock_none');
+  const d = /^(\d+)d$/.exec(c);
+  if (d) return d[1] === '1' ? t('clock_corr_1') : t('clock_corr', { d: d[1] });
+  const [m, s] = c.split('+');
+  return t('clock_rt', { m, s });
+}
+
 /** `m:ss`, `h:mm:ss`, tenths under 10 s, days and hours for correspondence. */
 export function formatClock(ms) {
   ms = Math.max(0, ms);

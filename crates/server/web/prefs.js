@@ -7,6 +7,7 @@
 //   sound.lap()       a softer click when a sowing goes on from a relay hole
 //   sound.lowTime()   a distinct warning, for clocks running low
 //   notifyTurn(text)  a notification, only when it is switched on, allowed and the tab hidden
+//   notify(text, tag) the same for other news (a challenge)
 // None of them ever throws: without audio or notifications they do nothing.
 
 import { t } from './i18n.js';
@@ -193,9 +194,15 @@ export async function setNotify(on) {
  * or null. One at a time: a newer one replaces the older.
  */
 export function notifyTurn(text) {
+  return notify(text, 'anywoli-turn');
+}
+
+/** The same for anything else worth a notification (a challenge: its own `tag`, so that it
+ * does not replace a move's). */
+export function notify(text, tag) {
   if (!document.hidden || !notifyOn()) return null;
   try {
-    const n = new window.Notification(t('app_title'), { body: text, tag: 'anywoli-turn', icon: '/assets/icon.svg' });
+    const n = new window.Notification(t('app_title'), { body: text, tag, icon: '/assets/icon.svg' });
     n.onclick = () => {
       window.focus();
       n.close();
