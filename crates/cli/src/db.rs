@@ -13,6 +13,9 @@ use crate::{CmdResult, Failure};
 
 #[derive(Subcommand, Clone)]
 pub enum DbCommand {
+    /// Set a player's password (read from standard input, one line), for a player who forgot
+    /// theirs; every session of the account ends. The server may be running.
+    ResetPassword(ResetArgs),
     /// Copy every account (its password hash, ratings and rating history) and every game (its
     /// row and all its moves) from one store to another, e.g. from SQLite to PostgreSQL; each
     /// game is read back from the target and compared. Players log in again afterwards.
@@ -32,6 +35,15 @@ pub struct MigrateArgs {
     skip_existing: bool,
 }
 
+#[derive(Args, Clone)]
+pub struct ResetArgs {
+    /// The store: a SQLite file or a PostgreSQL URL (as `serve --db`).
+    #[arg(long, value_name = "PATH|URL")]
+    db: PathBuf,
+    /// The player's name (any case).
+    name: String,
+}
+
 /// Games listed at a time.
 const PAGE: usize = 500;
 /// Progress is printed every this many games.
@@ -40,7 +52,45 @@ const PROGRESS: u64 = 1000;
 pub fn run(command: &DbCommand) -> CmdResult {
     match command {
         DbCommand::Migrate(args) => migrate(args),
+        DbCommand::ResetPassword(args) => reset_password(args),
     }
+}
+
+fn reset_password(args: &ResetArgs) -> CmdResult {
+    use anywoli_server::account::{check_password, key_of, password};
+    let label = db_label(&args.db);
+    let is_url = args.db.to_str().is_some_and(is_postgres_url);
+    if !is_url && !args.db.exists() {
+        return Err(Failure(format!("no such database file: {label}")));
+    }
+    let store = Store::open_db(&args.db).map_err(store_failure)?;
+    let account = store
+        .account(&key_of(&args.name))
+        .map_err(store_failure)?
+        .ok_or_else(|| Failure(format!("{label} has no player named {}", args.name)))?;
+    let mut line = String::new();
+    std::io::stdin().read_line(&mut line)?;
+    let new = line.trim_end_matches(['\r', '\n']);
+    check_password(new).map_err(|e| Failure(e.message))?;
+    let hash = password::hash_now(new).map_err(Failure)?;
+    store
+        .account_op(AccountOp::SetPassword {
+            name: account.name.clone(),
+            hash,
+        })
+        .and_then(|_| {
+            store.account_op(AccountOp::EndSessions {
+                name: account.name.clone(),
+                except: None,
+            })
+        })
+        .map_err(store_failure)?;
+    writeln!(
+        std::io::stderr().lock(),
+        "set a new password for {} in {label}; their sessions ended",
+        account.name
+    )?;
+    Ok(())
 }
 
 fn same_store(a: &Path, b: &Path) -> bool {

@@ -18,15 +18,17 @@ static PERMITS: LazyLock<Semaphore> = LazyLock::new(|| Semaphore::new(MAX_AT_ONC
 
 /// A PHC string (`$argon2id$v=19$m=19456,t=2,p=1$salt$hash`) of `password`.
 pub async fn hash(password: String) -> Result<String, ApiError> {
-    run(move || {
-        let salt =
-            SaltString::encode_b64(&crate::ids::random_bytes::<16>()).map_err(|e| e.to_string())?;
-        Argon2::default()
-            .hash_password(password.as_bytes(), &salt)
-            .map(|h| h.to_string())
-            .map_err(|e| e.to_string())
-    })
-    .await
+    run(move || hash_now(&password)).await
+}
+
+/// [`hash`] on the calling thread, for the command line (`anywoli db reset-password`).
+pub fn hash_now(password: &str) -> Result<String, String> {
+    let salt =
+        SaltString::encode_b64(&crate::ids::random_bytes::<16>()).map_err(|e| e.to_string())?;
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| e.to_string())
 }
 
 /// Whether `password` is the one `stored` was made from.
