@@ -1027,8 +1027,9 @@ class GameView {
       else who = `<span class="player-name anon">${esc(t('anonymous'))}</span>`;
       const change = g.rating_change && g.rating_change[side];
       if (change && typeof change.diff === 'number') {
-        const d = Math.round(change.diff * 10) / 10;
-        const text = (d > 0 ? '+' : d < 0 ? '\u2212' : '\u00b1') + Math.abs(d).toFixed(1);
+        // The difference of the ratings as shown (whole points), so that it adds up with them.
+        const d = Math.round(change.diff);
+        const text = (d > 0 ? '+' : d < 0 ? '\u2212' : '\u00b1') + Math.abs(d);
         const after = ratingText(change.after, change.provisional);
         who += ` <span class="rating-diff ${d > 0 ? 'up' : d < 0 ? 'down' : ''}" title="${esc(t('rating_now', { r: after }))}">${esc(text)}</span>`
           + `<span class="sr-only"> ${esc(t('rating_now', { r: after }))}</span>`;

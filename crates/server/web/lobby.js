@@ -416,7 +416,8 @@ function rulesList() {
 
 export class LobbyView {
   constructor() {
-    ui.setBody({ view: 'lobby', lobby: 'connecting' });
+    // The connection may be open already (a logged-in reader keeps it on every view).
+    ui.setBody({ view: 'lobby', lobby: lobby.open ? 'open' : 'connecting' });
     this.rules = ['anywoli'];
     this.live = null;
     this.note = '';
