@@ -28,6 +28,8 @@ pub struct Options {
     pub depth: Option<u32>,
     pub hash: usize,
     pub threads: usize,
+    /// Lines to report (the best N moves, each scored exactly); 1 is the output it always was.
+    pub multipv: usize,
 }
 
 /// What `analyse` uses when neither `--movetime` nor `--depth` is given.
@@ -62,15 +64,22 @@ pub fn run(start: &Start, moves: &[String], opts: &Options) -> CmdResult {
     };
     let mut engine = Engine::new(opts.hash, opts.threads);
     engine.set_tablebase(anywoli_engine::tablebase::from_env());
+    engine.set_multipv(opts.multipv);
+    let multi = opts.multipv > 1;
     let stop = AtomicBool::new(false);
     let mut failed: Option<std::io::Error> = None;
     let mut on_info = |i: &Info| {
         if failed.is_some() {
             return;
         }
+        let which = if multi {
+            format!("  line {}", i.multipv)
+        } else {
+            String::new()
+        };
         let r = writeln!(
             out,
-            "depth {:>2}  score {:>7}  nodes {:>10}  nps {:>9}  time {:>6} ms  pv {}",
+            "depth {:>2}{which}  score {:>7}  nodes {:>10}  nps {:>9}  time {:>6} ms  pv {}",
             i.depth,
             seeds(i.score),
             i.nodes,
@@ -98,6 +107,12 @@ pub fn run(start: &Start, moves: &[String], opts: &Options) -> CmdResult {
                 me.opponent()
             )?;
             writeln!(out, "line: {}", line(&r.pv))?;
+            if multi {
+                writeln!(out, "best {} moves:", r.lines.len())?;
+                for (k, l) in r.lines.iter().enumerate() {
+                    writeln!(out, "{:>2}. {:>7}  {}", k + 1, seeds(l.score), line(&l.pv))?;
+                }
+            }
             writeln!(
                 out,
                 "searched: depth {}, {} nodes, {} ms",

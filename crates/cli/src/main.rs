@@ -263,6 +263,9 @@ enum Command {
         /// Search threads.
         #[arg(long, default_value_t = 1, value_name = "N", value_parser = usize_in(1, 64))]
         threads: usize,
+        /// Report the best N moves, each with its exact score and line (1 to 12).
+        #[arg(long, default_value_t = 1, value_name = "N", value_parser = usize_in(1, 12))]
+        multipv: usize,
         /// Moves to play before searching.
         #[arg(value_name = "MOVE")]
         moves: Vec<String>,
@@ -451,6 +454,7 @@ fn main() -> ExitCode {
             depth,
             hash,
             threads,
+            multipv,
             moves,
         } => analyse::run(
             &start,
@@ -460,6 +464,7 @@ fn main() -> ExitCode {
                 depth,
                 hash,
                 threads,
+                multipv,
             },
         ),
         Command::Match {

@@ -306,7 +306,7 @@ fn every_error_is_one_info_string_and_the_engine_goes_on() {
         ("setoption name Level value 0", "setoption: Level value '0' is not a whole number from 1 to 10"),
         ("setoption name Hash value lots", "setoption: Hash value 'lots' is not a whole number of MiB from 1 to 4096"),
         ("setoption name Threads value 0", "setoption: Threads value '0' is not a whole number from 1 to 64"),
-        ("setoption name Ponder value true", "setoption: unknown option 'Ponder' (options: Level, Hash, Threads)"),
+        ("setoption name Ponder value true", "setoption: unknown option 'Ponder' (options: Level, Hash, Threads, MultiPV)"),
         ("newgame rules chess", "newgame: unknown rules 'chess': expected one of anywoli, anywoli-first-final, anywoli-lottery, anywoli-it"),
         ("newgame rules anywoli seed 4", "newgame: seed is only for anywoli-lottery, not anywoli"),
         ("position startpos moves e Q", "position: move 2: 'Q' is not a move: a move is one hole letter, a..l for South or A..L for North"),
@@ -445,4 +445,52 @@ fn analyse_prints_depths_then_move_score_and_line() {
     let (code, _, err) = analyse(&["--depth", "97"]);
     assert_eq!(code, 2);
     assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn analyse_reports_the_best_moves_with_multipv() {
+    let (code, out, err) = analyse(&["--depth", "5", "--multipv", "3", "e", "F"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    // Each depth gives three lines, named.
+    let last: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("depth  5  line "))
+        .collect();
+    assert_eq!(last.len(), 3, "{out}");
+    for (k, l) in last.iter().enumerate() {
+        assert!(
+            l.starts_with(&format!("depth  5  line {}  score ", k + 1)),
+            "{out}"
+        );
+    }
+    let at = lines
+        .iter()
+        .position(|l| *l == "best 3 moves:")
+        .unwrap_or_else(|| panic!("{out}"));
+    let rows: Vec<(f64, &str)> = lines[at + 1..at + 4]
+        .iter()
+        .map(|l| {
+            let mut f = l.split_whitespace();
+            f.next(); // "1."
+            let score: f64 = f.next().unwrap().parse().unwrap();
+            (score, f.next().unwrap())
+        })
+        .collect();
+    assert!(rows[0].0 >= rows[1].0 && rows[1].0 >= rows[2].0, "{out}");
+    let best = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("best move: "))
+        .unwrap();
+    assert_eq!(rows[0].1, best, "{out}");
+    assert!(rows[0].1 != rows[1].1 && rows[1].1 != rows[2].1 && rows[0].1 != rows[2].1);
+
+    // One line is the output it always was; more than 12 is refused.
+    let (_, out, _) = analyse(&["--depth", "3"]);
+    assert!(
+        !out.contains("line 1") && !out.contains("best 1 moves"),
+        "{out}"
+    );
+    let (code, out, err) = analyse(&["--multipv", "13"]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
 }

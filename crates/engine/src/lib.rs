@@ -14,4 +14,4 @@ pub mod tune;
 
 pub use anywoli_core as core;
 pub use players::{builtin, level_spec, Greedy, LevelPlayer, LevelSpec, Minimax, Player, LEVELS};
-pub use search::{Engine, Info, Limits, SearchResult};
+pub use search::{Engine, Info, Limits, Line, SearchResult, MAX_MULTIPV};

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use anywoli_core::{parse_position, Move, Position, Rules};
 
 use crate::players::{level_spec, LevelPlayer, Player};
-use crate::search::{Info, Limits, MAX_PLY};
+use crate::search::{Info, Limits, MAX_MULTIPV, MAX_PLY};
 
 /// Longest command line accepted, in bytes (the line break not counted).
 pub const MAX_LINE: usize = 64 * 1024;
@@ -140,6 +140,8 @@ pub struct Protocol {
     level: u8,
     hash_mib: usize,
     threads: usize,
+    /// Lines a `go` reports (`MultiPV`).
+    multipv: usize,
     /// The player (its engine does every search); away on the search thread while it runs.
     player: Option<LevelPlayer>,
     running: Option<Running>,
@@ -149,8 +151,10 @@ type Answer = Result<(), String>;
 
 const COMMANDS: &str = "aei, isready, setoption, newgame, position, go, stop, quit, show, options";
 
-fn new_player(level: u8, hash_mib: usize, threads: usize) -> LevelPlayer {
-    LevelPlayer::new(level, 0, hash_mib, threads).expect("levels 1 to 10 exist")
+fn new_player(level: u8, hash_mib: usize, threads: usize, multipv: usize) -> LevelPlayer {
+    let mut p = LevelPlayer::new(level, 0, hash_mib, threads).expect("levels 1 to 10 exist");
+    p.engine_mut().set_multipv(multipv);
+    p
 }
 
 fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
@@ -182,7 +186,8 @@ impl Protocol {
             level: DEFAULT_LEVEL,
             hash_mib: DEFAULT_HASH_MIB,
             threads: 1,
-            player: Some(new_player(DEFAULT_LEVEL, DEFAULT_HASH_MIB, 1)),
+            multipv: 1,
+            player: Some(new_player(DEFAULT_LEVEL, DEFAULT_HASH_MIB, 1, 1)),
             running: None,
         }
     }
@@ -307,7 +312,14 @@ impl Protocol {
         if let Some(r) = self.running.take() {
             match r.handle.join() {
                 Ok(p) => self.player = Some(p),
-                Err(_) => self.player = Some(new_player(self.level, self.hash_mib, self.threads)),
+                Err(_) => {
+                    self.player = Some(new_player(
+                        self.level,
+                        self.hash_mib,
+                        self.threads,
+                        self.multipv,
+                    ))
+                }
             }
             // The search thread has answered (or the watchdog has), so the watchdog is done.
             r.reply.sent.notify_all();
@@ -358,12 +370,17 @@ impl Protocol {
             "option name Threads type spin default 1 min 1 max {MAX_THREADS} value {}",
             self.threads
         ));
+        self.send(&format!(
+            "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV} value {}",
+            self.multipv
+        ));
         self.send("optionsok");
     }
 
     fn player(&mut self) -> &mut LevelPlayer {
-        self.player
-            .get_or_insert_with(|| new_player(self.level, self.hash_mib, self.threads))
+        self.player.get_or_insert_with(|| {
+            new_player(self.level, self.hash_mib, self.threads, self.multipv)
+        })
     }
 
     fn setoption(&mut self, args: &[&str]) -> Answer {
@@ -396,7 +413,8 @@ impl Protocol {
                 if level != self.level {
                     self.level = level;
                     self.player = None;
-                    self.player = Some(new_player(level, self.hash_mib, self.threads));
+                    self.player =
+                        Some(new_player(level, self.hash_mib, self.threads, self.multipv));
                 }
             }
             "hash" => {
@@ -415,9 +433,14 @@ impl Protocol {
                 self.threads = n;
                 self.player().engine_mut().set_threads(n);
             }
+            "multipv" => {
+                let n: usize = number("setoption: MultiPV value", v, 1, MAX_MULTIPV, "")?;
+                self.multipv = n;
+                self.player().engine_mut().set_multipv(n);
+            }
             _ => {
                 return Err(format!(
-                    "setoption: unknown option {} (options: Level, Hash, Threads)",
+                    "setoption: unknown option {} (options: Level, Hash, Threads, MultiPV)",
                     shown(&name)
                 ))
             }
@@ -628,7 +651,7 @@ impl Protocol {
         let mut player = self
             .player
             .take()
-            .unwrap_or_else(|| new_player(self.level, self.hash_mib, self.threads));
+            .unwrap_or_else(|| new_player(self.level, self.hash_mib, self.threads, self.multipv));
         let pos = self.pos;
         let stop = Arc::new(AtomicBool::new(false));
         let reply = Arc::new(Reply {
@@ -719,13 +742,15 @@ impl Reply {
         }
     }
 
-    fn searched(&self, i: &Info) {
+    /// A depth's line `i`; `multi`: the search reports several lines (`MultiPV`), so the
+    /// line says which it is.
+    fn searched(&self, i: &Info, multi: bool) {
         let mut st = self.lock();
         if !st.sent {
-            if let Some(&m) = i.pv.first() {
+            if let (Some(&m), 1) = (i.pv.first(), i.multipv) {
                 st.best = Some(m);
             }
-            (self.out)(&info_line(i));
+            (self.out)(&info_line(i, multi));
         }
     }
 
@@ -788,10 +813,16 @@ fn quick_move(pos: &Position) -> Option<Move> {
         .map(|t| t.2)
 }
 
-/// The `info` line of one completed depth.
-pub fn info_line(i: &Info) -> String {
+/// The `info` line of one completed depth: with `multi` (`MultiPV` above 1), of one of its
+/// lines, which `multipv K` names.
+pub fn info_line(i: &Info, multi: bool) -> String {
+    let which = if multi {
+        format!(" multipv {}", i.multipv)
+    } else {
+        String::new()
+    };
     let mut s = format!(
-        "info depth {} score {} nodes {} nps {} time {} pv",
+        "info depth {}{which} score {} nodes {} nps {} time {} pv",
         i.depth,
         i.score,
         i.nodes,
@@ -815,7 +846,8 @@ fn run_plan(
     match plan {
         Plan::Choose(movetime) => player.choose_until(pos, movetime, stop),
         Plan::Search(limits) => {
-            let mut on_info = |i: &Info| reply.searched(i);
+            let multi = player.engine_mut().multipv() > 1;
+            let mut on_info = |i: &Info| reply.searched(i, multi);
             player
                 .engine_mut()
                 .search(pos, &limits, stop, &mut on_info)
@@ -966,12 +998,44 @@ mod tests {
         assert!(say(&mut p, &l, "setoption name Hash value 2").is_empty());
         assert!(say(&mut p, &l, "setoption name threads value 2").is_empty());
         assert!(say(&mut p, &l, "setoption name Level value 3").is_empty());
+        assert!(say(&mut p, &l, "setoption name MultiPV value 3").is_empty());
         let got = say(&mut p, &l, "options");
-        assert_eq!(got.len(), 4);
+        assert_eq!(got.len(), 5);
         assert!(got[0].ends_with("value 3"), "{got:?}");
         assert!(got[1].ends_with("value 2"), "{got:?}");
         assert!(got[2].ends_with("value 2"), "{got:?}");
-        assert_eq!(got[3], "optionsok");
+        assert_eq!(
+            got[3],
+            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV} value 3")
+        );
+        assert_eq!(got[4], "optionsok");
+        // Three lines a depth, each named, the best first; bestmove is the first line's.
+        let got = say(&mut p, &l, "go depth 3");
+        let depth3: Vec<&String> = got
+            .iter()
+            .filter(|l| l.starts_with("info depth 3 "))
+            .collect();
+        assert_eq!(depth3.len(), 3, "{got:?}");
+        for (k, line) in depth3.iter().enumerate() {
+            assert!(
+                line.starts_with(&format!("info depth 3 multipv {} score ", k + 1)),
+                "{got:?}"
+            );
+        }
+        let score = |l: &str| -> i32 { l.split(' ').nth(6).unwrap().parse().unwrap() };
+        assert!(score(depth3[0]) >= score(depth3[1]) && score(depth3[1]) >= score(depth3[2]));
+        let best = depth3[0]
+            .split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        assert_eq!(got.last().unwrap(), &format!("bestmove {best}"));
+        assert!(say(&mut p, &l, "setoption name MultiPV value 13")[0].contains("MultiPV"));
+        assert!(say(&mut p, &l, "setoption name MultiPV value 1").is_empty());
+        let got = say(&mut p, &l, "go depth 2");
+        assert!(got.iter().all(|l| !l.contains("multipv")), "{got:?}");
         assert!(say(&mut p, &l, "go depth 4")
             .last()
             .unwrap()
@@ -1086,20 +1150,21 @@ mod tests {
             out: Arc::new(move |l: &str| sink.lock().unwrap().push(l.to_string())),
         };
         let info = Info {
+            multipv: 1,
             depth: 4,
             score: 120,
             nodes: 900,
             time: Duration::from_millis(3),
             pv: vec!["g".parse().unwrap(), "B".parse().unwrap()],
         };
-        reply.searched(&info);
+        reply.searched(&info, false);
         // Due already: the search is late.
         let stop = AtomicBool::new(false);
         reply.watch(Instant::now(), &stop);
         assert!(stop.load(Ordering::SeqCst));
         assert!(reply.done.load(Ordering::SeqCst));
         // What the search sends afterwards is dropped: one bestmove, and no info after it.
-        reply.searched(&info);
+        reply.searched(&info, false);
         reply.finish(Some(Some("a".parse().unwrap())));
         assert_eq!(
             *lines.lock().unwrap(),

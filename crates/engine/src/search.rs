@@ -53,6 +53,8 @@ impl Limits {
 /// What one finished iteration found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Info {
+    /// Which line this is, from 1 (the best), when the search reports several (multi-PV).
+    pub multipv: usize,
     pub depth: u32,
     /// Expected final store difference for the side to move, in centiseeds (stores included).
     pub score: i32,
@@ -85,6 +87,16 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
     /// Every root move with its score at the last completed depth, best first.
     pub root_scores: Vec<(Move, i32)>,
+    /// The best [`Engine::set_multipv`] root moves at the last completed depth, best first,
+    /// each with its exact score and line (the first is `best`, `score` and `pv`).
+    pub lines: Vec<Line>,
+}
+
+/// One of the best root moves, its exact score (as [`Info::score`]) and its line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub score: i32,
+    pub pv: Vec<Move>,
 }
 
 fn quiet_key(quiet: u16) -> u64 {
@@ -411,7 +423,14 @@ pub struct Engine {
     /// Endgame databases (none by default): probed in the search, and a root they prove is
     /// played from them directly.
     tablebase: Option<Arc<Tablebase>>,
+    /// How many best root moves get an exact score and a line (1: only the best).
+    multipv: usize,
+    /// Only these root moves are searched (the protocol's `searchmoves`); `None`: all.
+    root_moves: Option<Vec<Move>>,
 }
+
+/// Most lines a search reports: the most root moves a position has.
+pub const MAX_MULTIPV: usize = 12;
 
 impl Engine {
     pub fn new(hash_mib: usize, threads: usize) -> Engine {
@@ -421,7 +440,25 @@ impl Engine {
             weights: eval::TUNED,
             lmr: true,
             tablebase: None,
+            multipv: 1,
+            root_moves: None,
         }
+    }
+
+    /// Searches only `moves` at the root from now on (`None`: every legal move): to ask
+    /// what one move is worth, as a review or a test does.
+    pub fn set_root_moves(&mut self, moves: Option<Vec<Move>>) {
+        self.root_moves = moves;
+    }
+
+    /// Searches the best `n` root moves exactly (1 to [`MAX_MULTIPV`]), each reported as a
+    /// line of its own (`Info::multipv`), at the cost of full windows for those `n`.
+    pub fn set_multipv(&mut self, n: usize) {
+        self.multipv = n.clamp(1, MAX_MULTIPV);
+    }
+
+    pub fn multipv(&self) -> usize {
+        self.multipv
     }
 
     /// Uses these endgame databases from now on (`None`: none). Call [`Engine::clear`] too
@@ -532,13 +569,22 @@ impl Engine {
                         &pos,
                         1 + (id as u32 % 2),
                         max_depth,
+                        (1, self.root_moves.as_deref()),
                         start,
                         &mut |_| {},
                     );
                 });
             }
             let mut main = make(stop);
-            let r = iterate(&mut main, pos, 1, max_depth, start, on_info);
+            let r = iterate(
+                &mut main,
+                pos,
+                1,
+                max_depth,
+                (self.multipv, self.root_moves.as_deref()),
+                start,
+                on_info,
+            );
             helpers_stop.store(true, Relaxed);
             let nodes = shared_nodes.load(Relaxed) + (main.nodes - main.flushed);
             SearchResult { nodes, ..r }
@@ -563,31 +609,47 @@ impl Engine {
         let &(mv, value, _) = best.first()?;
         let stores = (pos.store(me) as i32 - pos.store(me.opponent()) as i32) * 100;
         let score = stores + value * 100;
-        let info = Info {
-            depth: 1,
-            score,
-            nodes: 1,
-            time: start.elapsed(),
-            pv: vec![mv],
-        };
-        on_info(&info);
+        let time = start.elapsed();
+        // Every move's value is proven: the lines are the best moves, each its own line.
+        let lines: Vec<Line> = best
+            .iter()
+            .take(self.multipv)
+            .map(|b| Line {
+                score: stores + b.1 * 100,
+                pv: vec![b.0],
+            })
+            .collect();
+        for (i, l) in lines.iter().enumerate() {
+            on_info(&Info {
+                multipv: i + 1,
+                depth: 1,
+                score: l.score,
+                nodes: 1,
+                time,
+                pv: l.pv.clone(),
+            });
+        }
         Some(SearchResult {
             best: Some(mv),
             score,
             depth: 1,
             nodes: 1,
-            time: info.time,
+            time,
             pv: vec![mv],
             root_scores: best.iter().map(|b| (b.0, stores + b.1 * 100)).collect(),
+            lines,
         })
     }
 }
 
+/// Iterative deepening from the root; `(multipv, only)`: how many best moves get exact
+/// scores, and which root moves are searched (`None`: all).
 fn iterate(
     t: &mut Thread<'_>,
     pos: &Position,
     first_depth: u32,
     max_depth: u32,
+    (multipv, only): (usize, Option<&[Move]>),
     start: Instant,
     on_info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
@@ -599,21 +661,29 @@ fn iterate(
         time: Duration::ZERO,
         pv: Vec::new(),
         root_scores: Vec::new(),
+        lines: Vec::new(),
     };
     let Some(me) = pos.to_move() else {
         return result;
     };
     let stores = (pos.store(me) as i32 - pos.store(me.opponent()) as i32) * 100;
-    let mut root: Vec<(Move, Position, i32, i32)> = Vec::new();
+    // Each root move: the move, the position after it, what it gains at once, its value at
+    // the last depth (exact for the best `multipv`, a bound below for the others) and its
+    // line when exact.
+    let mut root: Vec<(Move, Position, i32, i32, Vec<Move>)> = Vec::new();
     for mv in pos.moves() {
+        if only.is_some_and(|o| !o.contains(&mv)) {
+            continue;
+        }
         let mut child = *pos;
         if child.play_unchecked(mv).is_ok() {
-            root.push((mv, child, gain(pos, &child, me), 0));
+            root.push((mv, child, gain(pos, &child, me), 0, Vec::new()));
         }
     }
     if root.is_empty() {
         return result;
     }
+    let multipv = multipv.clamp(1, root.len());
     // Something to answer with even if stopped at once: the best immediate capture.
     root.sort_by_key(|r| std::cmp::Reverse(r.2));
     result.best = Some(root[0].0);
@@ -621,50 +691,52 @@ fn iterate(
     result.score = stores + root[0].2;
 
     for depth in first_depth..=max_depth {
-        let mut alpha = -INF;
-        let beta = INF;
+        // The exact values found at this depth, best first, at most `multipv`: a move must
+        // beat the last of them (once there are `multipv`) to be searched exactly. With one
+        // line this is the usual principal variation search.
+        let mut exact: Vec<i32> = Vec::with_capacity(multipv + 1);
         let mut best_i = None;
         #[allow(clippy::needless_range_loop)] // root[i] is both read and written in the loop.
         for i in 0..root.len() {
-            let (_, child, g, _) = root[i];
-            let v = if i == 0 {
-                t.child_value(me, &child, g, depth - 1, alpha, beta, 0)
-            } else {
-                let v = t.child_value(me, &child, g, depth - 1, alpha, alpha + 1, 0);
-                if v > alpha && !t.aborted {
-                    t.child_value(me, &child, g, depth - 1, alpha, beta, 0)
-                } else {
-                    v
+            let (_, child, g, _, _) = root[i];
+            let floor = (exact.len() == multipv).then(|| exact[multipv - 1]);
+            let v = match floor {
+                None => t.child_value(me, &child, g, depth - 1, -INF, INF, 0),
+                Some(f) => {
+                    let v = t.child_value(me, &child, g, depth - 1, f, f + 1, 0);
+                    if v > f && !t.aborted {
+                        t.child_value(me, &child, g, depth - 1, f, INF, 0)
+                    } else {
+                        v
+                    }
                 }
             };
             if t.aborted {
                 break;
             }
-            root[i].3 = if i == 0 || v > alpha {
-                v
-            } else {
-                alpha - 1 - i as i32
-            };
-            if v > alpha {
-                alpha = v;
+            if floor.is_some_and(|f| v <= f) {
+                root[i].3 = floor.unwrap_or(-INF) - 1 - i as i32;
+                continue;
+            }
+            root[i].3 = v;
+            let next = t.pv_len[1].max(1);
+            let line: Vec<Move> = std::iter::once(root[i].0)
+                .chain((1..next).map_while(|j| t.pv[1][j]))
+                .collect();
+            root[i].4 = line;
+            let at = exact.partition_point(|&e| e >= v);
+            exact.insert(at, v);
+            exact.truncate(multipv);
+            if at == 0 {
                 best_i = Some(i);
-                t.pv[0][0] = Some(root[i].0);
-                let next = t.pv_len[1].max(1);
-                for j in 1..next {
-                    t.pv[0][j] = t.pv[1][j];
-                }
-                t.pv_len[0] = next;
             }
         }
         // A move fully searched in an unfinished iteration beat the previous best at this
         // depth (the previous best is searched first), so it may be used.
         if let Some(i) = best_i {
             result.best = Some(root[i].0);
-            result.score = stores + alpha;
-            result.pv = t.pv[0][..t.pv_len[0]].iter().map_while(|m| *m).collect();
-            if result.pv.first() != Some(&root[i].0) {
-                result.pv = vec![root[i].0];
-            }
+            result.score = stores + root[i].3;
+            result.pv = root[i].4.clone();
         }
         if t.aborted {
             break;
@@ -672,15 +744,25 @@ fn iterate(
         result.depth = depth;
         root.sort_by_key(|r| std::cmp::Reverse(r.3));
         result.root_scores = root.iter().map(|r| (r.0, stores + r.3)).collect();
+        result.lines = root[..multipv]
+            .iter()
+            .map(|r| Line {
+                score: stores + r.3,
+                pv: r.4.clone(),
+            })
+            .collect();
         result.time = start.elapsed();
         result.nodes = t.shared_nodes.load(Relaxed) + (t.nodes - t.flushed);
-        on_info(&Info {
-            depth,
-            score: result.score,
-            nodes: result.nodes,
-            time: result.time,
-            pv: result.pv.clone(),
-        });
+        for (k, line) in result.lines.iter().enumerate() {
+            on_info(&Info {
+                multipv: k + 1,
+                depth,
+                score: line.score,
+                nodes: result.nodes,
+                time: result.time,
+                pv: line.pv.clone(),
+            });
+        }
         // A finished game seen to the end in every line needs no deeper look.
         if depth as usize >= MAX_PLY {
             break;
