@@ -9,6 +9,7 @@ mod engine;
 mod loadtest;
 mod matches;
 mod play;
+mod review;
 mod tablebase;
 mod trace;
 
@@ -270,6 +271,10 @@ enum Command {
         #[arg(value_name = "MOVE")]
         moves: Vec<String>,
     },
+    /// Judge every move of a recorded game: the engine's view after each move, the moves that
+    /// threw seeds away (inaccuracy from 2, mistake from 5, blunder from 10) with the better
+    /// move, and each player's accuracy.
+    Review(review::ReviewArgs),
     /// Play games between two players and print the score and the Elo difference.
     ///
     /// A PLAYER is a built-in one (level1..level10, greedy, random, minimax1..minimax6) or cmd:COMMAND,
@@ -448,6 +453,7 @@ fn main() -> ExitCode {
         } => bench::run(seconds, runs, perft_depth, search_depth, threads),
         Command::Engine => engine::run(),
         Command::Loadtest(args) => loadtest::run(&args),
+        Command::Review(args) => review::run(&args),
         Command::Analyse {
             start,
             movetime,

@@ -494,3 +494,73 @@ fn analyse_reports_the_best_moves_with_multipv() {
     let (code, out, err) = analyse(&["--multipv", "13"]);
     assert_eq!((code, out.as_str()), (2, ""), "{err}");
 }
+
+#[test]
+fn review_judges_every_move_of_a_record() {
+    use std::io::Write as _;
+    // Seven moves: each the last legal move of the side to move.
+    let mut pos = anywoli_core::Position::start(Rules::Anywoli);
+    let mut played = Vec::new();
+    for _ in 0..7 {
+        let mv = pos.moves().last().unwrap();
+        played.push(mv.to_string());
+        pos.play(mv).unwrap();
+    }
+    let record = format!(
+        "[Rules \"anywoli\"]\n[Result \"*\"]\n\n{}\n",
+        played.join(" ")
+    );
+    let record = record.as_str();
+    let dir = std::env::temp_dir().join(format!("anywoli-review-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.txt");
+    std::fs::write(&path, record).unwrap();
+    let run = |args: &[&str], input: Option<&str>| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_anywoli"));
+        c.arg("review").args(args);
+        c.stdin(std::process::Stdio::piped());
+        c.stdout(std::process::Stdio::piped());
+        c.stderr(std::process::Stdio::piped());
+        let mut child = c.spawn().unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(input.unwrap_or("").as_bytes()).unwrap();
+        drop(stdin);
+        let o = child.wait_with_output().unwrap();
+        (
+            o.status.code().unwrap_or(-1),
+            String::from_utf8(o.stdout).unwrap(),
+            String::from_utf8(o.stderr).unwrap(),
+        )
+    };
+    let (code, out, err) = run(&["--depth", "3", path.to_str().unwrap()], None);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("ply  side"), "{out}");
+    for (i, mv) in played.iter().enumerate() {
+        let f: Vec<&str> = lines[i + 1].split_whitespace().collect();
+        assert_eq!(
+            (f[0], f[2]),
+            ((i + 1).to_string().as_str(), mv.as_str()),
+            "{out}"
+        );
+    }
+    assert!(
+        lines.iter().any(|l| l.starts_with("South: accuracy ")),
+        "{out}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("North: accuracy ")),
+        "{out}"
+    );
+    // The same from standard input, as JSON.
+    let (code, out, err) = run(&["--depth", "3", "--json", "-"], Some(record));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["moves"].as_array().unwrap().len(), 7);
+    assert_eq!(v["evals"].as_array().unwrap().len(), 8);
+    assert_eq!(v["moves"][1]["played"], played[1].as_str());
+    // A record that is not one is refused on one line.
+    let (code, out, err) = run(&["-"], Some("e e e\n[Rules"));
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}

@@ -6,6 +6,7 @@ pub mod players;
 pub mod protocol;
 pub mod puzzles;
 pub mod retro;
+pub mod review;
 pub mod search;
 pub mod solve;
 pub mod tablebase;
