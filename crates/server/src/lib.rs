@@ -84,7 +84,7 @@ impl Default for Config {
 
 /// The whole app as a router, for a server or for tests that call it directly.
 pub fn app(state: AppState) -> Router {
-    use api::{account, events, games, lobby, play, players};
+    use api::{account, events, games, lobby, play, players, review};
     let api = Router::new()
         .route("/site", get(games::site))
         .route("/rules", get(games::rules_list))
@@ -100,6 +100,7 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/offer", post(play::offer))
         .route("/games/{id}/claim", post(play::claim))
         .route("/games/{id}/public", post(play::public))
+        .route("/games/{id}/review", get(review::get).post(review::start))
         .route("/games/{id}/seat", post(account::seat))
         .route("/account", get(account::me))
         .route("/account/signup", post(account::signup))

@@ -1283,3 +1283,67 @@ async fn a_take_back_between_friends_is_asked_for() {
         (StatusCode::CONFLICT, Some("not_allowed"))
     );
 }
+
+#[tokio::test]
+async fn a_game_is_reviewed_in_the_background_and_the_review_is_kept() {
+    let app = router();
+    let (_, v) = post(
+        &app,
+        "/api/import",
+        json!({"record": "[Rules \"anywoli\"]\n[Result \"*\"]\n\ne F a\n"}),
+    )
+    .await;
+    let id = v["game"]["id"].as_str().unwrap().to_string();
+    let secret = v["secret"].as_str().unwrap().to_string();
+    let uri = format!("/api/games/{id}/review");
+    assert_eq!(get(&app, &uri).await.1, json!({"status": "none"}));
+    let (s, v) = post(&app, &uri, json!({})).await;
+    assert!(s == StatusCode::ACCEPTED || s == StatusCode::OK, "{v}");
+    // The review comes (in the background); meanwhile the game answers as usual.
+    let mut review = Value::Null;
+    for _ in 0..600 {
+        let (_, v) = get(&app, &uri).await;
+        assert!(v["status"] == "running" || v["status"] == "done", "{v}");
+        if v["status"] == "running" {
+            assert_eq!(v["total"], 3, "{v}");
+        } else {
+            review = v;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let r = &review["review"];
+    assert_eq!(r["moves"].as_array().map(Vec::len), Some(3), "{review}");
+    assert_eq!(r["evals"].as_array().map(Vec::len), Some(4), "{review}");
+    assert_eq!(r["moves"][0]["played"], "e");
+    assert_eq!(r["moves"][1]["mover"], "north");
+    // Asked again, it is there at once.
+    let (s, again) = post(&app, &uri, json!({})).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(again, review);
+    // A game that moved on is reviewed again; one with no move has nothing to review.
+    let (_, g) = get(&app, &format!("/api/games/{id}")).await;
+    let mv = g["legal"][0].as_str().unwrap();
+    let (s, _) = post(
+        &app,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": mv, "secret": secret}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(get(&app, &uri).await.1, json!({"status": "none"}));
+    let (_, v) = post(&app, "/api/games", json!({"mode": "local"})).await;
+    let fresh = v["game"]["id"].as_str().unwrap();
+    assert_error(
+        post(&app, &format!("/api/games/{fresh}/review"), json!({})).await,
+        StatusCode::CONFLICT,
+        "not_allowed",
+        "no move",
+    );
+    assert_error(
+        post(&app, "/api/games/abcdefghijkm/review", json!({})).await,
+        StatusCode::NOT_FOUND,
+        "unknown_game",
+        "",
+    );
+}

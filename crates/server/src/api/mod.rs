@@ -9,6 +9,7 @@ pub mod games;
 pub mod lobby;
 pub mod play;
 pub mod players;
+pub mod review;
 
 use std::sync::Arc;
 
@@ -35,6 +36,7 @@ pub struct Inner {
     pub limiters: Limiters,
     pub hosts: AllowedHosts,
     pub attempts: crate::account::attempts::Attempts,
+    pub reviews: review::Running,
 }
 
 /// How the app behaves, beyond its store.
@@ -104,6 +106,7 @@ impl AppState {
             limiters: Limiters::new(o.rates),
             hosts,
             attempts: Default::default(),
+            reviews: Default::default(),
         }))
     }
 
@@ -122,6 +125,11 @@ impl AppState {
 
     pub fn lobby(&self) -> &Arc<crate::lobby::Lobby> {
         &self.0.rounds.ctx.lobby
+    }
+
+    /// The game reviews running on this instance.
+    pub fn reviews(&self) -> &review::Running {
+        &self.0.reviews
     }
 
     pub fn site(&self) -> &SiteView {

@@ -25,6 +25,7 @@ mod accounts;
 mod pg;
 mod pg_tls;
 mod read;
+mod reviews;
 mod schema;
 mod sql;
 mod writer;
@@ -33,6 +34,7 @@ pub use accounts::{
     AccountOp, AccountRow, ChallengeRow, Counts, Listing, Outcome, RateGame, RatingPoint,
     RatingRow, SessionRow, SESSION_MS,
 };
+pub use reviews::ReviewRow;
 
 #[cfg(test)]
 mod tests;
@@ -564,6 +566,16 @@ impl Store {
                 .map(drop),
             None => Ok(()),
         }
+    }
+
+    /// Stores (or replaces) a game's review.
+    pub fn save_review(&self, r: ReviewRow) -> StoreResult<()> {
+        self.writer.call(Op::SaveReview(r)).map(drop)
+    }
+
+    /// The review stored for game `id`, if any.
+    pub fn review(&self, id: &str) -> StoreResult<Option<ReviewRow>> {
+        self.readers.with(|c| reviews::load(&mut *c.sql(), id))
     }
 
     /// The challenge `id`: its sender, whom it is for, and its body (JSON).

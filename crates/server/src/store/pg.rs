@@ -121,6 +121,11 @@ const MIGRATIONS: &[(i32, &str)] = &[
         // The lobby shared by the instances: its tables follow (`schema::LOBBY_TABLES`).
         "SELECT 1;",
     ),
+    (
+        8,
+        // Game reviews: their table follows (`reviews::REVIEW_TABLES`).
+        "SELECT 1;",
+    ),
 ];
 
 /// What a migration runs after its own text.
@@ -128,6 +133,7 @@ fn migration_tail(version: i32) -> &'static str {
     match version {
         6 => super::schema::ACCOUNT_TABLES,
         7 => super::schema::LOBBY_TABLES,
+        8 => super::reviews::REVIEW_TABLES,
         _ => "",
     }
 }
@@ -473,6 +479,7 @@ impl PgConn {
                 &[&accounts[0], &accounts[1], public],
             )?,
             Op::Account(op) => return super::accounts::apply(self, op),
+            Op::SaveReview(r) => super::reviews::save(self, r)?,
             Op::CreateRematch { head, next } => {
                 self.change(
                     head,

@@ -111,6 +111,7 @@ pub(super) fn set_up_writer(conn: &Connection) -> StoreResult<()> {
     conn.execute_batch(SCHEMA)?;
     migrate(conn)?;
     conn.execute_batch(LOBBY_TABLES)?;
+    conn.execute_batch(super::reviews::REVIEW_TABLES)?;
     Ok(())
 }
 

@@ -66,6 +66,8 @@ pub(super) enum Op {
     },
     /// Not a change of any game.
     Account(super::AccountOp),
+    /// A game's review (not a change of the game).
+    SaveReview(super::ReviewRow),
     /// A message for the other instances' lobbies (PostgreSQL's `NOTIFY`).
     Publish {
         channel: String,
@@ -220,6 +222,7 @@ impl Op {
                 .execute(params![head.id, accounts[0], accounts[1], public])?;
             }
             Op::Account(op) => return super::accounts::apply(&mut Lite(c), op),
+            Op::SaveReview(r) => super::reviews::save(&mut Lite(c), r)?,
             Op::CreateRematch { head, next } => {
                 touch(c, head)?;
                 let linked = c

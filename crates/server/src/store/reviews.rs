@@ -1,0 +1,56 @@
+//! Game reviews (issue 13): the engine's judgement of a game's moves, stored with the moves it
+//! judged, so that the next visitor gets it at once and a game that moved on is reviewed again.
+
+use super::sql::Sql;
+use super::StoreResult;
+
+/// The table, the same text in both backends.
+pub(super) const REVIEW_TABLES: &str = "
+CREATE TABLE IF NOT EXISTS reviews (
+    game TEXT PRIMARY KEY,
+    moves TEXT NOT NULL,
+    body TEXT NOT NULL,
+    at BIGINT NOT NULL
+);
+";
+
+/// A stored review: the moves it judged (space-separated) and its body (JSON).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReviewRow {
+    pub game: String,
+    pub moves: String,
+    pub body: String,
+    pub at: i64,
+}
+
+pub(super) fn save(db: &mut dyn Sql, r: &ReviewRow) -> StoreResult<()> {
+    db.execute(
+        "INSERT INTO reviews (game, moves, body, at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (game) DO UPDATE SET moves = excluded.moves, body = excluded.body,
+            at = excluded.at",
+        &[
+            (&r.game).into(),
+            (&r.moves).into(),
+            (&r.body).into(),
+            r.at.into(),
+        ],
+    )?;
+    Ok(())
+}
+
+pub(super) fn load(db: &mut dyn Sql, game: &str) -> StoreResult<Option<ReviewRow>> {
+    let rows = db.query(
+        "SELECT game, moves, body, at FROM reviews WHERE game = $1",
+        &[game.into()],
+    )?;
+    rows.first()
+        .map(|r| {
+            Ok(ReviewRow {
+                game: r[0].text()?,
+                moves: r[1].text()?,
+                body: r[2].text()?,
+                at: r[3].int()?,
+            })
+        })
+        .transpose()
+}
