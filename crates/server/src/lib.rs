@@ -84,7 +84,7 @@ impl Default for Config {
 
 /// The whole app as a router, for a server or for tests that call it directly.
 pub fn app(state: AppState) -> Router {
-    use api::{account, events, games, lobby, play, players, review};
+    use api::{account, analysis, events, games, lobby, play, players, review};
     let api = Router::new()
         .route("/site", get(games::site))
         .route("/rules", get(games::rules_list))
@@ -110,6 +110,7 @@ pub fn app(state: AppState) -> Router {
         .route("/account/password", post(account::change_password))
         .route("/account/claim", post(account::claim))
         .route("/lobby", get(lobby::lobby))
+        .route("/analysis", get(analysis::analysis))
         .route("/challenges", get(lobby::list).post(lobby::create))
         .route("/challenges/{id}/accept", post(lobby::accept_challenge))
         .route("/challenges/{id}/decline", post(lobby::decline_challenge))

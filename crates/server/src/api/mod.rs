@@ -3,6 +3,7 @@
 //! (crate::round) and answer; they never change a game themselves.
 
 pub mod account;
+pub mod analysis;
 pub mod client;
 pub mod events;
 pub mod games;
