@@ -155,22 +155,9 @@ pub struct RateGame {
 pub(super) fn apply(db: &mut dyn Sql, op: &AccountOp) -> StoreResult<bool> {
     match op {
         AccountOp::Create { account, session } => {
-            let taken = db.query(
-                "SELECT 1 FROM accounts WHERE key = $1",
-                &[(&account.key).into()],
-            )?;
-            if !taken.is_empty() {
+            if !insert_account(db, account)? {
                 return Ok(false);
             }
-            db.execute(
-                "INSERT INTO accounts (key, name, hash, created) VALUES ($1, $2, $3, $4)",
-                &[
-                    (&account.key).into(),
-                    (&account.name).into(),
-                    (&account.hash).into(),
-                    account.created.into(),
-                ],
-            )?;
             add_session(db, session)?;
         }
         AccountOp::AddSession(s) => add_session(db, s)?,
@@ -218,22 +205,9 @@ pub(super) fn apply(db: &mut dyn Sql, op: &AccountOp) -> StoreResult<bool> {
             ratings,
             history,
         } => {
-            let taken = db.query(
-                "SELECT 1 FROM accounts WHERE key = $1",
-                &[(&account.key).into()],
-            )?;
-            if !taken.is_empty() {
+            if !insert_account(db, account)? {
                 return Ok(false);
             }
-            db.execute(
-                "INSERT INTO accounts (key, name, hash, created) VALUES ($1, $2, $3, $4)",
-                &[
-                    (&account.key).into(),
-                    (&account.name).into(),
-                    (&account.hash).into(),
-                    account.created.into(),
-                ],
-            )?;
             for r in ratings {
                 db.execute(
                     "INSERT INTO ratings (account, category, rules, rating, deviation, volatility,
@@ -318,6 +292,27 @@ pub(super) fn old_challenges(db: &mut dyn Sql, before: i64) -> StoreResult<Vec<C
 
 /// How long a session lasts (the cookie's `Max-Age` says the same to the browser).
 pub const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;
+
+/// Makes `account`: false (making nothing) if its name is taken.
+fn insert_account(db: &mut dyn Sql, account: &AccountRow) -> StoreResult<bool> {
+    let taken = db.query(
+        "SELECT 1 FROM accounts WHERE key = $1",
+        &[(&account.key).into()],
+    )?;
+    if !taken.is_empty() {
+        return Ok(false);
+    }
+    db.execute(
+        "INSERT INTO accounts (key, name, hash, created) VALUES ($1, $2, $3, $4)",
+        &[
+            (&account.key).into(),
+            (&account.name).into(),
+            (&account.hash).into(),
+            account.created.into(),
+        ],
+    )?;
+    Ok(true)
+}
 
 fn add_session(db: &mut dyn Sql, s: &SessionRow) -> StoreResult<()> {
     // The account's sessions past their time go as a new one comes: the table holds only
