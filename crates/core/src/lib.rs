@@ -27,7 +27,7 @@ pub mod zobrist;
 
 pub use hole::Hole;
 pub use moves::{Move, MoveSet, ParseMoveError};
-pub use notation::{parse_position, Field, PositionError};
+pub use notation::{parse_position, Counted, Field, PositionError, PositionErrorKind};
 pub use perft::{divide, perft};
 pub use position::{Outcome, PlayError, Position, QUIET_LIMIT, START_SEEDS, TOTAL_SEEDS};
 pub use record::{Record, RecordError};
