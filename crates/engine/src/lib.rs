@@ -1,6 +1,7 @@
 //! Search, evaluation and (later) endgame databases for Anywoli.
 
 pub mod arena;
+pub mod compose;
 pub mod eval;
 pub mod players;
 pub mod protocol;
@@ -10,6 +11,7 @@ pub mod review;
 pub mod search;
 pub mod solve;
 pub mod tablebase;
+pub mod themes;
 pub mod tt;
 pub mod tune;
 

@@ -1,5 +1,9 @@
 //! Endgame puzzles: "South to play and force the win", found in the 8-seed database.
 //!
+//! A puzzle's solver is the side to move in its position: South in the collection, either
+//! side in the puzzles people compose ([`crate::compose`]), whose lines may also end before
+//! the game does, where every move wins (the rest plays itself).
+//!
 //! Each puzzle is an 8-seed position with South to move, 44 seeds in each store and the quiet
 //! counter at 0: whoever makes the next capture takes all 8 seeds and wins 52-44. South can
 //! force it, and at every South turn of the solution exactly one move keeps the forced
@@ -71,7 +75,23 @@ impl Puzzle {
         })
     }
 
-    /// South's moves of the solution, in order.
+    /// The side that solves the puzzle: the side to move in its position (South in the
+    /// collection).
+    pub fn side(&self) -> Side {
+        self.position.to_move().unwrap_or(Side::South)
+    }
+
+    /// The solver's moves of the solution, in order.
+    pub fn solver_moves(&self) -> Vec<Move> {
+        let side = self.side();
+        self.line
+            .iter()
+            .copied()
+            .filter(|m| m.side() == side)
+            .collect()
+    }
+
+    /// South's moves of the solution, in order (the solver's, in the collection).
     pub fn south_moves(&self) -> Vec<Move> {
         self.line
             .iter()
@@ -81,9 +101,12 @@ impl Puzzle {
     }
 
     /// Judges a player's attempt: `moves` are all the moves played from the puzzle's position
-    /// (South's and North's), the last being the player's newest. Only the solution's moves
-    /// are right, since each is South's only move that keeps the forced capture.
+    /// (the solver's and the opponent's), the last being the player's newest. Only the
+    /// solution's moves are right, since each is the solver's only move that keeps the win.
+    /// The attempt is solved when the game is over or the line is played out (a composed
+    /// line ends where every move wins).
     pub fn judge(&self, moves: &[Move]) -> Judgement {
+        let side = self.side();
         let Some((&last, before)) = moves.split_last() else {
             return Judgement::Invalid("no move given".to_string());
         };
@@ -98,8 +121,15 @@ impl Puzzle {
                 return Judgement::Invalid("the line so far cannot be played".to_string());
             }
         }
-        if p.to_move() != Some(Side::South) {
-            return Judgement::Invalid("it is not South's turn".to_string());
+        if p.to_move() != Some(side) {
+            return Judgement::Invalid(format!(
+                "it is not {}'s turn",
+                if side == Side::South {
+                    "South"
+                } else {
+                    "North"
+                }
+            ));
         }
         if let Err(e) = p.play(last) {
             return Judgement::Illegal(e.to_string());
@@ -108,10 +138,10 @@ impl Puzzle {
         if last != expected {
             return Judgement::Wrong { expected };
         }
-        // North's replies until South is to move again or the game is over.
+        // The opponent's replies until the solver is to move again or the game is over.
         let mut replies = Vec::new();
         let mut i = moves.len();
-        while p.to_move() == Some(Side::North) && i < self.line.len() {
+        while p.to_move() == Some(side.opponent()) && i < self.line.len() {
             let r = self.line[i];
             if p.play(r).is_err() {
                 break;
@@ -119,7 +149,7 @@ impl Puzzle {
             replies.push(r);
             i += 1;
         }
-        if p.is_over() {
+        if p.is_over() || i >= self.line.len() {
             Judgement::Solved { replies }
         } else {
             Judgement::Right { replies }
@@ -130,15 +160,18 @@ impl Puzzle {
 /// What a move of an attempt was.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Judgement {
-    /// The right move; North answered with `replies` (none when South moves again).
+    /// The right move; the opponent answered with `replies` (none when the solver moves
+    /// again).
     Right { replies: Vec<Move> },
-    /// The right move, and it captures (after North's last replies, if any): solved.
+    /// The right move, and it wins (after the opponent's last replies, if any): the game is
+    /// over, or the line is played out.
     Solved { replies: Vec<Move> },
-    /// A legal move that lets North force the capture: `expected` was the only way.
+    /// A legal move that gives the win away: `expected` was the only way.
     Wrong { expected: Move },
     /// The rules forbid the move.
     Illegal(String),
-    /// The attempt does not follow the puzzle (earlier moves off its line, not South's turn).
+    /// The attempt does not follow the puzzle (earlier moves off its line, not the solver's
+    /// turn).
     Invalid(String),
 }
 

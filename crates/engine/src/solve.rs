@@ -149,6 +149,16 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// Changes the node limit of the questions asked from now on.
+    pub fn set_limit(&mut self, limit: u64) {
+        self.limit = limit;
+    }
+
+    /// Nodes the last question searched (past the limit by one when it ran out).
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
     /// The value of `pos` alone (seeds still to be won by the side to move, net).
     pub fn value(&mut self, pos: &Position) -> Result<i32, Unproven> {
         self.nodes = 0;
@@ -198,6 +208,16 @@ impl<'a> Solver<'a> {
     /// Proves the value of `pos`, then of each of its moves (those the node limit leaves
     /// unproven are listed with their proven bounds), and a line of perfect play.
     pub fn solve(&mut self, pos: &Position) -> Result<Solution, Unproven> {
+        self.solve_with(pos, true)
+    }
+
+    /// [`Solver::solve`] without the line (which stays empty): the value and every move's
+    /// value, for a caller that chooses its own line a move at a time (`crate::compose`).
+    pub fn solve_moves(&mut self, pos: &Position) -> Result<Solution, Unproven> {
+        self.solve_with(pos, false)
+    }
+
+    fn solve_with(&mut self, pos: &Position, with_line: bool) -> Result<Solution, Unproven> {
         self.nodes = 0;
         let Some(me) = pos.to_move() else {
             return Ok(Solution {
@@ -212,7 +232,11 @@ impl<'a> Solver<'a> {
         let value = self.deepening(pos)?;
         // The line before the other moves: it is worth more than their values when the node
         // limit cannot pay for both.
-        let line = self.line(pos);
+        let line = if with_line {
+            self.line(pos)
+        } else {
+            Vec::new()
+        };
         let mut moves = Vec::new();
         let mut unproven_moves = Vec::new();
         for mv in pos.moves() {
@@ -234,6 +258,38 @@ impl<'a> Solver<'a> {
             line,
             nodes: self.nodes,
         })
+    }
+
+    /// The fewest plies within which `winner` can force the proven value of `pos`, as "mate in
+    /// N" counts: the length of the longest defence against the fastest way to that value
+    /// (`crate::compose` picks the defence that holds out longest). Each step is a search
+    /// whose unfinished lines count as the worst for `winner`; a position the databases prove
+    /// counts as decided where it is met (at the root, the databases' own distance). At most
+    /// `max` (returned when not reached by then).
+    pub fn distance(&mut self, pos: &Position, winner: Side, max: u16) -> Result<u16, Unproven> {
+        self.nodes = 0;
+        let Some(me) = pos.to_move() else {
+            return Ok(0);
+        };
+        if let Some(p) = self.tb.and_then(|tb| tb.probe(pos)) {
+            if p.value.is_some() {
+                return Ok(p.dtc.min(max));
+            }
+        }
+        let v = self.deepening(pos)?;
+        let b = pos.seeds_in_play() as i32;
+        for d in 1..=max {
+            self.horizon = Horizon::Pessimistic(winner);
+            let r = self.search(pos, -b - 1, b + 1, d);
+            self.horizon = Horizon::None;
+            let r = r?;
+            // Lines cut at the horizon count as the worst for `winner`: the bound meets the
+            // value once `winner` forces it within `d` plies.
+            if (me == winner && r >= v) || (me != winner && r <= v) {
+                return Ok(d);
+            }
+        }
+        Ok(max)
     }
 
     /// The exact value to `me` of moving into `child`; when unproven, the bounds are turned

@@ -33,6 +33,7 @@ use axum::routing::{get, post};
 use axum::Router;
 
 pub use api::games::DEFAULT_LEVEL;
+pub use api::position::{PROOF_MAX_SEEDS, PROOF_NODES};
 pub use api::{AppState, Options};
 pub use error::ApiError;
 pub use listener::Limits;
@@ -128,6 +129,16 @@ pub fn app(state: AppState) -> Router {
         .route("/puzzles/{id}/moves", post(puzzles::moves))
         .route("/puzzles/{id}/solution", get(puzzles::solution))
         .route(
+            "/position",
+            post(api::position::check)
+                .layer(DefaultBodyLimit::max(api::position::POSITION_BODY_LIMIT)),
+        )
+        .route(
+            "/position/proof",
+            post(api::position::proof)
+                .layer(DefaultBodyLimit::max(api::position::POSITION_BODY_LIMIT)),
+        )
+        .route(
             "/import",
             post(games::import).layer(DefaultBodyLimit::max(IMPORT_LIMIT)),
         )
@@ -140,10 +151,13 @@ pub fn app(state: AppState) -> Router {
         .route("/rules", get(assets::index))
         .route("/puzzles", get(assets::index))
         .route("/puzzles/{id}", get(assets::index))
+        .route("/editor", get(assets::index))
         .route("/lobby", get(assets::index))
         .route("/account", get(assets::index))
         .route("/@/{name}", get(assets::index))
         .route("/g/{id}", get(assets::game_page))
+        .route("/analysis", get(assets::index))
+        .route("/analysis/{id}", get(assets::game_page))
         .route("/assets/{name}", get(assets::asset))
         .route("/healthz", get(metrics::healthz))
         .route("/metrics", get(metrics::metrics))

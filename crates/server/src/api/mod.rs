@@ -10,6 +10,7 @@ pub mod games;
 pub mod lobby;
 pub mod play;
 pub mod players;
+pub mod position;
 pub mod review;
 
 use std::sync::Arc;
