@@ -68,6 +68,36 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../web/theme.js"),
     ),
     (
+        "analysis.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/analysis.js"),
+    ),
+    (
+        "tree.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/tree.js"),
+    ),
+    (
+        "engine.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/engine.js"),
+    ),
+    (
+        "review.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/review.js"),
+    ),
+    (
+        "editor.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/editor.js"),
+    ),
+    (
+        "composer.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/composer.js"),
+    ),
+    (
         "style.css",
         "text/css; charset=utf-8",
         include_str!("../web/style.css"),

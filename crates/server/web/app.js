@@ -6,6 +6,8 @@ import { t, seeds, setLang, currentLang, applyStatic, initLang } from './i18n.js
 import { Board, parsePosition, indexOf } from './board.js';
 import { renderRules } from './rules.js';
 import { PuzzleView } from './puzzle.js';
+import { AnalysisView } from './analysis.js';
+import { EditorView } from './editor.js';
 import { initPrefs, showPrefs, notifyTurn, sound } from './prefs.js';
 import { Clocks, clockName } from './clock.js';
 import { initAccount, AccountView, loadAccount, post, ratingText, profilePath, samePlayer, renderAccountArea } from './account.js';
@@ -94,6 +96,7 @@ function route() {
   }
   const m = path.match(/^\/g\/([a-z0-9]{1,40})$/);
   const player = path.match(/^\/@\/([^/]{1,60})$/);
+  const analysis = path.match(/^\/analysis(?:\/([a-z0-9]{1,40}))?$/);
   for (const a of document.querySelectorAll('header nav a')) {
     const here = a.getAttribute('href') === path || (path === '/new' && a.getAttribute('href') === '/')
       || (path.startsWith('/puzzles/') && a.getAttribute('href') === '/puzzles');
@@ -106,9 +109,11 @@ function route() {
   else if (player) view = new ProfileView(decodeName(player[1]));
   else if (path === '/archive') view = new ArchiveView();
   else if (path === '/rules') view = new RulesView();
+  else if (path === '/editor') view = new EditorView(ui);
   else if (path === '/puzzles') view = new PuzzleView(puzzleUi(), null);
   else if (/^\/puzzles\/\d{1,6}$/.test(path)) view = new PuzzleView(puzzleUi(), path.slice(9));
   else if (m) view = new GameView(m[1]);
+  else if (analysis) view = new AnalysisView({ main, esc, say, setBody, errorText, delay: () => SPEEDS[speed()] }, analysis[1] || null);
   else view = new NotFoundView(path.startsWith('/g/') ? 'not_found' : 'page_not_found');
   renderAccountArea();
   refreshToasts();
@@ -262,7 +267,7 @@ function gamesTable(games, caption) {
       <td data-label="${esc(t('north'))}">${playerHtml(g, 'north')}</td>
       <td data-label="${esc(t('col_result'))}">${esc(resultText(g.result))}</td>
       <td class="num" data-label="${esc(t('col_moves'))}">${g.moves}</td>
-      <td><a href="/g/${esc(g.id)}" data-link class="open-game">${esc(g.status === 'over' ? t('replay') : t('open'))}</a></td>
+      <td><a href="/g/${esc(g.id)}" data-link class="open-game">${esc(g.status === 'over' ? t('replay') : t('open'))}</a>${g.status === 'over' && g.moves ? ` <a href="/analysis/${esc(g.id)}?ply=0" data-link class="analyse-game">${esc(t('an_analyse'))}</a>` : ''}</td>
     </tr>`).join('');
   return `<div class="table-wrap"><table class="archive">
     <caption class="sr-only">${esc(caption)}</caption>
@@ -543,6 +548,7 @@ class GameView {
           <label class="choice public-toggle" id="public-toggle" hidden><input type="checkbox" id="public" aria-describedby="public-note"> <span>${esc(t('make_public'))}</span></label>
           <p class="note" id="public-note" hidden>${esc(t('make_public_note'))}</p>
           <button type="button" id="export">${esc(t('export'))}</button>
+          <a id="analyse" class="button" data-link href="/analysis/${esc(this.id)}" hidden>${esc(t('an_analyse'))}</a>
           <a href="/" data-link class="button">${esc(t('new_game'))}</a>
         </aside>
       </div>`;
@@ -825,6 +831,9 @@ class GameView {
     $('#prev').disabled = shown === 0;
     $('#next').disabled = live;
     $('#last').disabled = live;
+    // Analysing a game in play is for games where the engine's advice is allowed anyway.
+    $('#analyse').hidden = !(g.moves.length && (g.status !== 'playing' || g.hints));
+    $('#analyse').setAttribute('href', `/analysis/${g.id}?ply=${shown}`);
   }
 
   /**
