@@ -37,6 +37,7 @@ pub use api::position::{PROOF_MAX_SEEDS, PROOF_NODES};
 pub use api::{AppState, Options};
 pub use error::ApiError;
 pub use listener::Limits;
+pub use puzzles::community::COMPOSE_NODES;
 pub use rate_limit::RateLimits;
 pub use round::Think;
 pub use site::{PublicUrl, PublicUrlError, SiteView};
@@ -125,6 +126,26 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/events", get(events::events))
         .route("/puzzles", get(puzzles::list))
         .route("/puzzles/daily", get(puzzles::daily))
+        .route(
+            "/puzzles/compose",
+            post(puzzles::community::compose_one)
+                .layer(DefaultBodyLimit::max(api::position::POSITION_BODY_LIMIT)),
+        )
+        .route(
+            "/puzzles/community",
+            get(puzzles::community::list)
+                .post(puzzles::community::save)
+                .layer(DefaultBodyLimit::max(api::position::POSITION_BODY_LIMIT)),
+        )
+        .route("/puzzles/community/{id}", get(puzzles::community::get))
+        .route(
+            "/puzzles/community/{id}/moves",
+            post(puzzles::community::moves),
+        )
+        .route(
+            "/puzzles/community/{id}/solution",
+            get(puzzles::community::solution),
+        )
         .route("/puzzles/{id}", get(puzzles::get))
         .route("/puzzles/{id}/moves", post(puzzles::moves))
         .route("/puzzles/{id}/solution", get(puzzles::solution))
@@ -151,6 +172,8 @@ pub fn app(state: AppState) -> Router {
         .route("/rules", get(assets::index))
         .route("/puzzles", get(assets::index))
         .route("/puzzles/{id}", get(assets::index))
+        .route("/puzzles/community", get(assets::index))
+        .route("/puzzles/community/{id}", get(assets::game_page))
         .route("/editor", get(assets::index))
         .route("/lobby", get(assets::index))
         .route("/account", get(assets::index))

@@ -24,6 +24,7 @@
 mod accounts;
 mod pg;
 mod pg_tls;
+mod puzzles;
 mod read;
 mod reviews;
 mod schema;
@@ -34,6 +35,7 @@ pub use accounts::{
     AccountOp, AccountRow, ChallengeRow, Counts, Listing, Outcome, RateGame, RatingPoint,
     RatingRow, SessionRow, SESSION_MS,
 };
+pub use puzzles::PuzzleRow;
 pub use reviews::ReviewRow;
 
 #[cfg(test)]
@@ -576,6 +578,40 @@ impl Store {
     /// The review stored for game `id`, if any.
     pub fn review(&self, id: &str) -> StoreResult<Option<ReviewRow>> {
         self.readers.with(|c| reviews::load(&mut *c.sql(), id))
+    }
+
+    /// Stores a community puzzle; false (nothing stored) when its position, rules and seed
+    /// are a puzzle already.
+    pub fn save_puzzle(&self, p: PuzzleRow) -> StoreResult<bool> {
+        self.writer.call(Op::SavePuzzle(p))
+    }
+
+    /// The community puzzle `id`, if any.
+    pub fn puzzle(&self, id: &str) -> StoreResult<Option<PuzzleRow>> {
+        self.readers.with(|c| puzzles::by_id(&mut *c.sql(), id))
+    }
+
+    /// The community puzzle of a position under `rules` (and lottery `seed`, "" otherwise).
+    pub fn puzzle_of(
+        &self,
+        position: &str,
+        rules: &str,
+        seed: &str,
+    ) -> StoreResult<Option<PuzzleRow>> {
+        self.readers
+            .with(|c| puzzles::by_position(&mut *c.sql(), position, rules, seed))
+    }
+
+    /// Community puzzles, newest first (`limit` after `offset`; with `theme`, those with
+    /// it), and how many there are in all.
+    pub fn puzzles(
+        &self,
+        theme: Option<&str>,
+        limit: i64,
+        offset: i64,
+    ) -> StoreResult<(Vec<PuzzleRow>, i64)> {
+        self.readers
+            .with(|c| puzzles::list(&mut *c.sql(), theme, limit, offset))
     }
 
     /// The challenge `id`: its sender, whom it is for, and its body (JSON).

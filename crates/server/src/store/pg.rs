@@ -126,6 +126,11 @@ const MIGRATIONS: &[(i32, &str)] = &[
         // Game reviews: their table follows (`reviews::REVIEW_TABLES`).
         "SELECT 1;",
     ),
+    (
+        9,
+        // Community puzzles: their table follows (`puzzles::PUZZLE_TABLES`).
+        "SELECT 1;",
+    ),
 ];
 
 /// What a migration runs after its own text.
@@ -134,6 +139,7 @@ fn migration_tail(version: i32) -> &'static str {
         6 => super::schema::ACCOUNT_TABLES,
         7 => super::schema::LOBBY_TABLES,
         8 => super::reviews::REVIEW_TABLES,
+        9 => super::puzzles::PUZZLE_TABLES,
         _ => "",
     }
 }
@@ -480,6 +486,7 @@ impl PgConn {
             )?,
             Op::Account(op) => return super::accounts::apply(self, op),
             Op::SaveReview(r) => super::reviews::save(self, r)?,
+            Op::SavePuzzle(p) => return super::puzzles::save(self, p),
             Op::CreateRematch { head, next } => {
                 self.change(
                     head,

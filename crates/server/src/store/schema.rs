@@ -112,6 +112,7 @@ pub(super) fn set_up_writer(conn: &Connection) -> StoreResult<()> {
     migrate(conn)?;
     conn.execute_batch(LOBBY_TABLES)?;
     conn.execute_batch(super::reviews::REVIEW_TABLES)?;
+    conn.execute_batch(super::puzzles::PUZZLE_TABLES)?;
     Ok(())
 }
 

@@ -68,6 +68,9 @@ pub(super) enum Op {
     Account(super::AccountOp),
     /// A game's review (not a change of the game).
     SaveReview(super::ReviewRow),
+    /// A community puzzle (not a change of any game); answers false when its position is a
+    /// puzzle already.
+    SavePuzzle(super::PuzzleRow),
     /// A message for the other instances' lobbies (PostgreSQL's `NOTIFY`).
     Publish {
         channel: String,
@@ -223,6 +226,7 @@ impl Op {
             }
             Op::Account(op) => return super::accounts::apply(&mut Lite(c), op),
             Op::SaveReview(r) => super::reviews::save(&mut Lite(c), r)?,
+            Op::SavePuzzle(p) => return super::puzzles::save(&mut Lite(c), p),
             Op::CreateRematch { head, next } => {
                 touch(c, head)?;
                 let linked = c

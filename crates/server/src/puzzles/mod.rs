@@ -7,6 +7,7 @@
 
 use anywoli_core::{Move, Position, Side};
 use anywoli_engine::puzzles::{self, Judgement, Puzzle};
+use anywoli_engine::themes::{self, Theme};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, RawQuery};
@@ -17,6 +18,8 @@ use serde_json::{json, Value};
 
 use crate::trace_json::{side_name, JsonTrace};
 use crate::ApiError;
+
+pub mod community;
 
 type ApiResult<T> = Result<T, ApiError>;
 
@@ -37,7 +40,7 @@ fn unknown_puzzle(id: &str) -> ApiError {
 }
 
 /// The board of a position as the page draws it.
-fn board(p: &Position) -> Value {
+pub(crate) fn board(p: &Position) -> Value {
     json!({
         "position": p.to_string(),
         "holes": p.holes().to_vec(),
@@ -49,15 +52,34 @@ fn board(p: &Position) -> Value {
 
 /// A puzzle without its solution.
 fn view(p: &Puzzle) -> Value {
-    let mut v = board(&p.position);
+    let mut v = common_view(p);
     let o = v.as_object_mut().expect("an object");
     o.insert("id".into(), json!(p.id));
-    o.insert("grade".into(), json!(p.grade));
-    o.insert("plies".into(), json!(p.plies));
-    o.insert("south_moves".into(), json!(p.south_moves().len()));
-    o.insert("defences".into(), json!(p.defences));
     o.insert("count".into(), json!(puzzles::all().len()));
     v
+}
+
+/// What every puzzle's view has, the collection's and the community's: the board, whose
+/// puzzle it is, its grade, length and themes.
+pub(crate) fn common_view(p: &Puzzle) -> Value {
+    let mut v = board(&p.position);
+    let o = v.as_object_mut().expect("an object");
+    o.insert("side".into(), json!(side_name(p.side())));
+    o.insert("grade".into(), json!(p.grade));
+    o.insert("plies".into(), json!(p.plies));
+    o.insert("solver_moves".into(), json!(p.solver_moves().len()));
+    o.insert("south_moves".into(), json!(p.south_moves().len()));
+    o.insert("defences".into(), json!(p.defences));
+    o.insert("themes".into(), json!(theme_names(p)));
+    v
+}
+
+/// The names of a puzzle's themes, read from its line.
+pub(crate) fn theme_names(p: &Puzzle) -> Vec<&'static str> {
+    themes::themes(&p.position, &p.line)
+        .into_iter()
+        .map(|t| t.name())
+        .collect()
 }
 
 fn find(id: &str) -> ApiResult<&'static Puzzle> {
@@ -67,13 +89,25 @@ fn find(id: &str) -> ApiResult<&'static Puzzle> {
         .ok_or_else(|| unknown_puzzle(id))
 }
 
-/// `GET /api/puzzles`: the collection, without solutions.
-pub async fn list() -> Json<Value> {
+/// `GET /api/puzzles[?theme=NAME]`: the collection, without solutions; with `theme`, only
+/// the puzzles with that theme.
+pub async fn list(RawQuery(q): RawQuery) -> ApiResult<Json<Value>> {
+    let query = community::ListQuery::parse(q.as_deref(), false)?;
     let list: Vec<Value> = puzzles::all()
         .iter()
-        .map(|p| json!({"id": p.id, "grade": p.grade, "plies": p.plies, "defences": p.defences}))
+        .filter(|p| {
+            query
+                .theme
+                .is_none_or(|t| themes::themes(&p.position, &p.line).contains(&t))
+        })
+        .map(|p| {
+            json!({"id": p.id, "grade": p.grade, "plies": p.plies, "defences": p.defences,
+                   "themes": theme_names(p)})
+        })
         .collect();
-    Json(json!({ "puzzles": list }))
+    Ok(Json(
+        json!({ "puzzles": list, "themes": Theme::ALL.map(Theme::name) }),
+    ))
 }
 
 /// `GET /api/puzzles/daily?date=YYYY-MM-DD`: the puzzle of that day (the server's date, UTC,
@@ -126,18 +160,24 @@ pub async fn get(Path(id): Path<String>) -> ApiResult<Json<Value>> {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct MovesRequest {
+pub(crate) struct MovesRequest {
     moves: Vec<String>,
 }
 
 /// `POST /api/puzzles/{id}/moves` with `{"moves": [...]}`: every move played so far from the
 /// puzzle's position, the player's newest last. The answer judges that move and, when it is
-/// right, adds North's defence, with the traces of the moves to animate.
+/// right, adds the opponent's defence, with the traces of the moves to animate.
 pub async fn moves(
     Path(id): Path<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Json<Value>> {
     let pz = find(&id)?;
+    Ok(Json(judge(pz, body)?))
+}
+
+/// Judges the attempt in a request body against `pz`: what `moves` answers, for the
+/// collection's puzzles and the community's alike.
+pub(crate) fn judge(pz: &Puzzle, body: Result<Bytes, BytesRejection>) -> ApiResult<Value> {
     let bytes = body.map_err(|e| malformed(format!("the request body could not be read: {e}")))?;
     let req: MovesRequest = serde_json::from_slice(&bytes).map_err(|e| {
         malformed(format!(
@@ -187,7 +227,7 @@ pub async fn moves(
         Judgement::Right { replies } => ("right", replies, json!({})),
         Judgement::Solved { replies } => ("solved", replies, json!({"solution": line(pz)})),
     };
-    // Traces of the player's move and of North's replies, in order.
+    // Traces of the player's move and of the opponent's replies, in order.
     let mut traces = Vec::new();
     let mut p = before;
     let last = *moves.last().expect("judged moves are not empty");
@@ -209,7 +249,7 @@ pub async fn moves(
     for (k, val) in extra.as_object().expect("an object") {
         o.insert(k.clone(), val.clone());
     }
-    Ok(Json(v))
+    Ok(v)
 }
 
 /// `GET /api/puzzles/{id}/solution`: the whole line (the page shows it on request).
@@ -217,6 +257,6 @@ pub async fn solution(Path(id): Path<String>) -> ApiResult<Json<Value>> {
     Ok(Json(json!({ "solution": line(find(&id)?) })))
 }
 
-fn line(pz: &Puzzle) -> Vec<String> {
+pub(crate) fn line(pz: &Puzzle) -> Vec<String> {
     pz.line.iter().map(|m| m.to_string()).collect()
 }
