@@ -98,6 +98,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../web/composer.js"),
     ),
     (
+        "community.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/community.js"),
+    ),
+    (
         "style.css",
         "text/css; charset=utf-8",
         include_str!("../web/style.css"),

@@ -8,6 +8,7 @@ import { renderRules } from './rules.js';
 import { PuzzleView } from './puzzle.js';
 import { AnalysisView } from './analysis.js';
 import { EditorView } from './editor.js';
+import { CommunityPuzzlesView } from './community.js';
 import { initPrefs, showPrefs, notifyTurn, sound } from './prefs.js';
 import { Clocks, clockName } from './clock.js';
 import { initAccount, AccountView, loadAccount, post, ratingText, profilePath, samePlayer, renderAccountArea } from './account.js';
@@ -112,6 +113,8 @@ function route() {
   else if (path === '/editor') view = new EditorView(ui);
   else if (path === '/puzzles') view = new PuzzleView(puzzleUi(), null);
   else if (/^\/puzzles\/\d{1,6}$/.test(path)) view = new PuzzleView(puzzleUi(), path.slice(9));
+  else if (path === '/puzzles/community') view = new CommunityPuzzlesView(ui);
+  else if (/^\/puzzles\/community\/[a-z0-9]{12}$/.test(path)) view = new PuzzleView(puzzleUi(), path.slice(19), true);
   else if (m) view = new GameView(m[1]);
   else if (analysis) view = new AnalysisView({ main, esc, say, setBody, errorText, delay: () => SPEEDS[speed()] }, analysis[1] || null);
   else view = new NotFoundView(path.startsWith('/g/') ? 'not_found' : 'page_not_found');

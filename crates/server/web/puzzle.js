@@ -1,10 +1,12 @@
-// Puzzle mode: South to play and force the win. The server judges each move from the
-// puzzle's proven solution and answers with North's best defence; the streak of puzzles
-// solved without a mistake is kept in this browser.
+// Puzzle mode: the side to move plays and forces the win (South in the collection, either
+// side in the community's puzzles). The server judges each move from the puzzle's proven
+// solution and answers with the opponent's best defence; the streak of puzzles solved without
+// a mistake is kept in this browser.
 
 import { api } from './api.js';
 import { t } from './i18n.js';
 import { Board } from './board.js';
+import { themesText } from './composer.js';
 
 const STORE = 'anywoli.puzzles';
 
@@ -35,11 +37,14 @@ function localDate() {
 export class PuzzleView {
   /**
    * @param ui the page's helpers: {main, esc, say, setBody, errorText, delay}
-   * @param id the puzzle's number, or null for the puzzle of the day
+   * @param id the puzzle's number, or null for the puzzle of the day; a community puzzle's id
+   * @param community whether `id` is a community puzzle's
    */
-  constructor(ui, id) {
+  constructor(ui, id, community = false) {
     this.ui = ui;
     this.id = id;
+    this.community = community;
+    this.base = community ? `/puzzles/community/${id}` : `/puzzles/${id}`;
     this.moves = [];
     this.state = 'loading';
     this.mistake = false;
@@ -55,7 +60,7 @@ export class PuzzleView {
     if (this.board) this.board.skip();
   }
 
-  /** The same keys as a game: a hole's letter plays it (South's row, whatever the case). */
+  /** The same keys as a game: a hole's letter plays it (the solver's row, whatever the case). */
   key(e) {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const tag = (e.target.tagName || '').toLowerCase();
@@ -63,14 +68,14 @@ export class PuzzleView {
     if (e.key === 'Escape') { if (this.board) this.board.skip(); return; }
     if (e.key.length !== 1 || !/[a-lA-L]/.test(e.key) || this.state !== 'playing' || !this.board) return;
     e.preventDefault();
-    const letter = e.key.toLowerCase();
+    const letter = this.side === 'north' ? e.key.toUpperCase() : e.key.toLowerCase();
     if (this.legal.includes(letter)) this.play(letter);
     else this.ui.say(t('cannot_play', { h: letter }), true);
   }
 
   async start() {
     const { main, esc, errorText, setBody } = this.ui;
-    const r = await api('GET', this.id ? '/puzzles/' + this.id : '/puzzles/daily?date=' + localDate());
+    const r = await api('GET', this.id ? this.base : '/puzzles/daily?date=' + localDate());
     if (!r.ok) {
       setBody({ puzzle: 'missing' });
       main.innerHTML = `<section class="panel"><h1>${esc(r.status === 404 ? t('puzzle_not_found') : errorText(r))}</h1>
@@ -78,6 +83,9 @@ export class PuzzleView {
       return;
     }
     this.p = r.data;
+    this.side = r.data.side || 'south';
+    this.key_id = this.community ? 'c:' + r.data.id : r.data.id;
+    if (!this.community) this.base = `/puzzles/${r.data.id}`;
     this.build();
     this.reset();
   }
@@ -85,28 +93,35 @@ export class PuzzleView {
   build() {
     const { main, esc } = this.ui;
     const p = this.p;
-    const title = p.daily ? t('puzzle_title_daily') + ' — ' + t('puzzle_title', { n: p.id }) : t('puzzle_title', { n: p.id });
+    const title = this.community ? t('pz_c_title')
+      : p.daily ? t('puzzle_title_daily') + ' — ' + t('puzzle_title', { n: p.id }) : t('puzzle_title', { n: p.id });
     document.title = t('app_title') + ' — ' + title;
-    const next = (p.id % p.count) + 1;
+    const next = this.community ? '/puzzles/community' : `/puzzles/${(p.id % p.count) + 1}`;
+    const meta = this.community
+      ? [t('pz_c_meta', { g: p.grade, m: p.solver_moves, s: this.sideName() }),
+        p.author ? t('pz_c_by', { name: p.author }) : null, themesText(p.themes)].filter(Boolean).join(' · ')
+      : t('puzzle_meta', { g: p.grade, m: p.south_moves });
+    const task = this.community ? t('pz_c_task', { s: this.sideName(), o: this.otherName() }) : t('puzzle_task');
     main.innerHTML = `
       <section class="panel puzzle" aria-labelledby="puzzle-heading">
         <h1 id="puzzle-heading">${esc(title)}</h1>
-        <p class="note" id="puzzle-meta">${esc(t('puzzle_meta', { g: p.grade, m: p.south_moves }))}</p>
-        <p class="tagline">${esc(t('puzzle_task'))}</p>
+        <p class="note" id="puzzle-meta">${esc(meta)}</p>
+        <p class="tagline">${esc(task)}</p>
         <p id="puzzle-status" class="status" aria-live="polite"></p>
         <div id="board" role="group" aria-label="${esc(title)}"></div>
         <div class="controls">
           <button type="button" id="puzzle-retry">${esc(t('puzzle_retry'))}</button>
           <button type="button" id="puzzle-show">${esc(t('puzzle_show_solution'))}</button>
-          <a id="puzzle-next" class="button primary" href="/puzzles/${next}" data-link>${esc(t('puzzle_next'))}</a>
+          <a id="puzzle-next" class="button primary" href="${next}" data-link>${esc(t(this.community ? 'pz_community' : 'puzzle_next'))}</a>
           <a class="button" href="/puzzles" data-link>${esc(t('puzzle_daily_link'))}</a>
+          ${this.community ? '' : `<a class="button" id="puzzle-community" href="/puzzles/community" data-link>${esc(t('pz_community'))}</a>`}
         </div>
         <p id="puzzle-solution" class="note" hidden></p>
         <p class="note keys">${esc(t('puzzle_keys'))}</p>
         <p id="puzzle-streak" class="streak"></p>
       </section>`;
     this.board = new Board(main.querySelector('#board'), (l) => this.play(l));
-    this.board.orient('south', ['south']);
+    this.board.orient(this.side, [this.side]);
     main.querySelector('#puzzle-retry').addEventListener('click', () => this.reset());
     main.querySelector('#puzzle-show').addEventListener('click', () => this.showSolution());
     this.showStreak();
@@ -126,7 +141,16 @@ export class PuzzleView {
     this.legal = this.p.legal;
     this.board.draw(this.p, { playable: this.legal });
     this.ui.main.querySelector('#puzzle-solution').hidden = true;
-    this.setState('playing', t('puzzle_your_move'));
+    this.setState('playing', this.says('your_move'));
+  }
+
+  sideName() { return t(this.side); }
+  otherName() { return t(this.side === 'north' ? 'south' : 'north'); }
+
+  /** The collection's words (South against North), or the community's for either side. */
+  says(what, args = {}) {
+    if (!this.community) return t('puzzle_' + what, args);
+    return t('pz_c_' + what, { ...args, s: this.sideName(), o: this.otherName() });
   }
 
   showStreak() {
@@ -137,7 +161,7 @@ export class PuzzleView {
   /** A mistake (or asking for the solution) ends the streak, unless this one was solved before. */
   record(solved) {
     const pr = loadProgress();
-    const id = this.p.id;
+    const id = this.key_id;
     if (solved) {
       if (!this.mistake && !pr.solved.includes(id) && !pr.failed.includes(id)) {
         pr.streak += 1;
@@ -156,7 +180,7 @@ export class PuzzleView {
   }
 
   async showSolution() {
-    const r = await api('GET', `/puzzles/${this.p.id}/solution`);
+    const r = await api('GET', `${this.base}/solution`);
     if (!r.ok) return;
     const el = this.ui.main.querySelector('#puzzle-solution');
     el.textContent = t('puzzle_solution', { line: r.data.solution.join(' ') });
@@ -168,7 +192,7 @@ export class PuzzleView {
     if (this.busy || this.state !== 'playing') return;
     this.busy = true;
     this.ui.setBody({ busy: '1' });
-    const r = await api('POST', `/puzzles/${this.p.id}/moves`, { moves: [...this.moves, letter] });
+    const r = await api('POST', `${this.base}/moves`, { moves: [...this.moves, letter] });
     if (!r.ok) {
       this.busy = false;
       this.ui.setBody({ busy: '0' });
@@ -185,14 +209,14 @@ export class PuzzleView {
     this.board.draw(d, { playable: this.legal, last: this.moves[this.moves.length - 1] });
     if (d.result === 'right') {
       this.setState('playing', d.replies.length
-        ? t('puzzle_right', { m: d.replies.join(' ') })
-        : t('puzzle_right_pass'));
+        ? this.says('right', { m: d.replies.join(' ') })
+        : this.says('right_pass'));
     } else if (d.result === 'solved') {
       this.record(true);
-      this.setState('solved', t('puzzle_solved'));
+      this.setState('solved', this.says('solved'));
     } else {
       this.record(false);
-      this.setState('failed', t('puzzle_wrong', { m: letter, x: d.expected }));
+      this.setState('failed', this.says('wrong', { m: letter, x: d.expected }));
       const el = this.ui.main.querySelector('#puzzle-solution');
       el.textContent = t('puzzle_solution', { line: d.solution.join(' ') });
       el.hidden = false;
