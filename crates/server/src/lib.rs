@@ -38,6 +38,7 @@ pub use api::{AppState, Options};
 pub use error::ApiError;
 pub use listener::Limits;
 pub use puzzles::community::COMPOSE_NODES;
+pub use puzzles::rating::start_rating as puzzle_start_rating;
 pub use rate_limit::RateLimits;
 pub use round::Think;
 pub use site::{PublicUrl, PublicUrlError, SiteView};
@@ -144,11 +145,16 @@ pub fn app(state: AppState) -> Router {
         )
         .route(
             "/puzzles/community/{id}/solution",
-            get(puzzles::community::solution),
+            get(puzzles::community::solution).post(puzzles::community::give_up_solution),
         )
         .route("/puzzles/{id}", get(puzzles::get))
         .route("/puzzles/{id}/moves", post(puzzles::moves))
-        .route("/puzzles/{id}/solution", get(puzzles::solution))
+        .route(
+            "/puzzles/{id}/solution",
+            get(puzzles::solution).post(puzzles::give_up_solution),
+        )
+        .route("/puzzles/next", post(puzzles::rating::next))
+        .route("/puzzles/rating", post(puzzles::rating::mine))
         .route(
             "/position",
             post(api::position::check)
@@ -173,6 +179,7 @@ pub fn app(state: AppState) -> Router {
         .route("/puzzles", get(assets::index))
         .route("/puzzles/{id}", get(assets::index))
         .route("/puzzles/community", get(assets::index))
+        .route("/puzzles/next", get(assets::index))
         .route("/puzzles/community/{id}", get(assets::game_page))
         .route("/editor", get(assets::index))
         .route("/lobby", get(assets::index))

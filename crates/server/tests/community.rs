@@ -301,3 +301,159 @@ async fn the_collection_is_searchable_by_theme() {
     let (s, _) = get(&app, "/api/puzzles?page=2").await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
 }
+
+/// A browser's solver token (32 hexadecimal digits).
+const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+
+#[tokio::test]
+async fn a_first_attempt_rates_the_solver_and_the_puzzle() {
+    use anywoli_server::rating::{after_rated_game, Rating};
+    let app = router();
+    let (s, v) = post(&app, "/api/puzzles/rating", json!({ "solver": TOKEN })).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(
+        v["solver"],
+        json!({"rating": 1500, "deviation": 350.0, "provisional": true, "attempts": 0})
+    );
+
+    // A wrong first move loses: the ratings move as Glicko-2 says.
+    let (_, p1) = get(&app, "/api/puzzles/1").await;
+    let grade = p1["grade"].as_u64().unwrap() as u8;
+    let start = anywoli_server::puzzle_start_rating(grade);
+    assert_eq!(p1["rating"]["rating"], start.rating.round() as i64, "{p1}");
+    assert_eq!(p1["rating"]["attempts"], 0);
+    let (_, sol) = get(&app, "/api/puzzles/1/solution").await;
+    let first = letters(&sol["solution"])[0].clone();
+    let wrong = letters(&p1["legal"])
+        .into_iter()
+        .find(|m| *m != first)
+        .expect("another legal move");
+    let body = json!({ "moves": [wrong], "solver": TOKEN });
+    let (s, v) = post(&app, "/api/puzzles/1/moves", body.clone()).await;
+    assert_eq!(
+        (s, v["result"].clone()),
+        (StatusCode::OK, json!("wrong")),
+        "{v}"
+    );
+    let want = after_rated_game([Rating::DEFAULT, start], [0, 0], 0.0);
+    assert_eq!(
+        v["rating"],
+        json!({
+            "solver": {"before": 1500, "after": want[0].rounded(), "provisional": true},
+            "puzzle": {"before": start.rounded(), "after": want[1].rounded()},
+        })
+    );
+    assert!(want[0].rating < 1500.0 && want[1].rating > start.rating);
+    // Only the first attempt counts.
+    let (_, again) = post(&app, "/api/puzzles/1/moves", body).await;
+    assert_eq!(again["rating"], Value::Null, "{again}");
+    let (_, p1) = get(&app, "/api/puzzles/1").await;
+    assert_eq!(
+        (
+            p1["rating"]["attempts"].clone(),
+            p1["rating"]["solved"].clone()
+        ),
+        (json!(1), json!(0))
+    );
+    assert_eq!(p1["rating"]["rating"], want[1].rounded());
+
+    // Solving puzzle 2 without a mistake wins.
+    let (_, sol) = get(&app, "/api/puzzles/2/solution").await;
+    let line = letters(&sol["solution"]);
+    let mut played: Vec<String> = Vec::new();
+    let mut last = Value::Null;
+    while played.len() < line.len() {
+        played.push(line[played.len()].clone());
+        let (s, v) = post(
+            &app,
+            "/api/puzzles/2/moves",
+            json!({ "moves": played, "solver": TOKEN }),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        played.extend(letters(&v["replies"]));
+        last = v;
+    }
+    assert_eq!(last["result"], "solved", "{last}");
+    let change = &last["rating"]["solver"];
+    assert_eq!(change["before"], want[0].rounded());
+    assert!(
+        change["after"].as_i64() > change["before"].as_i64(),
+        "{last}"
+    );
+
+    // Looking at the solution gives up: a loss, once.
+    let (s, v) = post(&app, "/api/puzzles/3/solution", json!({ "solver": TOKEN })).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert!(!letters(&v["solution"]).is_empty());
+    let after_give_up = v["rating"]["solver"]["after"].as_i64().unwrap();
+    assert!(after_give_up < change["after"].as_i64().unwrap(), "{v}");
+    let (_, v) = post(&app, "/api/puzzles/3/solution", json!({ "solver": TOKEN })).await;
+    assert_eq!(v["rating"], Value::Null);
+
+    let (_, v) = post(&app, "/api/puzzles/rating", json!({ "solver": TOKEN })).await;
+    assert_eq!(v["solver"]["attempts"], 3, "{v}");
+    assert_eq!(v["solver"]["rating"], after_give_up);
+
+    // The next puzzle: one not attempted, near the solver's rating.
+    for _ in 0..5 {
+        let (s, v) = post(&app, "/api/puzzles/next", json!({ "solver": TOKEN })).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let id = v["puzzle"].as_str().unwrap();
+        assert!(!["1", "2", "3"].contains(&id), "{v}");
+        assert_eq!(v["path"], format!("/puzzles/{id}"));
+        assert_eq!(v["solver"]["rating"], after_give_up);
+        let gap = (v["rating"].as_f64().unwrap() - after_give_up as f64).abs();
+        assert!(gap <= 150.0, "{v}");
+    }
+
+    // Unrated without a solver; a malformed token is refused and changes nothing.
+    let (_, v) = post(&app, "/api/puzzles/4/moves", json!({ "moves": [first] })).await;
+    assert_eq!(v["rating"], Value::Null, "{v}");
+    let (s, v) = post(
+        &app,
+        "/api/puzzles/4/moves",
+        json!({ "moves": [first], "solver": "not-a-token" }),
+    )
+    .await;
+    assert_eq!(
+        (s, v["error"].clone()),
+        (StatusCode::BAD_REQUEST, json!("malformed")),
+        "{v}"
+    );
+    let (_, p4) = get(&app, "/api/puzzles/4").await;
+    assert_eq!(p4["rating"]["attempts"], 0);
+}
+
+#[tokio::test]
+async fn a_community_puzzle_is_rated_too() {
+    let app = router();
+    let (_, v) = post(
+        &app,
+        "/api/puzzles/community",
+        json!({ "position": SEVEN_PLIES }),
+    )
+    .await;
+    let id = v["puzzle"]["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        v["puzzle"]["rating"],
+        Value::Null,
+        "the save answers the view alone"
+    );
+    let base = format!("/api/puzzles/community/{id}");
+    let (_, p) = get(&app, &base).await;
+    assert_eq!(p["rating"]["attempts"], 0, "{p}");
+    let (_, v) = post(
+        &app,
+        &format!("{base}/moves"),
+        json!({"moves": ["k"], "solver": TOKEN}),
+    )
+    .await;
+    assert_eq!(v["result"], "wrong");
+    assert!(
+        v["rating"]["solver"]["after"].as_i64().unwrap() < 1500,
+        "{v}"
+    );
+    let (_, p) = get(&app, &base).await;
+    assert_eq!(p["rating"]["attempts"], 1, "{p}");
+}

@@ -373,17 +373,36 @@ pub async fn list(State(st): State<AppState>, RawQuery(q): RawQuery) -> ApiResul
 
 /// `GET /api/puzzles/community/{id}`.
 pub async fn get(State(st): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
-    Ok(Json(row_view(&find(&st, &id).await?)?))
+    let row = find(&st, &id).await?;
+    let mut v = row_view(&row)?;
+    v["rating"] = super::rating::puzzle_rating(&st, row.id, row.grade.clamp(1, 5) as u8).await?;
+    Ok(Json(v))
 }
 
 /// `POST /api/puzzles/community/{id}/moves`: as the collection's.
 pub async fn moves(
     State(st): State<AppState>,
+    viewer: Viewer,
+    headers: HeaderMap,
     Path(id): Path<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Json<Value>> {
-    let pz = puzzle_of_row(&find(&st, &id).await?)?;
-    Ok(Json(super::judge(&pz, body)?))
+    let row = find(&st, &id).await?;
+    let pz = puzzle_of_row(&row)?;
+    super::answer_moves(&st, &viewer, &headers, row.id, &pz, body).await
+}
+
+/// `POST /api/puzzles/community/{id}/solution`: as the collection's.
+pub async fn give_up_solution(
+    State(st): State<AppState>,
+    viewer: Viewer,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<super::rating::SolverRequest>,
+) -> ApiResult<Json<Value>> {
+    let row = find(&st, &id).await?;
+    let pz = puzzle_of_row(&row)?;
+    super::give_up(&st, &viewer, &headers, row.id, &pz, req).await
 }
 
 /// `GET /api/puzzles/community/{id}/solution`.

@@ -10,16 +10,19 @@ use anywoli_engine::puzzles::{self, Judgement, Puzzle};
 use anywoli_engine::themes::{self, Theme};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{Path, RawQuery};
-use axum::http::StatusCode;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::account::session::Viewer;
+use crate::api::{AppState, JsonBody};
 use crate::trace_json::{side_name, JsonTrace};
 use crate::ApiError;
 
 pub mod community;
+pub mod rating;
 
 type ApiResult<T> = Result<T, ApiError>;
 
@@ -112,7 +115,7 @@ pub async fn list(RawQuery(q): RawQuery) -> ApiResult<Json<Value>> {
 
 /// `GET /api/puzzles/daily?date=YYYY-MM-DD`: the puzzle of that day (the server's date, UTC,
 /// when none is given: the page sends the reader's own date).
-pub async fn daily(RawQuery(q): RawQuery) -> ApiResult<Json<Value>> {
+pub async fn daily(State(st): State<AppState>, RawQuery(q): RawQuery) -> ApiResult<Json<Value>> {
     let mut date = None;
     for pair in q
         .as_deref()
@@ -147,37 +150,84 @@ pub async fn daily(RawQuery(q): RawQuery) -> ApiResult<Json<Value>> {
     };
     let p = puzzles::daily(day);
     let mut v = view(p);
-    v.as_object_mut()
-        .expect("an object")
-        .insert("daily".into(), json!(true));
+    v["daily"] = json!(true);
+    v["rating"] = rating::puzzle_rating(&st, p.id.to_string(), p.grade).await?;
     Ok(Json(v))
 }
 
 /// `GET /api/puzzles/{id}`.
-pub async fn get(Path(id): Path<String>) -> ApiResult<Json<Value>> {
-    Ok(Json(view(find(&id)?)))
+pub async fn get(State(st): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+    let pz = find(&id)?;
+    let mut v = view(pz);
+    v["rating"] = rating::puzzle_rating(&st, pz.id.to_string(), pz.grade).await?;
+    Ok(Json(v))
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct MovesRequest {
     moves: Vec<String>,
+    /// The browser's solver token, for puzzle ratings ([`rating`]).
+    solver: Option<String>,
 }
 
 /// `POST /api/puzzles/{id}/moves` with `{"moves": [...]}`: every move played so far from the
 /// puzzle's position, the player's newest last. The answer judges that move and, when it is
 /// right, adds the opponent's defence, with the traces of the moves to animate.
 pub async fn moves(
+    State(st): State<AppState>,
+    viewer: Viewer,
+    headers: HeaderMap,
     Path(id): Path<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Json<Value>> {
     let pz = find(&id)?;
-    Ok(Json(judge(pz, body)?))
+    answer_moves(&st, &viewer, &headers, pz.id.to_string(), pz, body).await
 }
 
-/// Judges the attempt in a request body against `pz`: what `moves` answers, for the
-/// collection's puzzles and the community's alike.
-pub(crate) fn judge(pz: &Puzzle, body: Result<Bytes, BytesRejection>) -> ApiResult<Value> {
+/// What `moves` answers, for the collection's puzzles and the community's alike: the
+/// judgement, and the solver's rating change when it ends the solver's first attempt.
+pub(crate) async fn answer_moves(
+    st: &AppState,
+    viewer: &Viewer,
+    headers: &HeaderMap,
+    key: String,
+    pz: &Puzzle,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<Value>> {
+    let (mut v, token) = judge(pz, body)?;
+    let solver = rating::solver_key(viewer, headers, token.as_deref())?;
+    let won = match v["result"].as_str() {
+        Some("solved") => Some(true),
+        Some("wrong") => Some(false),
+        _ => None,
+    };
+    v["rating"] = match won {
+        Some(won) => rating::rate(st, solver, key, pz.grade, won).await?,
+        None => Value::Null,
+    };
+    Ok(Json(v))
+}
+
+/// What `POST …/solution` answers: the solution, and a lost attempt for the solver when it
+/// had not attempted the puzzle before (looking is giving up).
+pub(crate) async fn give_up(
+    st: &AppState,
+    viewer: &Viewer,
+    headers: &HeaderMap,
+    key: String,
+    pz: &Puzzle,
+    req: rating::SolverRequest,
+) -> ApiResult<Json<Value>> {
+    let solver = rating::solver_key(viewer, headers, req.solver.as_deref())?;
+    let change = rating::rate(st, solver, key, pz.grade, false).await?;
+    Ok(Json(
+        json!({ "solution": line(pz), "themes": theme_names(pz), "rating": change }),
+    ))
+}
+
+/// Judges the attempt in a request body against `pz`; also gives the solver token it names.
+fn judge(pz: &Puzzle, body: Result<Bytes, BytesRejection>) -> ApiResult<(Value, Option<String>)> {
     let bytes = body.map_err(|e| malformed(format!("the request body could not be read: {e}")))?;
     let req: MovesRequest = serde_json::from_slice(&bytes).map_err(|e| {
         malformed(format!(
@@ -249,10 +299,23 @@ pub(crate) fn judge(pz: &Puzzle, body: Result<Bytes, BytesRejection>) -> ApiResu
     for (k, val) in extra.as_object().expect("an object") {
         o.insert(k.clone(), val.clone());
     }
-    Ok(v)
+    Ok((v, req.solver))
 }
 
-/// `GET /api/puzzles/{id}/solution`: the whole line (the page shows it on request).
+/// `POST /api/puzzles/{id}/solution` with `{"solver"}`: the whole line, counted as a lost
+/// attempt for the solver (the page's "Show the solution").
+pub async fn give_up_solution(
+    State(st): State<AppState>,
+    viewer: Viewer,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<rating::SolverRequest>,
+) -> ApiResult<Json<Value>> {
+    let pz = find(&id)?;
+    give_up(&st, &viewer, &headers, pz.id.to_string(), pz, req).await
+}
+
+/// `GET /api/puzzles/{id}/solution`: the whole line, rating nothing (for tools).
 pub async fn solution(Path(id): Path<String>) -> ApiResult<Json<Value>> {
     Ok(Json(json!({ "solution": line(find(&id)?) })))
 }

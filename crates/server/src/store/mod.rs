@@ -24,6 +24,7 @@
 mod accounts;
 mod pg;
 mod pg_tls;
+mod puzzle_ratings;
 mod puzzles;
 mod read;
 mod reviews;
@@ -35,6 +36,7 @@ pub use accounts::{
     AccountOp, AccountRow, ChallengeRow, Counts, Listing, Outcome, RateGame, RatingPoint,
     RatingRow, SessionRow, SESSION_MS,
 };
+pub use puzzle_ratings::{Attempt, Rated, RatingRow as PuzzleRatingRow};
 pub use puzzles::PuzzleRow;
 pub use reviews::ReviewRow;
 
@@ -612,6 +614,36 @@ impl Store {
     ) -> StoreResult<(Vec<PuzzleRow>, i64)> {
         self.readers
             .with(|c| puzzles::list(&mut *c.sql(), theme, limit, offset))
+    }
+
+    /// Rates a solver's attempt at a puzzle if it is the solver's first at it: the ratings
+    /// before and after, or `None` when nothing changed.
+    pub fn rate_puzzle(&self, attempt: Attempt) -> StoreResult<Option<Rated>> {
+        let out = Arc::new(Mutex::new(None));
+        self.writer.call(Op::RatePuzzle {
+            attempt,
+            out: out.clone(),
+        })?;
+        let r = *out.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(r)
+    }
+
+    /// A solver's puzzle rating, if it has one.
+    pub fn solver_rating(&self, solver: &str) -> StoreResult<Option<PuzzleRatingRow>> {
+        self.readers
+            .with(|c| puzzle_ratings::solver(&mut *c.sql(), solver))
+    }
+
+    /// The ratings of those of `ids` that have one.
+    pub fn puzzle_ratings(&self, ids: &[String]) -> StoreResult<Vec<(String, PuzzleRatingRow)>> {
+        self.readers
+            .with(|c| puzzle_ratings::puzzles(&mut *c.sql(), ids))
+    }
+
+    /// The puzzles a solver has attempted.
+    pub fn attempted(&self, solver: &str) -> StoreResult<Vec<String>> {
+        self.readers
+            .with(|c| puzzle_ratings::attempted(&mut *c.sql(), solver))
     }
 
     /// The challenge `id`: its sender, whom it is for, and its body (JSON).

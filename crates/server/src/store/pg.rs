@@ -131,6 +131,11 @@ const MIGRATIONS: &[(i32, &str)] = &[
         // Community puzzles: their table follows (`puzzles::PUZZLE_TABLES`).
         "SELECT 1;",
     ),
+    (
+        10,
+        // Puzzle ratings: their tables follow (`puzzle_ratings::PUZZLE_RATING_TABLES`).
+        "SELECT 1;",
+    ),
 ];
 
 /// What a migration runs after its own text.
@@ -140,6 +145,7 @@ fn migration_tail(version: i32) -> &'static str {
         7 => super::schema::LOBBY_TABLES,
         8 => super::reviews::REVIEW_TABLES,
         9 => super::puzzles::PUZZLE_TABLES,
+        10 => super::puzzle_ratings::PUZZLE_RATING_TABLES,
         _ => "",
     }
 }
@@ -487,6 +493,12 @@ impl PgConn {
             Op::Account(op) => return super::accounts::apply(self, op),
             Op::SaveReview(r) => super::reviews::save(self, r)?,
             Op::SavePuzzle(p) => return super::puzzles::save(self, p),
+            Op::RatePuzzle { attempt, out } => {
+                let r = super::puzzle_ratings::rate(self, attempt, true)?;
+                let rated = r.is_some();
+                *out.lock().unwrap_or_else(|e| e.into_inner()) = r;
+                return Ok(rated);
+            }
             Op::CreateRematch { head, next } => {
                 self.change(
                     head,

@@ -71,6 +71,11 @@ pub(super) enum Op {
     /// A community puzzle (not a change of any game); answers false when its position is a
     /// puzzle already.
     SavePuzzle(super::PuzzleRow),
+    /// A solver's attempt at a puzzle, rated if it is the first; the ratings go to `out`.
+    RatePuzzle {
+        attempt: super::Attempt,
+        out: Arc<Mutex<Option<super::Rated>>>,
+    },
     /// A message for the other instances' lobbies (PostgreSQL's `NOTIFY`).
     Publish {
         channel: String,
@@ -227,6 +232,12 @@ impl Op {
             Op::Account(op) => return super::accounts::apply(&mut Lite(c), op),
             Op::SaveReview(r) => super::reviews::save(&mut Lite(c), r)?,
             Op::SavePuzzle(p) => return super::puzzles::save(&mut Lite(c), p),
+            Op::RatePuzzle { attempt, out } => {
+                let r = super::puzzle_ratings::rate(&mut Lite(c), attempt, false)?;
+                let rated = r.is_some();
+                *out.lock().unwrap_or_else(|e| e.into_inner()) = r;
+                return Ok(rated);
+            }
             Op::CreateRematch { head, next } => {
                 touch(c, head)?;
                 let linked = c

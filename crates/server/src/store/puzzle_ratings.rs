@@ -1,0 +1,230 @@
+//! Puzzle ratings (issue 13): every puzzle and every solver has a Glicko-2 rating, and a
+//! solver's first attempt at a puzzle is a game between the two, won by the solver when the
+//! puzzle is solved without a mistake and lost on a wrong move or a look at the solution.
+//! Later attempts at the same puzzle change nothing: the answer is known by then.
+
+use super::sql::{Sql, Val};
+use super::StoreResult;
+use crate::rating::{self, Rating};
+
+/// The tables, the same text in both backends. `puzzle` is the collection's number or the
+/// community puzzle's id; `solver` is `a:` and an account's name, or `b:` and the SHA-256 of
+/// the random token a browser keeps (never the token itself).
+pub(super) const PUZZLE_RATING_TABLES: &str = "
+CREATE TABLE IF NOT EXISTS puzzle_ratings (
+    puzzle TEXT PRIMARY KEY,
+    rating DOUBLE PRECISION NOT NULL,
+    deviation DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL,
+    attempts BIGINT NOT NULL,
+    solved BIGINT NOT NULL,
+    at BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS solver_ratings (
+    solver TEXT PRIMARY KEY,
+    rating DOUBLE PRECISION NOT NULL,
+    deviation DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL,
+    attempts BIGINT NOT NULL,
+    at BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS puzzle_attempts (
+    puzzle TEXT NOT NULL,
+    solver TEXT NOT NULL,
+    won BOOLEAN NOT NULL,
+    at BIGINT NOT NULL,
+    PRIMARY KEY (puzzle, solver)
+);
+";
+
+/// A solver's first attempt at a puzzle, to rate. `start` is the rating the puzzle starts
+/// from when it has none yet (from its grade: `crate::puzzles::ratings`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attempt {
+    pub puzzle: String,
+    pub solver: String,
+    pub won: bool,
+    pub at: i64,
+    pub start: Rating,
+}
+
+/// Both ratings before and after an attempt.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rated {
+    pub solver: [Rating; 2],
+    pub puzzle: [Rating; 2],
+}
+
+/// A rating as stored, with its attempts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatingRow {
+    pub rating: Rating,
+    pub attempts: i64,
+    /// The puzzle's attempts that solved it (0 for a solver).
+    pub solved: i64,
+}
+
+fn rating_of(r: &[Val]) -> StoreResult<Rating> {
+    Ok(Rating {
+        rating: r[0].real()?,
+        deviation: r[1].real()?,
+        volatility: r[2].real()?,
+    })
+}
+
+/// Rates `a` if it is the solver's first attempt at the puzzle: both ratings read (locked on
+/// PostgreSQL, so that attempts on two instances are rated one after the other), aged, updated
+/// and written. `None` when the solver had attempted the puzzle before: nothing changes.
+pub(super) fn rate(db: &mut dyn Sql, a: &Attempt, lock: bool) -> StoreResult<Option<Rated>> {
+    let first = db.execute(
+        "INSERT INTO puzzle_attempts (puzzle, solver, won, at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT DO NOTHING",
+        &[
+            (&a.puzzle).into(),
+            (&a.solver).into(),
+            a.won.into(),
+            a.at.into(),
+        ],
+    )?;
+    if first == 0 {
+        return Ok(None);
+    }
+    let d = Rating::DEFAULT;
+    db.execute(
+        "INSERT INTO solver_ratings (solver, rating, deviation, volatility, attempts, at)
+         VALUES ($1, $2, $3, $4, 0, $5) ON CONFLICT DO NOTHING",
+        &[
+            (&a.solver).into(),
+            d.rating.into(),
+            d.deviation.into(),
+            d.volatility.into(),
+            a.at.into(),
+        ],
+    )?;
+    db.execute(
+        "INSERT INTO puzzle_ratings (puzzle, rating, deviation, volatility, attempts, solved, at)
+         VALUES ($1, $2, $3, $4, 0, 0, $5) ON CONFLICT DO NOTHING",
+        &[
+            (&a.puzzle).into(),
+            a.start.rating.into(),
+            a.start.deviation.into(),
+            a.start.volatility.into(),
+            a.at.into(),
+        ],
+    )?;
+    let for_update = if lock { " FOR UPDATE" } else { "" };
+    let s = db.query(
+        &format!(
+            "SELECT rating, deviation, volatility, attempts, at FROM solver_ratings
+             WHERE solver = $1{for_update}"
+        ),
+        &[(&a.solver).into()],
+    )?;
+    let p = db.query(
+        &format!(
+            "SELECT rating, deviation, volatility, attempts, at FROM puzzle_ratings
+             WHERE puzzle = $1{for_update}"
+        ),
+        &[(&a.puzzle).into()],
+    )?;
+    let (Some(s), Some(p)) = (s.first(), p.first()) else {
+        return Err(super::StoreError::Failed(
+            "a puzzle rating row vanished while being rated".to_string(),
+        ));
+    };
+    let before = [rating_of(s)?, rating_of(p)?];
+    // A first attempt starts from the deviation it has, which ageing cannot raise.
+    let idle = |row: &[Val]| -> StoreResult<i64> {
+        Ok(if row[3].int()? == 0 {
+            0
+        } else {
+            a.at - row[4].int()?
+        })
+    };
+    let score = if a.won { rating::WIN } else { rating::LOSS };
+    let after = rating::after_rated_game(before, [idle(s)?, idle(p)?], score);
+    db.execute(
+        "UPDATE solver_ratings SET rating = $2, deviation = $3, volatility = $4,
+            attempts = attempts + 1, at = $5 WHERE solver = $1",
+        &[
+            (&a.solver).into(),
+            after[0].rating.into(),
+            after[0].deviation.into(),
+            after[0].volatility.into(),
+            a.at.into(),
+        ],
+    )?;
+    db.execute(
+        "UPDATE puzzle_ratings SET rating = $2, deviation = $3, volatility = $4,
+            attempts = attempts + 1, solved = solved + $5, at = $6 WHERE puzzle = $1",
+        &[
+            (&a.puzzle).into(),
+            after[1].rating.into(),
+            after[1].deviation.into(),
+            after[1].volatility.into(),
+            i64::from(a.won).into(),
+            a.at.into(),
+        ],
+    )?;
+    Ok(Some(Rated {
+        solver: [before[0], after[0]],
+        puzzle: [before[1], after[1]],
+    }))
+}
+
+/// The solver's rating, if it has one.
+pub(super) fn solver(db: &mut dyn Sql, solver: &str) -> StoreResult<Option<RatingRow>> {
+    let rows = db.query(
+        "SELECT rating, deviation, volatility, attempts FROM solver_ratings WHERE solver = $1",
+        &[solver.into()],
+    )?;
+    rows.first()
+        .map(|r| {
+            Ok(RatingRow {
+                rating: rating_of(r)?,
+                attempts: r[3].int()?,
+                solved: 0,
+            })
+        })
+        .transpose()
+}
+
+/// The ratings of the puzzles that have one, by puzzle.
+pub(super) fn puzzles(db: &mut dyn Sql, ids: &[String]) -> StoreResult<Vec<(String, RatingRow)>> {
+    let mut out = Vec::new();
+    // In slices, so that no statement grows past the backends' parameter limits.
+    for chunk in ids.chunks(200) {
+        let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+        let params: Vec<Val> = chunk.iter().map(Val::from).collect();
+        let rows = db.query(
+            &format!(
+                "SELECT rating, deviation, volatility, attempts, solved, puzzle
+                 FROM puzzle_ratings WHERE puzzle IN ({})",
+                marks.join(", ")
+            ),
+            &params,
+        )?;
+        for r in rows {
+            out.push((
+                r[5].text()?,
+                RatingRow {
+                    rating: rating_of(&r)?,
+                    attempts: r[3].int()?,
+                    solved: r[4].int()?,
+                },
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// The puzzles the solver has attempted.
+pub(super) fn attempted(db: &mut dyn Sql, solver: &str) -> StoreResult<Vec<String>> {
+    db.query(
+        "SELECT puzzle FROM puzzle_attempts WHERE solver = $1",
+        &[solver.into()],
+    )?
+    .iter()
+    .map(|r| r[0].text())
+    .collect()
+}
