@@ -493,16 +493,33 @@ async fn puzzle_mode(driver: &Driver, base: &str, server: &Server, shots: &Optio
     let streak = "return document.querySelector('#puzzle-streak').textContent";
     assert_eq!(js(&c, streak).await, "Streak: 1 solved in a row (best 1)");
 
-    // The next puzzle: a wrong first move fails it and ends the streak; the solution shows.
+    // The first attempt was rated: a new solver's 1500 went up.
+    let rating = text_of(&c, "#puzzle-rating").await;
+    assert!(rating.contains("1500 → "), "{rating}");
+    let after: i64 = body_data(&c, "puzzleRating").await.parse().unwrap();
+    assert!(after > 1500, "{rating}");
+
+    // The next puzzle, chosen near the new rating: a wrong first move fails it and ends the
+    // streak; the solution shows.
     click(&c, "#puzzle-next").await;
     wait_for(
         &c,
-        "document.body.dataset.puzzle === 'playing' && document.querySelector('h1').textContent === 'Puzzle 61'",
-        "puzzle 61",
+        "document.body.dataset.puzzle === 'playing' && /^\\/puzzles\\/\\d+$/.test(location.pathname) && location.pathname !== '/puzzles/60'",
+        "the next puzzle",
     )
     .await;
-    let first = http_get(server, "/api/puzzles/61/solution").await["solution"][0].clone();
-    let legal = http_get(server, "/api/puzzles/61").await["legal"].clone();
+    let next = js(&c, "return location.pathname.slice(9)").await;
+    let next = next.as_str().unwrap().to_string();
+    assert_eq!(text_of(&c, "h1").await, format!("Puzzle {next}"));
+    let chosen = http_get(server, &format!("/api/puzzles/{next}")).await;
+    let gap = (chosen["rating"]["rating"].as_i64().unwrap() - after).abs();
+    assert!(
+        gap <= 300,
+        "the next puzzle is near the solver's rating: {chosen}"
+    );
+    let first =
+        http_get(server, &format!("/api/puzzles/{next}/solution")).await["solution"][0].clone();
+    let legal = chosen["legal"].clone();
     let wrong = legal
         .as_array()
         .unwrap()
@@ -545,7 +562,7 @@ async fn puzzle_mode(driver: &Driver, base: &str, server: &Server, shots: &Optio
     wait_for(
         &c,
         "document.body.dataset.puzzle === 'playing'",
-        "puzzle 61 reloaded",
+        "the next puzzle reloaded",
     )
     .await;
     assert_eq!(js(&c, streak).await, "Streak: 0 solved in a row (best 1)");

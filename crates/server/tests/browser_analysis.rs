@@ -268,6 +268,17 @@ async fn solve_a_community_puzzle(c: &Client, base: &str, link: &str) {
     }
     let status = text_of(c, "#puzzle-status").await;
     assert!(status.starts_with("Solved!"), "{status}");
+    // The browser's first attempt rated it, from a new solver's 1500.
+    let rating = text_of(c, "#puzzle-rating").await;
+    assert!(rating.contains("1500 → "), "{rating}");
+    // The next puzzle is chosen near the new rating, and the address names it.
+    click(c, "#puzzle-next").await;
+    wait_for(
+        c,
+        "document.body.dataset.puzzle === 'playing' && location.pathname !== '/puzzles/next'",
+        "the next puzzle",
+    )
+    .await;
 
     c.goto(&format!("{base}/puzzles/community")).await.unwrap();
     wait_for(

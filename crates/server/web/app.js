@@ -113,6 +113,7 @@ function route() {
   else if (path === '/editor') view = new EditorView(ui);
   else if (path === '/puzzles') view = new PuzzleView(puzzleUi(), null);
   else if (/^\/puzzles\/\d{1,6}$/.test(path)) view = new PuzzleView(puzzleUi(), path.slice(9));
+  else if (path === '/puzzles/next') view = new PuzzleView(puzzleUi(), 'next');
   else if (path === '/puzzles/community') view = new CommunityPuzzlesView(ui);
   else if (/^\/puzzles\/community\/[a-z0-9]{12}$/.test(path)) view = new PuzzleView(puzzleUi(), path.slice(19), true);
   else if (m) view = new GameView(m[1]);

@@ -580,6 +580,10 @@ const en = {
   pz_c_solved: 'Solved! {s} wins from here, whatever is played.',
   pz_c_wrong: '{m} gives the win away. The winning move was {x}.',
   err_not_a_puzzle: 'The solver did not prove this position a puzzle, so it was not saved.',
+  pz_your_rating: 'Your puzzle rating: {r}',
+  pz_your_rating_provisional: 'Your puzzle rating: {r} (provisional)',
+  pz_rating_change: 'Your puzzle rating: {before} → {after} ({diff})',
+  pz_puzzle_rating: 'rated {r}',
 };
 
 const tl = {
@@ -1159,6 +1163,10 @@ const tl = {
   pz_c_solved: 'Nalutas! Panalo na ang {s} mula rito, anuman ang itira.',
   pz_c_wrong: 'Sa {m}, nawala ang panalo. Ang panalong tira ay {x}.',
   err_not_a_puzzle: 'Hindi napatunayan ng solver na palaisipan ang posisyong ito, kaya hindi ito na-save.',
+  pz_your_rating: 'Rating mo sa palaisipan: {r}',
+  pz_your_rating_provisional: 'Rating mo sa palaisipan: {r} (pansamantala)',
+  pz_rating_change: 'Rating mo sa palaisipan: {before} → {after} ({diff})',
+  pz_puzzle_rating: 'rating {r}',
 };
 
 const cs = {
@@ -1746,6 +1754,10 @@ const cs = {
   pz_c_solved: 'Vyřešeno! {s} odsud vyhraje, ať se hraje cokoli.',
   pz_c_wrong: '{m} výhru zahodí. Vyhrávající tah byl {x}.',
   err_not_a_puzzle: 'Řešitel tuto pozici jako úlohu nedokázal, proto nebyla uložena.',
+  pz_your_rating: 'Vaše hodnocení v úlohách: {r}',
+  pz_your_rating_provisional: 'Vaše hodnocení v úlohách: {r} (předběžné)',
+  pz_rating_change: 'Vaše hodnocení v úlohách: {before} → {after} ({diff})',
+  pz_puzzle_rating: 'hodnocení {r}',
 };
 
 const nl = {
@@ -2325,6 +2337,10 @@ const nl = {
   pz_c_solved: 'Opgelost! {s} wint vanaf hier, wat er ook gespeeld wordt.',
   pz_c_wrong: '{m} geeft de winst weg. De winnende zet was {x}.',
   err_not_a_puzzle: 'De oplosser bewees deze stelling niet als puzzel, dus ze is niet bewaard.',
+  pz_your_rating: 'Je puzzelrating: {r}',
+  pz_your_rating_provisional: 'Je puzzelrating: {r} (voorlopig)',
+  pz_rating_change: 'Je puzzelrating: {before} → {after} ({diff})',
+  pz_puzzle_rating: 'rating {r}',
 };
 
 const hi = {
@@ -2904,6 +2920,10 @@ const hi = {
   pz_c_solved: 'हल हो गया! यहाँ से {s} जीतता है, चाहे जो भी खेला जाए।',
   pz_c_wrong: '{m} से जीत हाथ से निकल जाती है। जीतने वाली चाल {x} थी।',
   err_not_a_puzzle: 'सॉल्वर ने इस स्थिति को पहेली सिद्ध नहीं किया, इसलिए यह सहेजी नहीं गई।',
+  pz_your_rating: 'आपकी पहेली रेटिंग: {r}',
+  pz_your_rating_provisional: 'आपकी पहेली रेटिंग: {r} (अस्थायी)',
+  pz_rating_change: 'आपकी पहेली रेटिंग: {before} → {after} ({diff})',
+  pz_puzzle_rating: 'रेटिंग {r}',
 };
 
 const it = {
@@ -3483,6 +3503,10 @@ const it = {
   pz_c_solved: 'Risolto! Da qui {s} vince, qualunque cosa si giochi.',
   pz_c_wrong: '{m} butta via la vittoria. La mossa vincente era {x}.',
   err_not_a_puzzle: 'Il risolutore non ha dimostrato che questa posizione sia un problema, quindi non è stata salvata.',
+  pz_your_rating: 'Il tuo punteggio nei problemi: {r}',
+  pz_your_rating_provisional: 'Il tuo punteggio nei problemi: {r} (provvisorio)',
+  pz_rating_change: 'Il tuo punteggio nei problemi: {before} → {after} ({diff})',
+  pz_puzzle_rating: 'punteggio {r}',
 };
 
 const DICTS = { en, tl, cs, nl, hi, it };

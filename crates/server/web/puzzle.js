@@ -27,6 +27,25 @@ function saveProgress(p) {
   try { localStorage.setItem(STORE, JSON.stringify(p)); } catch { /* kept for this page only */ }
 }
 
+/**
+ * This browser's puzzle-solver token: 32 random hexadecimal digits, made once and kept. The
+ * server rates the browser by it (keeping only its hash) when nobody is logged in.
+ */
+export function solverToken() {
+  try {
+    let tok = localStorage.getItem('anywoli.solver');
+    if (!/^[0-9a-f]{32}$/.test(tok || '')) {
+      const b = new Uint8Array(16);
+      crypto.getRandomValues(b);
+      tok = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+      localStorage.setItem('anywoli.solver', tok);
+    }
+    return tok;
+  } catch {
+    return undefined; // no storage: solved unrated
+  }
+}
+
 /** Today in the reader's own time zone, YYYY-MM-DD: the puzzle of the day follows it. */
 function localDate() {
   const d = new Date();
@@ -75,6 +94,20 @@ export class PuzzleView {
 
   async start() {
     const { main, esc, errorText, setBody } = this.ui;
+    if (this.id === 'next') {
+      // The puzzle chosen near the solver's rating; the address then names it, so that a
+      // reload shows the same one.
+      const n = await api('POST', '/puzzles/next', { solver: solverToken() });
+      if (n.ok) {
+        history.replaceState(null, '', n.data.path);
+        const c = n.data.path.match(/^\/puzzles\/community\/([a-z0-9]{12})$/);
+        this.community = !!c;
+        this.id = c ? c[1] : n.data.puzzle;
+        this.base = c ? `/puzzles/community/${this.id}` : `/puzzles/${this.id}`;
+      } else {
+        this.id = null;
+      }
+    }
     const r = await api('GET', this.id ? this.base : '/puzzles/daily?date=' + localDate());
     if (!r.ok) {
       setBody({ puzzle: 'missing' });
@@ -96,11 +129,12 @@ export class PuzzleView {
     const title = this.community ? t('pz_c_title')
       : p.daily ? t('puzzle_title_daily') + ' — ' + t('puzzle_title', { n: p.id }) : t('puzzle_title', { n: p.id });
     document.title = t('app_title') + ' — ' + title;
-    const next = this.community ? '/puzzles/community' : `/puzzles/${(p.id % p.count) + 1}`;
+    const next = '/puzzles/next';
+    const rated = p.rating ? t('pz_puzzle_rating', { r: p.rating.rating }) : null;
     const meta = this.community
       ? [t('pz_c_meta', { g: p.grade, m: p.solver_moves, s: this.sideName() }),
-        p.author ? t('pz_c_by', { name: p.author }) : null, themesText(p.themes)].filter(Boolean).join(' · ')
-      : t('puzzle_meta', { g: p.grade, m: p.south_moves });
+        p.author ? t('pz_c_by', { name: p.author }) : null, themesText(p.themes), rated].filter(Boolean).join(' · ')
+      : [t('puzzle_meta', { g: p.grade, m: p.south_moves }), rated].filter(Boolean).join(' · ');
     const task = this.community ? t('pz_c_task', { s: this.sideName(), o: this.otherName() }) : t('puzzle_task');
     main.innerHTML = `
       <section class="panel puzzle" aria-labelledby="puzzle-heading">
@@ -112,19 +146,41 @@ export class PuzzleView {
         <div class="controls">
           <button type="button" id="puzzle-retry">${esc(t('puzzle_retry'))}</button>
           <button type="button" id="puzzle-show">${esc(t('puzzle_show_solution'))}</button>
-          <a id="puzzle-next" class="button primary" href="${next}" data-link>${esc(t(this.community ? 'pz_community' : 'puzzle_next'))}</a>
+          <a id="puzzle-next" class="button primary" href="${next}" data-link>${esc(t('puzzle_next'))}</a>
           <a class="button" href="/puzzles" data-link>${esc(t('puzzle_daily_link'))}</a>
-          ${this.community ? '' : `<a class="button" id="puzzle-community" href="/puzzles/community" data-link>${esc(t('pz_community'))}</a>`}
+          <a class="button" id="puzzle-community" href="/puzzles/community" data-link>${esc(t('pz_community'))}</a>
         </div>
         <p id="puzzle-solution" class="note" hidden></p>
         <p class="note keys">${esc(t('puzzle_keys'))}</p>
         <p id="puzzle-streak" class="streak"></p>
+        <p id="puzzle-rating" class="streak" aria-live="polite"></p>
       </section>`;
     this.board = new Board(main.querySelector('#board'), (l) => this.play(l));
     this.board.orient(this.side, [this.side]);
     main.querySelector('#puzzle-retry').addEventListener('click', () => this.reset());
     main.querySelector('#puzzle-show').addEventListener('click', () => this.showSolution());
     this.showStreak();
+    this.showRating();
+  }
+
+  /** The solver's puzzle rating, as the server keeps it. */
+  async showRating() {
+    const r = await api('POST', '/puzzles/rating', { solver: solverToken() });
+    const el = this.ui.main.querySelector('#puzzle-rating');
+    if (!r.ok || !el || el.dataset.changed) return;
+    const s = r.data.solver;
+    el.textContent = t(s.provisional ? 'pz_your_rating_provisional' : 'pz_your_rating', { r: s.rating });
+  }
+
+  /** A rated attempt's change, when the server rated this one. */
+  showChange(change) {
+    const el = this.ui.main.querySelector('#puzzle-rating');
+    if (!change || !el) return;
+    const { before, after } = change.solver;
+    const diff = after - before;
+    el.dataset.changed = '1';
+    el.textContent = t('pz_rating_change', { before, after, diff: (diff >= 0 ? '+' : '−') + Math.abs(diff) });
+    this.ui.setBody({ puzzleRating: String(after) });
   }
 
   setState(state, text) {
@@ -180,8 +236,9 @@ export class PuzzleView {
   }
 
   async showSolution() {
-    const r = await api('GET', `${this.base}/solution`);
+    const r = await api('POST', `${this.base}/solution`, { solver: solverToken() });
     if (!r.ok) return;
+    this.showChange(r.data.rating);
     const el = this.ui.main.querySelector('#puzzle-solution');
     el.textContent = t('puzzle_solution', { line: r.data.solution.join(' ') });
     el.hidden = false;
@@ -192,7 +249,7 @@ export class PuzzleView {
     if (this.busy || this.state !== 'playing') return;
     this.busy = true;
     this.ui.setBody({ busy: '1' });
-    const r = await api('POST', `${this.base}/moves`, { moves: [...this.moves, letter] });
+    const r = await api('POST', `${this.base}/moves`, { moves: [...this.moves, letter], solver: solverToken() });
     if (!r.ok) {
       this.busy = false;
       this.ui.setBody({ busy: '0' });
@@ -207,6 +264,7 @@ export class PuzzleView {
     this.moves.push(letter, ...d.replies);
     this.legal = d.result === 'right' ? d.legal : [];
     this.board.draw(d, { playable: this.legal, last: this.moves[this.moves.length - 1] });
+    this.showChange(d.rating);
     if (d.result === 'right') {
       this.setState('playing', d.replies.length
         ? this.says('right', { m: d.replies.join(' ') })
