@@ -4,6 +4,7 @@ mod analyse;
 mod backup;
 mod bench;
 mod board;
+mod compose;
 mod db;
 mod engine;
 mod loadtest;
@@ -209,6 +210,9 @@ enum Command {
     Solve(tablebase::SolveArgs),
     /// Solve an endgame puzzle in the terminal (the puzzle of the day unless --id or --date).
     Puzzle(tablebase::PuzzleArgs),
+    /// Whether a position is a puzzle: the side to move forces the win with exactly one
+    /// winning first move (and one line after it); the solution, grade and themes, or why not.
+    Compose(compose::ComposeArgs),
     /// Draw the board in the terminal from South's side.
     Show {
         #[command(flatten)]
@@ -443,6 +447,7 @@ fn main() -> ExitCode {
         Command::Tablebase { command } => tablebase::run(&command),
         Command::Solve(args) => tablebase::solve(&args),
         Command::Puzzle(args) => tablebase::puzzle(&args),
+        Command::Compose(args) => compose::run(&args),
         Command::Trace { start, json, mv } => trace::run(&start, &mv, json),
         Command::Bench {
             seconds,

@@ -184,3 +184,47 @@ fn bench_reports_both_figures() {
     assert!(r.stdout.contains("M nodes/s, depth 4 from the start"));
     assert_fails(&["bench", "--seconds=0"], &["--seconds"]);
 }
+
+#[test]
+fn compose_proves_a_puzzle_or_says_why_not() {
+    let seven = "0,0,0,1,0,0,0,0,0,0,2,2/0,0,2,0,0,0,0,0,0,1,0,0 s 44 44 - - 93 93";
+    let r = run(&["compose", "--position", seven]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines[0], format!("position {seven}"));
+    assert_eq!(
+        lines[1],
+        "puzzle: South to play forces the win; the only winning first move is d"
+    );
+    assert_eq!(
+        lines[2],
+        "solution: d C e D f F g (7 plies, 4 moves for South)"
+    );
+
+    let two = "0,0,0,0,1,0,0,0,3,1,0,0/0,0,1,1,0,0,0,0,0,0,0,1 s 44 44 - - 89 89";
+    let r = run(&["compose", "--position", two]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("not a puzzle: 2 first moves win (e, j): a puzzle needs exactly one"),
+        "{}",
+        r.stdout
+    );
+    let r = run(&["compose", "--json", "--position", two]);
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(v["puzzle"], false);
+    assert_eq!(v["reason"], "several_winning_first_moves");
+    assert_eq!(v["moves"], serde_json::json!(["e", "j"]));
+    // A budget too small to prove anything says so.
+    let r = run(&["compose", "--nodes", "10", "--position", seven]);
+    assert!(
+        r.stdout
+            .contains("not a puzzle: not proven within the limit of 10 nodes"),
+        "{}",
+        r.stdout
+    );
+    assert_fails(
+        &["compose", "--position", &seven.replacen("2,2/", "2,1/", 1)],
+        &["bad position", "95 seeds"],
+    );
+}

@@ -35,6 +35,24 @@ fn editor_url(base: &str, position: &str) -> String {
     )
 }
 
+/// Opens `position` in the board editor and asks the composer, until it says `state`.
+async fn compose_in_editor(c: &Client, base: &str, position: &str, state: &str) {
+    c.goto(&editor_url(base, position)).await.unwrap();
+    wait_for(
+        c,
+        "document.body.dataset.editorValid === '1'",
+        "the position",
+    )
+    .await;
+    click(c, "#edit-puzzle").await;
+    wait_for(
+        c,
+        &format!("document.body.dataset.composer === '{state}'"),
+        &format!("the composer's answer ({state})"),
+    )
+    .await;
+}
+
 async fn review_a_blunder_and_a_variation(c: &Client, base: &str, id: &str) {
     c.goto(&format!("{base}/analysis/{id}")).await.unwrap();
     wait_for(
@@ -169,20 +187,7 @@ async fn edit_and_compose(c: &Client, base: &str, shots: &Option<PathBuf>) -> St
     );
 
     // A puzzle the solver proves, kept for the community.
-    c.goto(&editor_url(base, SEVEN_PLIES)).await.unwrap();
-    wait_for(
-        c,
-        "document.body.dataset.editorValid === '1'",
-        "the position",
-    )
-    .await;
-    click(c, "#edit-puzzle").await;
-    wait_for(
-        c,
-        "document.body.dataset.composer === 'proven'",
-        "the proof",
-    )
-    .await;
+    compose_in_editor(c, base, SEVEN_PLIES, "proven").await;
     let status = text_of(c, "#cp-status").await;
     assert!(
         status.contains(" d "),
@@ -197,7 +202,12 @@ async fn edit_and_compose(c: &Client, base: &str, shots: &Option<PathBuf>) -> St
         "the puzzle kept",
     )
     .await;
-    save_screenshot(c, shots, "screenshot-composer.png").await;
+    if shots.is_some() {
+        viewport(c, 1280, 1560).await;
+        js(c, "window.scrollTo(0, 0); return 1").await;
+        save_screenshot(c, shots, "screenshot-composer.png").await;
+        viewport(c, 1280, 800).await;
+    }
     let link = js(c, "return document.querySelector('#cp-link').textContent").await;
     let link = link.as_str().unwrap().to_string();
     assert!(
@@ -206,38 +216,12 @@ async fn edit_and_compose(c: &Client, base: &str, shots: &Option<PathBuf>) -> St
     );
 
     // Composing it again says it is kept already.
-    c.goto(&editor_url(base, SEVEN_PLIES)).await.unwrap();
-    wait_for(
-        c,
-        "document.body.dataset.editorValid === '1'",
-        "the position",
-    )
-    .await;
-    click(c, "#edit-puzzle").await;
-    wait_for(
-        c,
-        "document.body.dataset.composer === 'exists'",
-        "the puzzle found",
-    )
-    .await;
+    compose_in_editor(c, base, SEVEN_PLIES, "exists").await;
     assert_eq!(text_of(c, "#cp-link").await, link);
 
     // Two winning first moves: refused, in the reader's language.
     js(c, "localStorage.setItem('anywoli.lang', 'hi'); return 1").await;
-    c.goto(&editor_url(base, TWO_WINNERS)).await.unwrap();
-    wait_for(
-        c,
-        "document.body.dataset.editorValid === '1'",
-        "the position",
-    )
-    .await;
-    click(c, "#edit-puzzle").await;
-    wait_for(
-        c,
-        "document.body.dataset.composer === 'refused'",
-        "the refusal",
-    )
-    .await;
+    compose_in_editor(c, base, TWO_WINNERS, "refused").await;
     let why = text_of(c, "#cp-status").await;
     assert!(why.contains("(e, j)") && why.contains("पहेली"), "{why}");
     js(c, "localStorage.setItem('anywoli.lang', 'en'); return 1").await;
@@ -343,7 +327,9 @@ async fn review_variations_editor_composer_and_community_puzzles() {
             .await
             .unwrap();
         wait_for(&c, "document.body.dataset.review === 'done' && document.body.dataset.analysisReady === '1'", "the review").await;
+        viewport(&c, 1280, 1180).await;
         save_screenshot(&c, &shots, "screenshot-review.png").await;
+        viewport(&c, 1280, 800).await;
     }
     let link = edit_and_compose(&c, &base, &shots).await;
     solve_a_community_puzzle(&c, &base, &link).await;

@@ -133,7 +133,7 @@ export class PuzzleView {
     const rated = p.rating ? t('pz_puzzle_rating', { r: p.rating.rating }) : null;
     const meta = this.community
       ? [t('pz_c_meta', { g: p.grade, m: p.solver_moves, s: this.sideName() }),
-        p.author ? t('pz_c_by', { name: p.author }) : null, themesText(p.themes), rated].filter(Boolean).join(' · ')
+        p.author ? t('pz_c_by', { name: p.author }) : null, p.themes.length ? themesText(p.themes) : null, rated].filter(Boolean).join(' · ')
       : [t('puzzle_meta', { g: p.grade, m: p.south_moves }), rated].filter(Boolean).join(' · ');
     const task = this.community ? t('pz_c_task', { s: this.sideName(), o: this.otherName() }) : t('puzzle_task');
     main.innerHTML = `

@@ -1,0 +1,125 @@
+//! `anywoli compose`: is a position a puzzle, and if not, why not — the web page's composer in
+//! the terminal (anywoli_engine::compose), for people who set problems in bulk.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anywoli_core::Side;
+use anywoli_engine::compose::{compose_counting, ComposeLimits, Refusal, MAX_PLIES};
+use anywoli_engine::themes::{self, Theme};
+use clap::Args;
+use serde_json::json;
+
+use crate::tablebase::open;
+use crate::{parse_moves, play_all, CmdResult, Start};
+
+#[derive(Args)]
+pub struct ComposeArgs {
+    #[command(flatten)]
+    start: Start,
+    /// The databases' folder (default $ANYWOLI_TABLEBASES, else ./tablebases; none is fine).
+    #[arg(long, value_name = "DIR")]
+    tablebases: Option<PathBuf>,
+    /// Nodes of exact search for the whole composition (the web app allows 2,000,000).
+    #[arg(long, default_value_t = 20_000_000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000_000))]
+    nodes: u64,
+    /// Print one JSON object: the web API's answer (docs/api.md, "Composing puzzles").
+    #[arg(long)]
+    json: bool,
+    /// Moves to play before composing.
+    #[arg(value_name = "MOVE")]
+    moves: Vec<String>,
+}
+
+fn side_word(s: Side) -> &'static str {
+    match s {
+        Side::South => "South",
+        Side::North => "North",
+    }
+}
+
+pub fn run(args: &ComposeArgs) -> CmdResult {
+    let pos = args.start.position()?;
+    let moves = parse_moves(&args.moves)?;
+    let pos = play_all(pos, &moves)?.pop().unwrap_or(pos);
+    let tb = open(args.tablebases.as_deref())?;
+    let tb = (!tb.is_empty()).then_some(&tb);
+    let limits = ComposeLimits {
+        nodes: args.nodes,
+        max_plies: MAX_PLIES,
+    };
+    let (result, nodes) = compose_counting(&pos, tb, limits);
+    let mut out = std::io::stdout().lock();
+    let letters = |m: &[anywoli_core::Move]| m.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+    match result {
+        Ok(pz) => {
+            let names: Vec<&str> = themes::themes(&pz.position, &pz.line)
+                .into_iter()
+                .map(Theme::name)
+                .collect();
+            if args.json {
+                let v = json!({
+                    "puzzle": true, "position": pos.to_string(), "side": side_word(pz.side()).to_lowercase(),
+                    "first_move": pz.line[0].to_string(), "line": letters(&pz.line), "plies": pz.plies,
+                    "solver_moves": pz.solver_moves().len(), "grade": pz.grade,
+                    "defences": pz.defences, "themes": names, "nodes": nodes,
+                });
+                writeln!(out, "{v}")?;
+                return Ok(());
+            }
+            let side = side_word(pz.side());
+            writeln!(out, "position {pos}")?;
+            writeln!(
+                out,
+                "puzzle: {side} to play forces the win; the only winning first move is {}",
+                pz.line[0]
+            )?;
+            writeln!(
+                out,
+                "solution: {} ({} plies, {} moves for {side})",
+                letters(&pz.line).join(" "),
+                pz.plies,
+                pz.solver_moves().len()
+            )?;
+            writeln!(
+                out,
+                "grade: {} of 5 ({} defences for the opponent)",
+                pz.grade, pz.defences
+            )?;
+            let names = if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            };
+            writeln!(out, "themes: {names}")?;
+            writeln!(out, "searched: {nodes} nodes")?;
+        }
+        Err(r) => {
+            if args.json {
+                let mut v = json!({"puzzle": false, "position": pos.to_string(),
+                                   "reason": r.name(), "message": r.to_string(), "nodes": nodes});
+                match &r {
+                    Refusal::NotAWin { value, margin } => {
+                        v["value"] = json!(value);
+                        v["margin"] = json!(margin);
+                    }
+                    Refusal::SeveralWinningFirstMoves { moves } => {
+                        v["moves"] = json!(letters(moves))
+                    }
+                    Refusal::Dual { ply, moves } => {
+                        v["ply"] = json!(ply);
+                        v["moves"] = json!(letters(moves));
+                    }
+                    Refusal::TooLong { max } => v["max"] = json!(max),
+                    Refusal::GameOver | Refusal::Unproven { .. } => {}
+                }
+                writeln!(out, "{v}")?;
+                return Ok(());
+            }
+            writeln!(out, "position {pos}")?;
+            writeln!(out, "not a puzzle: {r}")?;
+            writeln!(out, "searched: {nodes} nodes")?;
+        }
+    }
+    Ok(())
+}
