@@ -323,7 +323,9 @@ export class EnginePanel {
       proven: t('an_engine_proven'),
     }[this.state];
     $('#engine-depth').textContent = status || (this.depth ? t('an_depth', { d: this.depth }) : t('an_engine_starting'));
-    $('#engine-nodes').textContent = !status && this.depth && this.nodes ? ' · ' + t('an_nodes', { n: Math.round(this.nodes / 1000).toLocaleString(currentLang()), s: num1(this.time / 1000) }) : '';
+    $('#engine-nodes').textContent = !status && this.depth && this.nodes ? ' · ' + (this.nodes < 1000
+      ? t('an_nodes_few', { n: this.nodes.toLocaleString(currentLang()), s: num1(this.time / 1000) })
+      : t('an_nodes', { n: Math.round(this.nodes / 1000).toLocaleString(currentLang()), s: num1(this.time / 1000) })) : '';
     $('#engine-summary').textContent = this.summary || '';
     if (proven) {
       // Unproven moves (the solver ran out of nodes on them) come last.

@@ -584,6 +584,7 @@ const en = {
   pz_your_rating_provisional: 'Your puzzle rating: {r} (provisional)',
   pz_rating_change: 'Your puzzle rating: {before} → {after} ({diff})',
   pz_puzzle_rating: 'rated {r}',
+  an_nodes_few: '{n} positions in {s} s',
 };
 
 const tl = {
@@ -1167,6 +1168,7 @@ const tl = {
   pz_your_rating_provisional: 'Rating mo sa palaisipan: {r} (pansamantala)',
   pz_rating_change: 'Rating mo sa palaisipan: {before} → {after} ({diff})',
   pz_puzzle_rating: 'rating {r}',
+  an_nodes_few: '{n} posisyon sa {s} s',
 };
 
 const cs = {
@@ -1758,6 +1760,7 @@ const cs = {
   pz_your_rating_provisional: 'Vaše hodnocení v úlohách: {r} (předběžné)',
   pz_rating_change: 'Vaše hodnocení v úlohách: {before} → {after} ({diff})',
   pz_puzzle_rating: 'hodnocení {r}',
+  an_nodes_few: '{n} pozic za {s} s',
 };
 
 const nl = {
@@ -2341,6 +2344,7 @@ const nl = {
   pz_your_rating_provisional: 'Je puzzelrating: {r} (voorlopig)',
   pz_rating_change: 'Je puzzelrating: {before} → {after} ({diff})',
   pz_puzzle_rating: 'rating {r}',
+  an_nodes_few: '{n} stellingen in {s} s',
 };
 
 const hi = {
@@ -2924,6 +2928,7 @@ const hi = {
   pz_your_rating_provisional: 'आपकी पहेली रेटिंग: {r} (अस्थायी)',
   pz_rating_change: 'आपकी पहेली रेटिंग: {before} → {after} ({diff})',
   pz_puzzle_rating: 'रेटिंग {r}',
+  an_nodes_few: '{s} सेकंड में {n} स्थितियाँ',
 };
 
 const it = {
@@ -3507,6 +3512,7 @@ const it = {
   pz_your_rating_provisional: 'Il tuo punteggio nei problemi: {r} (provvisorio)',
   pz_rating_change: 'Il tuo punteggio nei problemi: {before} → {after} ({diff})',
   pz_puzzle_rating: 'punteggio {r}',
+  an_nodes_few: '{n} posizioni in {s} s',
 };
 
 const DICTS = { en, tl, cs, nl, hi, it };
