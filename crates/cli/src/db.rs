@@ -1,11 +1,12 @@
-//! `anywoli db migrate`: copy every account (with its ratings) and every game from one store
+//! `anywoli db migrate`: copy every account (with its ratings), every game, every community
+//! puzzle and the puzzle ratings from one store
 //! to another (SQLite or PostgreSQL, either way), verifying each copy (docs/hosting.md).
 //! Sessions are not copied: players log in again on the new store.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anywoli_server::store::{db_label, is_postgres_url, AccountOp};
+use anywoli_server::store::{db_label, is_postgres_url, AccountOp, PuzzleRow};
 use anywoli_server::Store;
 use clap::{Args, Subcommand};
 
@@ -166,6 +167,15 @@ fn migrate(args: &MigrateArgs) -> CmdResult {
         }
     }
 
+    if !args.skip_existing {
+        if let Some(id) = first_puzzle_there(&source, &target)? {
+            return Err(Failure(format!(
+                "{to} already has the community puzzle {id}; nothing copied \
+                 (--skip-existing skips what it has)"
+            )));
+        }
+    }
+
     let (accounts, accounts_skipped) = copy_accounts(&source, &target, args.skip_existing, &to)?;
     let (mut games, mut moves, mut skipped) = (0u64, 0u64, 0u64);
     each_id(&source, |id| {
@@ -194,7 +204,11 @@ fn migrate(args: &MigrateArgs) -> CmdResult {
         }
         Ok(())
     })?;
-    let skipped = match skipped + accounts_skipped {
+    let (puzzles, puzzles_skipped) = copy_puzzles(&source, &target, &to)?;
+    let ratings = target
+        .import_puzzle_ratings(source.puzzle_ratings_dump().map_err(store_failure)?)
+        .map_err(store_failure)?;
+    let skipped = match skipped + accounts_skipped + puzzles_skipped {
         0 => String::new(),
         n => format!(", skipped {n} already there"),
     };
@@ -202,7 +216,62 @@ fn migrate(args: &MigrateArgs) -> CmdResult {
         std::io::stderr().lock(),
         "copied {accounts} accounts and {games} games ({moves} moves) from {from} to {to}{skipped}"
     )?;
+    writeln!(
+        std::io::stderr().lock(),
+        "copied {puzzles} community puzzles and {ratings} rows of puzzle ratings and attempts"
+    )?;
     Ok(())
+}
+
+/// Every community puzzle of `store`, a page at a time.
+fn each_puzzle(store: &Store, mut f: impl FnMut(PuzzleRow) -> CmdResult) -> CmdResult {
+    let mut offset = 0;
+    loop {
+        let (page, _) = store
+            .puzzles(None, PAGE as i64, offset)
+            .map_err(store_failure)?;
+        let n = page.len();
+        for p in page {
+            f(p)?;
+        }
+        if n < PAGE {
+            return Ok(());
+        }
+        offset += n as i64;
+    }
+}
+
+/// The id of the first community puzzle of `source` that `target` has too, if any.
+fn first_puzzle_there(source: &Store, target: &Store) -> Result<Option<String>, Failure> {
+    let mut found = None;
+    each_puzzle(source, |p| {
+        if found.is_none() && target.puzzle(&p.id).map_err(store_failure)?.is_some() {
+            found = Some(p.id);
+        }
+        Ok(())
+    })?;
+    Ok(found)
+}
+
+/// Copies every community puzzle, each checked as read back; those the target has (by id, or
+/// the same position) are skipped. How many were copied, and skipped.
+fn copy_puzzles(source: &Store, target: &Store, to: &str) -> Result<(u64, u64), Failure> {
+    let (mut copied, mut skipped) = (0u64, 0u64);
+    each_puzzle(source, |p| {
+        let id = p.id.clone();
+        if !target.save_puzzle(p.clone()).map_err(store_failure)? {
+            skipped += 1;
+            return Ok(());
+        }
+        if target.puzzle(&id).map_err(store_failure)?.as_ref() != Some(&p) {
+            return Err(Failure(format!(
+                "community puzzle {id} reads back differently from {to}"
+            )));
+        }
+        copied += 1;
+        Ok(())
+    })?;
+    Ok((copied, skipped))
 }
 
 /// The name of the first account of `source` that `target` has too, if any.

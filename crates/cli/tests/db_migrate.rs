@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use anywoli_server::rating::Rating;
-use anywoli_server::store::{AccountOp, AccountRow, RatingPoint, RatingRow};
+use anywoli_server::store::{AccountOp, AccountRow, Attempt, PuzzleRow, RatingPoint, RatingRow};
 use anywoli_server::Store;
 use serde_json::json;
 use support::http;
@@ -91,6 +91,34 @@ fn make_games(db: &Path) -> Vec<String> {
         })
         .unwrap();
     assert!(made);
+    // A community puzzle, and a rated attempt at it and at one of the collection's.
+    assert!(store
+        .save_puzzle(PuzzleRow {
+            id: "c2d3e4f5g6h7".into(),
+            position: "0,0,0,1,0,0,0,0,0,0,2,2/0,0,2,0,0,0,0,0,0,1,0,0 s 44 44 - - 93 93".into(),
+            rules: "anywoli".into(),
+            seed: String::new(),
+            line: "d C e D f F g".into(),
+            grade: 3,
+            plies: 7,
+            defences: 5,
+            themes: String::new(),
+            author: Some("Abula".into()),
+            created: 1_700_000_600_000,
+        })
+        .unwrap());
+    for (puzzle, won) in [("c2d3e4f5g6h7", true), ("17", false)] {
+        let rated = store
+            .rate_puzzle(Attempt {
+                puzzle: puzzle.into(),
+                solver: "a:Abula".into(),
+                won,
+                at: 1_700_000_700_000,
+                start: Rating::DEFAULT,
+            })
+            .unwrap();
+        assert!(rated.is_some());
+    }
     ids
 }
 
@@ -121,6 +149,19 @@ fn assert_same(a: &str, b: &str, ids: &[String]) {
         let y = b.load(id).unwrap().expect("game missing from the copy");
         assert_eq!(x, y);
     }
+    let puzzles = a.puzzles(None, 100, 0).unwrap();
+    assert_eq!(puzzles.1, 1);
+    assert_eq!(puzzles, b.puzzles(None, 100, 0).unwrap());
+    let ratings = a.puzzle_ratings_dump().unwrap();
+    assert_eq!(
+        (
+            ratings.solvers.len(),
+            ratings.puzzles.len(),
+            ratings.attempts.len()
+        ),
+        (1, 2, 2)
+    );
+    assert_eq!(ratings, b.puzzle_ratings_dump().unwrap());
     let accounts = a.accounts_after("", 1000).unwrap();
     assert_eq!(accounts, b.accounts_after("", 1000).unwrap());
     for account in &accounts {
@@ -164,6 +205,11 @@ fn migrate_copies_every_game_and_refuses_what_it_must() {
         ids.len()
     );
     assert!(stderr(&o).contains(&expect), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("copied 1 community puzzles and 5 rows of puzzle ratings and attempts"),
+        "{}",
+        stderr(&o)
+    );
     assert_same(&src_s, &dst_s, &ids);
 
     // Again: every id is there already.
@@ -175,6 +221,11 @@ fn migrate_copies_every_game_and_refuses_what_it_must() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("copied 0 accounts and 0 games (0 moves)"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("copied 0 community puzzles and 0 rows"),
         "{}",
         stderr(&o)
     );

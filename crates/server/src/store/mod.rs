@@ -36,7 +36,7 @@ pub use accounts::{
     AccountOp, AccountRow, ChallengeRow, Counts, Listing, Outcome, RateGame, RatingPoint,
     RatingRow, SessionRow, SESSION_MS,
 };
-pub use puzzle_ratings::{Attempt, Rated, RatingRow as PuzzleRatingRow};
+pub use puzzle_ratings::{Attempt, Rated, RatingRow as PuzzleRatingRow, RatingsDump};
 pub use puzzles::PuzzleRow;
 pub use reviews::ReviewRow;
 
@@ -638,6 +638,22 @@ impl Store {
     pub fn puzzle_ratings(&self, ids: &[String]) -> StoreResult<Vec<(String, PuzzleRatingRow)>> {
         self.readers
             .with(|c| puzzle_ratings::puzzles(&mut *c.sql(), ids))
+    }
+
+    /// Every puzzle rating, solver rating and attempt (`anywoli db migrate`).
+    pub fn puzzle_ratings_dump(&self) -> StoreResult<RatingsDump> {
+        self.readers.with(|c| puzzle_ratings::dump(&mut *c.sql()))
+    }
+
+    /// Writes the rows of `dump` that are not there yet, in one transaction: how many.
+    pub fn import_puzzle_ratings(&self, dump: RatingsDump) -> StoreResult<u64> {
+        let out = Arc::new(Mutex::new(0));
+        self.writer.call(Op::ImportPuzzleRatings {
+            dump,
+            out: out.clone(),
+        })?;
+        let n = *out.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(n)
     }
 
     /// The puzzles a solver has attempted.

@@ -499,6 +499,10 @@ impl PgConn {
                 *out.lock().unwrap_or_else(|e| e.into_inner()) = r;
                 return Ok(rated);
             }
+            Op::ImportPuzzleRatings { dump, out } => {
+                *out.lock().unwrap_or_else(|e| e.into_inner()) =
+                    super::puzzle_ratings::import(self, dump)?;
+            }
             Op::CreateRematch { head, next } => {
                 self.change(
                     head,

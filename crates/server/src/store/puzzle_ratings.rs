@@ -228,3 +228,89 @@ pub(super) fn attempted(db: &mut dyn Sql, solver: &str) -> StoreResult<Vec<Strin
     .map(|r| r[0].text())
     .collect()
 }
+
+/// Every puzzle rating, solver rating and attempt, for `anywoli db migrate`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RatingsDump {
+    /// (solver, rating, attempts, at)
+    pub solvers: Vec<(String, Rating, i64, i64)>,
+    /// (puzzle, rating, attempts, solved, at)
+    pub puzzles: Vec<(String, Rating, i64, i64, i64)>,
+    /// (puzzle, solver, won, at)
+    pub attempts: Vec<(String, String, bool, i64)>,
+}
+
+pub(super) fn dump(db: &mut dyn Sql) -> StoreResult<RatingsDump> {
+    let mut d = RatingsDump::default();
+    for r in db.query(
+        "SELECT rating, deviation, volatility, attempts, at, solver FROM solver_ratings
+         ORDER BY solver",
+        &[],
+    )? {
+        d.solvers
+            .push((r[5].text()?, rating_of(&r)?, r[3].int()?, r[4].int()?));
+    }
+    for r in db.query(
+        "SELECT rating, deviation, volatility, attempts, at, puzzle, solved FROM puzzle_ratings
+         ORDER BY puzzle",
+        &[],
+    )? {
+        d.puzzles.push((
+            r[5].text()?,
+            rating_of(&r)?,
+            r[3].int()?,
+            r[6].int()?,
+            r[4].int()?,
+        ));
+    }
+    for r in db.query(
+        "SELECT puzzle, solver, won, at FROM puzzle_attempts ORDER BY puzzle, solver",
+        &[],
+    )? {
+        d.attempts
+            .push((r[0].text()?, r[1].text()?, r[2].bool()?, r[3].int()?));
+    }
+    Ok(d)
+}
+
+/// Writes `d`'s rows, leaving alone those whose keys are there already: how many were written.
+pub(super) fn import(db: &mut dyn Sql, d: &RatingsDump) -> StoreResult<u64> {
+    let mut n = 0;
+    for (solver, r, attempts, at) in &d.solvers {
+        n += db.execute(
+            "INSERT INTO solver_ratings (solver, rating, deviation, volatility, attempts, at)
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+            &[
+                solver.into(),
+                r.rating.into(),
+                r.deviation.into(),
+                r.volatility.into(),
+                (*attempts).into(),
+                (*at).into(),
+            ],
+        )?;
+    }
+    for (puzzle, r, attempts, solved, at) in &d.puzzles {
+        n += db.execute(
+            "INSERT INTO puzzle_ratings (puzzle, rating, deviation, volatility, attempts, solved, at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
+            &[
+                puzzle.into(),
+                r.rating.into(),
+                r.deviation.into(),
+                r.volatility.into(),
+                (*attempts).into(),
+                (*solved).into(),
+                (*at).into(),
+            ],
+        )?;
+    }
+    for (puzzle, solver, won, at) in &d.attempts {
+        n += db.execute(
+            "INSERT INTO puzzle_attempts (puzzle, solver, won, at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT DO NOTHING",
+            &[puzzle.into(), solver.into(), (*won).into(), (*at).into()],
+        )?;
+    }
+    Ok(n)
+}

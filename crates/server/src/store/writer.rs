@@ -76,6 +76,12 @@ pub(super) enum Op {
         attempt: super::Attempt,
         out: Arc<Mutex<Option<super::Rated>>>,
     },
+    /// Puzzle ratings copied from another store (`anywoli db migrate`); the rows written go
+    /// to `out`.
+    ImportPuzzleRatings {
+        dump: super::RatingsDump,
+        out: Arc<Mutex<u64>>,
+    },
     /// A message for the other instances' lobbies (PostgreSQL's `NOTIFY`).
     Publish {
         channel: String,
@@ -237,6 +243,10 @@ impl Op {
                 let rated = r.is_some();
                 *out.lock().unwrap_or_else(|e| e.into_inner()) = r;
                 return Ok(rated);
+            }
+            Op::ImportPuzzleRatings { dump, out } => {
+                *out.lock().unwrap_or_else(|e| e.into_inner()) =
+                    super::puzzle_ratings::import(&mut Lite(c), dump)?;
             }
             Op::CreateRematch { head, next } => {
                 touch(c, head)?;
