@@ -1842,3 +1842,56 @@ async fn a_game_against_oneself_is_neither_won_nor_lost() {
     });
     srv.stop().await;
 }
+
+#[tokio::test]
+async fn an_accounts_puzzle_attempts_need_its_csrf_token_and_show_on_its_profile() {
+    let srv = Srv::start(fresh_store()).await;
+    let who = srv.signup("Abula", "long enough password").await;
+    let puzzle = srv.get("/api/puzzles/1").await.ok(200);
+    let first = srv.get("/api/puzzles/1/solution").await.ok(200)["solution"][0].clone();
+    let wrong = puzzle["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| **m != first)
+        .unwrap()
+        .clone();
+    // The cookie alone rates nothing: another site could send it.
+    srv.send(
+        "POST",
+        "/api/puzzles/1/moves",
+        Some(json!({ "moves": [wrong] })),
+        Extra {
+            cookie: Some(&who.cookie),
+            ..Default::default()
+        },
+    )
+    .await
+    .is_error(403, "csrf");
+    assert_eq!(
+        srv.get("/api/players/abula").await.ok(200)["puzzles"],
+        Value::Null
+    );
+    let v = srv
+        .post_as(&who, "/api/puzzles/1/moves", json!({ "moves": [wrong] }))
+        .await
+        .ok(200);
+    assert_eq!(v["result"], "wrong");
+    assert_eq!(v["rating"]["solver"]["before"], 1500, "{v}");
+    let p = srv.get("/api/players/abula").await.ok(200);
+    assert_eq!(p["puzzles"]["attempts"], 1, "{p}");
+    assert_eq!(
+        p["puzzles"]["rating"].as_f64().unwrap().round() as i64,
+        v["rating"]["solver"]["after"].as_i64().unwrap()
+    );
+    // The account is the solver, whatever browser token the page also sends.
+    let again = srv
+        .post_as(
+            &who,
+            "/api/puzzles/1/moves",
+            json!({ "moves": [wrong], "solver": "0123456789abcdef0123456789abcdef" }),
+        )
+        .await
+        .ok(200);
+    assert_eq!(again["rating"], Value::Null, "the account's second attempt");
+}

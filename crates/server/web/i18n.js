@@ -585,6 +585,8 @@ const en = {
   pz_rating_change: 'Your puzzle rating: {before} → {after} ({diff})',
   pz_puzzle_rating: 'rated {r}',
   an_nodes_few: '{n} positions in {s} s',
+  pz_profile_rating: 'Puzzles: rated {r} after {n} attempted',
+  pz_profile_rating_provisional: 'Puzzles: rated {r} (provisional) after {n} attempted',
 };
 
 const tl = {
@@ -1169,6 +1171,8 @@ const tl = {
   pz_rating_change: 'Rating mo sa palaisipan: {before} → {after} ({diff})',
   pz_puzzle_rating: 'rating {r}',
   an_nodes_few: '{n} posisyon sa {s} s',
+  pz_profile_rating: 'Mga palaisipan: rating {r} matapos subukan ang {n}',
+  pz_profile_rating_provisional: 'Mga palaisipan: rating {r} (pansamantala) matapos subukan ang {n}',
 };
 
 const cs = {
@@ -1761,6 +1765,8 @@ const cs = {
   pz_rating_change: 'Vaše hodnocení v úlohách: {before} → {after} ({diff})',
   pz_puzzle_rating: 'hodnocení {r}',
   an_nodes_few: '{n} pozic za {s} s',
+  pz_profile_rating: 'Úlohy: hodnocení {r} po {n} pokusech',
+  pz_profile_rating_provisional: 'Úlohy: hodnocení {r} (předběžné) po {n} pokusech',
 };
 
 const nl = {
@@ -2345,6 +2351,8 @@ const nl = {
   pz_rating_change: 'Je puzzelrating: {before} → {after} ({diff})',
   pz_puzzle_rating: 'rating {r}',
   an_nodes_few: '{n} stellingen in {s} s',
+  pz_profile_rating: 'Puzzels: rating {r} na {n} geprobeerd',
+  pz_profile_rating_provisional: 'Puzzels: rating {r} (voorlopig) na {n} geprobeerd',
 };
 
 const hi = {
@@ -2929,6 +2937,8 @@ const hi = {
   pz_rating_change: 'आपकी पहेली रेटिंग: {before} → {after} ({diff})',
   pz_puzzle_rating: 'रेटिंग {r}',
   an_nodes_few: '{s} सेकंड में {n} स्थितियाँ',
+  pz_profile_rating: 'पहेलियाँ: {n} प्रयासों के बाद रेटिंग {r}',
+  pz_profile_rating_provisional: 'पहेलियाँ: {n} प्रयासों के बाद रेटिंग {r} (अस्थायी)',
 };
 
 const it = {
@@ -3513,6 +3523,8 @@ const it = {
   pz_rating_change: 'Il tuo punteggio nei problemi: {before} → {after} ({diff})',
   pz_puzzle_rating: 'punteggio {r}',
   an_nodes_few: '{n} posizioni in {s} s',
+  pz_profile_rating: 'Problemi: punteggio {r} dopo {n} tentati',
+  pz_profile_rating_provisional: 'Problemi: punteggio {r} (provvisorio) dopo {n} tentati',
 };
 
 const DICTS = { en, tl, cs, nl, hi, it };

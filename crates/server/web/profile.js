@@ -229,6 +229,7 @@ export class ProfileView {
           <th scope="col" class="num">${esc(t('col_rating'))}</th><th scope="col" class="num">${esc(t('col_games'))}</th></tr></thead>
           <tbody>${ratingRows}</tbody></table></div>
           ${ratings.some((r) => r.provisional) ? `<p class="note">${esc(t('provisional_note'))}</p>` : ''}` : `<p class="note">${esc(t('no_ratings'))}</p>`}
+        ${p.puzzles ? `<p id="profile-puzzles">${esc(t(p.puzzles.provisional ? 'pz_profile_rating_provisional' : 'pz_profile_rating', { r: Math.round(p.puzzles.rating), n: p.puzzles.attempts }))}</p>` : ''}
         <h3>${esc(t('rating_history'))}</h3>
         <figure class="graph-box" id="graph-box"></figure>
       </section>

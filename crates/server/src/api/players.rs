@@ -42,13 +42,14 @@ pub async fn profile(
 ) -> ApiResult<Json<Value>> {
     let (name, created) = name_of(&st, &name).await?;
     let who = name.clone();
-    let (counts, ratings, history) = st
+    let (counts, ratings, history, puzzles) = st
         .rounds()
         .db(move |s| {
             Ok((
                 s.counts(&who)?,
                 s.ratings(&who)?,
                 s.rating_history(&who, HISTORY_POINTS)?,
+                s.solver_rating(&format!("a:{who}"))?,
             ))
         })
         .await?;
@@ -78,6 +79,11 @@ pub async fn profile(
                    "losses": counts.losses},
         "ratings": ratings,
         "history": history,
+        // The puzzle rating (docs/api.md, "Puzzle ratings"), once the player has attempted one.
+        "puzzles": puzzles.map(|r| json!({
+            "rating": r.rating.rating, "deviation": r.rating.deviation,
+            "provisional": r.rating.is_provisional(), "attempts": r.attempts,
+        })),
     })))
 }
 
