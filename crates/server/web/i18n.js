@@ -1723,7 +1723,7 @@ const cs = {
   cp_r_game_over: 'Není to úloha: hra skončila, není co hledat.',
   cp_r_not_a_win: 'Není to úloha: {s} na tahu si výhru nevynutí. Při nejlepší hře {s} prohraje o {m}.',
   cp_r_draw: 'Není to úloha: {s} na tahu si výhru nevynutí. Při nejlepší hře je to remíza.',
-  cp_r_several: 'Není to úloha: vyhrává {n} prvních tahů ({moves}). Úloha potřebuje právě jeden.',
+  cp_r_several: 'Není to úloha: počet vyhrávajících prvních tahů je {n} ({moves}). Úloha potřebuje právě jeden.',
   cp_r_dual: 'Není to úloha: v půltahu {p} řešení vyhrávají {moves}, ale ne každý tah, takže řešení není jedna linie.',
   cp_r_unproven: 'Řešitel to v mezích {n} pozic nedokázal. Zkuste méně semínek nebo počítadlo tichých půltahů blíž ke 100.',
   cp_r_too_long: 'Není to úloha: řešení je delší než {n} půltahů.',
