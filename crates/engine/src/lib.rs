@@ -3,6 +3,7 @@
 pub mod arena;
 pub mod compose;
 pub mod eval;
+pub mod lessons;
 pub mod players;
 pub mod protocol;
 pub mod puzzles;

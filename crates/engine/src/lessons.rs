@@ -1,0 +1,398 @@
+//! The course for newcomers (issue 14): short lessons, one idea each, every exercise a small
+//! prepared position with a goal the learner reaches by playing on the real board. This
+//! module holds the positions and goals and judges the learner's moves with the rules engine
+//! (every goal is read from the moves' traces); the page has the words, from [`Why`] and its
+//! data, in each language.
+//!
+//! An exercise is the learner's alone: no opponent replies. A goal is reached within the
+//! learner's first move, or, for the goals about extra moves and passes, within the moves the
+//! learner makes in a row (each extra move, and each pass of the opponent, leaves the learner
+//! to move).
+
+use std::sync::OnceLock;
+
+use anywoli_core::{parse_position, CaptureKind, Event, Hole, Move, Position, Rules, Side};
+
+/// What an exercise asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// The move ends with its last seed in `hole` (an empty hole, so the move stops there).
+    EndIn(Hole),
+    /// A move of at least this many laps (relay sowing).
+    Laps(u32),
+    /// A four captured in the middle of the learner's sowing, by the learner (its own row).
+    MidSowCapture,
+    /// A move in which the opponent takes nothing (no four mid-sow in its row).
+    GiveNothing,
+    /// This many last-seed captures in a row, each giving the next move.
+    LastSeedCaptures(u8),
+    /// The opponent left without seeds, so that it must pass.
+    OpponentPasses,
+    /// The game ends during the learner's move, with the learner ahead.
+    WinNow,
+    /// After the move the opponent has no move that captures anything.
+    NoCaptureForOpponent,
+}
+
+/// One exercise: its position, goal and the intended solution (the learner's moves).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exercise {
+    pub position: Position,
+    pub goal: Goal,
+    pub solution: Vec<Move>,
+}
+
+/// One lesson: a stable name (the page's words are keyed by it) and its exercises, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lesson {
+    pub id: &'static str,
+    pub exercises: Vec<Exercise>,
+}
+
+/// Where a move ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The last seed fell into the empty hole `hole`.
+    Stopped(Hole),
+    /// A last-seed capture in `hole`: the mover moves again.
+    Extra(Hole),
+    /// The game ended.
+    GameOver,
+}
+
+/// Why a move did not reach the goal: what the page explains in one sentence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// The move ended elsewhere (`EndIn`).
+    EndedElsewhere { ending: Ending, want: Hole },
+    /// The move had `laps` laps, fewer than `want`.
+    TooFewLaps {
+        laps: u32,
+        want: u32,
+        ending: Ending,
+    },
+    /// No four was taken in the middle of the sowing; the move ended as `ending`.
+    NoMidSowCapture { ending: Ending },
+    /// The opponent took the four of `hole` in the middle of the learner's sowing.
+    GaveFour { hole: Hole },
+    /// The move captured nothing with its last seed; it ended as `ending`.
+    NoLastSeedCapture { ending: Ending },
+    /// The turn went to the opponent, which still has seeds: no pass.
+    OpponentPlays { ending: Ending },
+    /// The game goes on after the move (`WinNow`).
+    GameGoesOn { ending: Ending },
+    /// The game ended, but not with the learner ahead: the final stores.
+    NotAhead { south: u8, north: u8 },
+    /// The opponent's `reply` would capture the four of `hole`.
+    OpponentCaptures { reply: Move, hole: Hole },
+}
+
+/// The answer to the learner's moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The goal is reached.
+    Done,
+    /// Right so far: the learner moves again (an extra move, or the opponent passed).
+    Continue,
+    /// The newest move missed the goal: try again from the exercise's position.
+    Wrong(Why),
+    /// The rules forbid the newest move.
+    Illegal(String),
+    /// The moves before the newest do not lead to the learner's turn.
+    Invalid(String),
+}
+
+/// The course, in order. The positions are checked by this module's tests and by
+/// `tests/lessons.rs`, which plays every solution and every wrong first move.
+pub fn all() -> &'static [Lesson] {
+    static COURSE: OnceLock<Vec<Lesson>> = OnceLock::new();
+    COURSE.get_or_init(|| {
+        COURSE_TEXT
+            .iter()
+            .map(|&(id, exercises)| Lesson {
+                id,
+                exercises: exercises
+                    .iter()
+                    .map(|&(pos, goal, solution)| Exercise {
+                        position: parse_position(pos, Rules::Anywoli)
+                            .unwrap_or_else(|e| panic!("lesson {id}: {pos}: {e}")),
+                        goal,
+                        solution: solution
+                            .split_whitespace()
+                            .map(|m| m.parse().expect("a lesson's move"))
+                            .collect(),
+                    })
+                    .collect(),
+            })
+            .collect()
+    })
+}
+
+/// The lesson named `id`.
+pub fn by_id(id: &str) -> Option<&'static Lesson> {
+    all().iter().find(|l| l.id == id)
+}
+
+const fn hole(i: u8) -> Hole {
+    match Hole::new(i) {
+        Some(h) => h,
+        None => panic!("a hole is 0..23"),
+    }
+}
+
+type ExerciseText = (&'static str, Goal, &'static str);
+
+/// The lessons' positions, goals and solutions (South learns: the page may turn the board).
+const COURSE_TEXT: &[(&str, &[ExerciseText])] = &[
+    (
+        // Sowing counterclockwise, one seed a hole, from the learner's own row.
+        "sowing",
+        &[
+            (
+                "3,0,0,0,0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0,0,0,0,4 s 44 44 - - 0 0",
+                Goal::EndIn(hole(3)),
+                "a",
+            ),
+            (
+                "3,0,0,0,0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0,0,0,0,4 s 44 44 - - 0 0",
+                Goal::EndIn(hole(12)),
+                "l",
+            ),
+        ],
+    ),
+    (
+        // The last seed in a hole that holds seeds lifts them all: a relay, lap after lap.
+        "relay",
+        &[(
+            "0,0,2,0,1,0,2,0,0,0,0,0/0,3,0,0,0,0,0,0,0,0,0,0 s 44 44 - - 0 0",
+            Goal::Laps(3),
+            "c",
+        )],
+    ),
+    (
+        // A hole reaching four in the middle of a sowing goes to its owner.
+        "midsow",
+        &[
+            (
+                "2,3,0,0,0,0,0,0,0,0,0,0/0,0,3,0,0,0,0,4,0,0,0,0 s 42 42 - - 0 0",
+                Goal::MidSowCapture,
+                "a",
+            ),
+            (
+                "0,0,0,0,0,0,0,0,1,0,3,0/3,0,0,0,0,1,0,0,4,0,0,0 s 42 42 - - 0 0",
+                Goal::GiveNothing,
+                "i",
+            ),
+        ],
+    ),
+    (
+        // The last seed making four: the mover takes them, wherever, and moves again.
+        "lastseed",
+        &[
+            (
+                "1,3,0,0,0,0,0,1,0,0,0,0/0,0,0,2,0,0,1,0,0,3,1,0 s 42 42 - - 0 0",
+                Goal::LastSeedCaptures(1),
+                "a",
+            ),
+            (
+                "1,3,1,3,0,0,0,0,0,0,0,0/0,0,0,0,0,0,1,3,0,1,3,0 s 40 40 - - 0 0",
+                Goal::LastSeedCaptures(2),
+                "a c",
+            ),
+        ],
+    ),
+    (
+        // A player with an empty row passes.
+        "pass",
+        &[(
+            "0,0,1,0,0,2,0,0,4,0,2,0/3,0,0,0,0,0,0,0,0,0,0,0 s 42 42 - - 0 0",
+            Goal::OpponentPasses,
+            "k c",
+        )],
+    ),
+    (
+        // Four seeds left: the game ends, and they go to the taker of the four before them.
+        "end",
+        &[(
+            "1,3,0,0,0,0,0,0,0,0,0,0/0,0,0,0,1,3,0,0,0,0,0,0 s 44 44 - - 0 0",
+            Goal::WinNow,
+            "a",
+        )],
+    ),
+    (
+        // 100 plies without a capture: each player takes the seeds of their own row.
+        "quiet",
+        &[(
+            "1,0,0,4,0,0,0,0,0,0,0,3/0,0,0,4,0,0,0,0,0,0,0,0 s 42 42 - - 99 99",
+            Goal::WinNow,
+            "a",
+        )],
+    ),
+    (
+        // First strategy: leave the opponent no three for its last seed.
+        "threes",
+        &[(
+            "3,0,0,0,0,1,0,0,0,0,0,0/0,0,0,0,0,0,3,0,0,0,0,1 s 44 44 - - 0 0",
+            Goal::NoCaptureForOpponent,
+            "a",
+        )],
+    ),
+];
+
+/// How a traced move ended.
+fn ending(events: &[Event]) -> Ending {
+    let mut last = Ending::GameOver;
+    for e in events {
+        match *e {
+            Event::Stop { hole } => last = Ending::Stopped(hole),
+            Event::Capture {
+                hole,
+                kind: CaptureKind::LastSeed,
+                ..
+            } => last = Ending::Extra(hole),
+            Event::GameOver { .. } => return Ending::GameOver,
+            _ => {}
+        }
+    }
+    last
+}
+
+fn laps(events: &[Event]) -> u32 {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Lap { lap, .. } => Some(*lap),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+fn captures(events: &[Event], by: Side, kind: CaptureKind) -> Option<Hole> {
+    events.iter().find_map(|e| match *e {
+        Event::Capture {
+            hole,
+            by: b,
+            kind: k,
+        } if b == by && k == kind => Some(hole),
+        _ => None,
+    })
+}
+
+/// The opponent's first move from `p` that captures anything, and the hole.
+fn opponent_capture(p: &Position) -> Option<(Move, Hole)> {
+    p.moves().find_map(|mv| {
+        let mut c = *p;
+        let t = c.play_traced(mv).ok()?;
+        t.events.iter().find_map(|e| match *e {
+            Event::Capture { hole, by, .. } if by == t.mover => Some((mv, hole)),
+            _ => None,
+        })
+    })
+}
+
+impl Exercise {
+    /// The side that learns: the side to move in the position.
+    pub fn side(&self) -> Side {
+        self.position.to_move().unwrap_or(Side::South)
+    }
+
+    /// Judges the learner's moves so far (all theirs, the newest last).
+    pub fn judge(&self, moves: &[Move]) -> Step {
+        let me = self.side();
+        let Some((&newest, earlier)) = moves.split_last() else {
+            return Step::Invalid("no move given".to_string());
+        };
+        let mut p = self.position;
+        let mut before = Vec::new();
+        for &m in earlier {
+            match p.play_traced(m) {
+                Ok(t) => before.push(t),
+                Err(e) => return Step::Invalid(format!("an earlier move cannot be played: {e}")),
+            }
+            if p.to_move() != Some(me) {
+                return Step::Invalid("the moves before the newest end the learner's turn".into());
+            }
+        }
+        if p.to_move() != Some(me) {
+            return Step::Invalid("it is not the learner's turn".into());
+        }
+        let t = match p.play_traced(newest) {
+            Ok(t) => t,
+            Err(e) => return Step::Illegal(e.to_string()),
+        };
+        let ev = &t.events;
+        let end = ending(ev);
+        let again = p.to_move() == Some(me);
+        // Single-move goals are judged on the first move alone: `None` reached it.
+        let first_only = |missed: Option<Why>| match missed {
+            _ if !earlier.is_empty() => Step::Invalid("this exercise is one move".into()),
+            None => Step::Done,
+            Some(why) => Step::Wrong(why),
+        };
+        match self.goal {
+            Goal::EndIn(want) => first_only(
+                (end != Ending::Stopped(want)).then_some(Why::EndedElsewhere { ending: end, want }),
+            ),
+            Goal::Laps(want) => {
+                let laps = laps(ev);
+                first_only((laps < want).then_some(Why::TooFewLaps {
+                    laps,
+                    want,
+                    ending: end,
+                }))
+            }
+            Goal::MidSowCapture => first_only(
+                captures(ev, me, CaptureKind::MidSow)
+                    .is_none()
+                    .then_some(Why::NoMidSowCapture { ending: end }),
+            ),
+            Goal::GiveNothing => first_only(
+                captures(ev, me.opponent(), CaptureKind::MidSow).map(|hole| Why::GaveFour { hole }),
+            ),
+            Goal::LastSeedCaptures(n) => {
+                if !matches!(end, Ending::Extra(_)) {
+                    return Step::Wrong(Why::NoLastSeedCapture { ending: end });
+                }
+                let made = before
+                    .iter()
+                    .chain(std::iter::once(&t))
+                    .filter(|t| matches!(ending(&t.events), Ending::Extra(_)))
+                    .count();
+                if made >= usize::from(n) {
+                    Step::Done
+                } else {
+                    Step::Continue
+                }
+            }
+            Goal::OpponentPasses => {
+                let passed = ev
+                    .iter()
+                    .any(|e| matches!(e, Event::Pass { side } if *side == me.opponent()));
+                if passed {
+                    Step::Done
+                } else if again {
+                    Step::Continue
+                } else {
+                    Step::Wrong(Why::OpponentPlays { ending: end })
+                }
+            }
+            Goal::WinNow => {
+                if !ev.iter().any(|e| matches!(e, Event::GameOver { .. })) {
+                    return first_only(Some(Why::GameGoesOn { ending: end }));
+                }
+                let (s, n) = (p.store(Side::South), p.store(Side::North));
+                let ahead = if me == Side::South { s > n } else { n > s };
+                first_only((!ahead).then_some(Why::NotAhead { south: s, north: n }))
+            }
+            Goal::NoCaptureForOpponent => {
+                if again {
+                    return Step::Continue;
+                }
+                first_only(
+                    opponent_capture(&p).map(|(reply, hole)| Why::OpponentCaptures { reply, hole }),
+                )
+            }
+        }
+    }
+}
