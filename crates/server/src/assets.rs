@@ -103,6 +103,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../web/community.js"),
     ),
     (
+        "learn.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/learn.js"),
+    ),
+    (
         "style.css",
         "text/css; charset=utf-8",
         include_str!("../web/style.css"),

@@ -13,6 +13,7 @@ pub mod engine_queue;
 pub mod error;
 mod guard;
 mod ids;
+mod lessons;
 mod listener;
 pub mod lobby;
 pub mod metrics;
@@ -126,6 +127,8 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/record", get(games::record))
         .route("/games/{id}/events", get(events::events))
         .route("/puzzles", get(puzzles::list))
+        .route("/lessons", get(lessons::list))
+        .route("/lessons/{id}/{n}/moves", post(lessons::moves))
         .route("/puzzles/daily", get(puzzles::daily))
         .route(
             "/puzzles/compose",
@@ -179,6 +182,8 @@ pub fn app(state: AppState) -> Router {
         .route("/puzzles", get(assets::index))
         .route("/puzzles/{id}", get(assets::index))
         .route("/puzzles/community", get(assets::index))
+        .route("/learn", get(assets::index))
+        .route("/learn/{id}", get(assets::index))
         .route("/puzzles/next", get(assets::index))
         .route("/puzzles/community/{id}", get(assets::game_page))
         .route("/editor", get(assets::index))

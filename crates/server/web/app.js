@@ -9,6 +9,7 @@ import { PuzzleView } from './puzzle.js';
 import { AnalysisView } from './analysis.js';
 import { EditorView } from './editor.js';
 import { CommunityPuzzlesView } from './community.js';
+import { CourseView, LessonView } from './learn.js';
 import { initPrefs, showPrefs, notifyTurn, sound } from './prefs.js';
 import { Clocks, clockName } from './clock.js';
 import { initAccount, AccountView, loadAccount, post, ratingText, profilePath, samePlayer, renderAccountArea } from './account.js';
@@ -113,6 +114,8 @@ function route() {
   else if (path === '/editor') view = new EditorView(ui);
   else if (path === '/puzzles') view = new PuzzleView(puzzleUi(), null);
   else if (/^\/puzzles\/\d{1,6}$/.test(path)) view = new PuzzleView(puzzleUi(), path.slice(9));
+  else if (path === '/learn') view = new CourseView(ui);
+  else if (/^\/learn\/[a-z]{1,20}$/.test(path)) view = new LessonView({ ...puzzleUi(), navigate: ui.navigate }, path.slice(7));
   else if (path === '/puzzles/next') view = new PuzzleView(puzzleUi(), 'next');
   else if (path === '/puzzles/community') view = new CommunityPuzzlesView(ui);
   else if (/^\/puzzles\/community\/[a-z0-9]{12}$/.test(path)) view = new PuzzleView(puzzleUi(), path.slice(19), true);
@@ -169,6 +172,16 @@ window.addEventListener('popstate', route);
 // ------------------------------------------------------------------------------------------
 // New game
 
+/** A first visit: no course started, no offer turned down, no game played from here. */
+function firstVisit() {
+  try {
+    return !localStorage.getItem('anywoli.lessons') && !localStorage.getItem('anywoli.course-offer')
+      && !localStorage.getItem('anywoli.seats');
+  } catch {
+    return false;
+  }
+}
+
 class NewGameView {
   constructor() {
     setBody({ view: 'new' });
@@ -183,6 +196,13 @@ class NewGameView {
       <section class="panel new-game">
         <h1>${esc(t('new_title'))}</h1>
         <p class="tagline">${esc(t('tagline'))}</p>
+        ${firstVisit() ? `<aside class="offer" id="course-offer" aria-labelledby="offer-heading">
+          <h2 id="offer-heading">${esc(t('ls_offer_title'))}</h2>
+          <p>${esc(t('ls_offer_text'))}</p>
+          <p><a class="button primary" href="/learn" data-link id="offer-start">${esc(t('ls_start'))}</a>
+          <button type="button" id="offer-dismiss">${esc(t('ls_offer_dismiss'))}</button></p>
+        </aside>` : ''}
+        ${firstVisit() ? '' : `<p class="note"><a href="/learn" data-link id="learn-link">${esc(t('ls_learn_link'))}</a></p>`}
         <form id="new-form">
           <fieldset>
             <legend>${esc(t('opponent'))}</legend>
@@ -212,6 +232,13 @@ class NewGameView {
           <p class="error" id="new-error" role="alert"></p>
         </form>
       </section>`;
+    const dismiss = main.querySelector('#offer-dismiss');
+    if (dismiss) {
+      dismiss.addEventListener('click', () => {
+        try { localStorage.setItem('anywoli.course-offer', 'dismissed'); } catch { /* shown again next time */ }
+        main.querySelector('#course-offer').remove();
+      });
+    }
     const form = main.querySelector('#new-form');
     const sync = () => {
       const mode = form.mode.value;

@@ -1,0 +1,192 @@
+// The course in a real browser, as a newcomer meets it: the first visit offers it on the
+// new-game screen, every lesson is completed by playing the intended moves on the board (the
+// solutions come from the engine's course), a wrong move in two lessons gets its explanation
+// and a retry, the progress survives a reload, and a phone shows a lesson in Tagalog.
+//
+// `ANYWOLI_SCREENSHOTS=DIR` also saves DIR/screenshot-lesson.png (desktop, a wrong move
+// explained) and DIR/screenshot-lesson-phone.png (docs/ keeps them).
+
+mod support;
+
+use std::path::PathBuf;
+
+use anywoli_engine::lessons;
+use fantoccini::Client;
+use support::*;
+
+fn shots() -> Option<PathBuf> {
+    std::env::var_os("ANYWOLI_SCREENSHOTS").map(PathBuf::from)
+}
+
+async fn press(c: &Client, hole: &str) {
+    click(c, &format!("#board .hole.playable[data-hole='{hole}']")).await;
+    wait_for(
+        c,
+        "document.body.dataset.busy === '0' && document.body.dataset.lesson !== 'loading'",
+        &format!("the answer to {hole}"),
+    )
+    .await;
+}
+
+/// A wrong first move in the exercise shown: its explanation (saved as `shot`, when asked),
+/// then a retry.
+async fn miss_then_retry(c: &Client, hole: &str, needle: &str, shot: (&Option<PathBuf>, &str)) {
+    press(c, hole).await;
+    wait_for(c, "document.body.dataset.lesson === 'wrong'", "the miss").await;
+    let why = text_of(c, "#lesson-status").await;
+    assert!(why.contains(needle), "{why}");
+    assert!(why.ends_with("Try again."), "{why}");
+    if !shot.1.is_empty() {
+        save_screenshot(c, shot.0, shot.1).await;
+    }
+    click(c, "#lesson-retry").await;
+    wait_for(
+        c,
+        "document.body.dataset.lesson === 'playing'",
+        "the exercise again",
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_newcomer_completes_the_course() {
+    let Some(driver) = driver_or_skip() else {
+        return;
+    };
+    let server = serve_at("learn", "127.0.0.1", None).await;
+    let base = format!("http://{}", server.addr);
+    let shots = shots();
+    let c = browser(&driver, "learn", &[]).await;
+    c.goto(&format!("{base}/")).await.unwrap();
+    js(
+        &c,
+        "localStorage.clear(); localStorage.setItem('anywoli.speed', 'fast'); localStorage.setItem('anywoli.lang', 'en'); return 1",
+    )
+    .await;
+    c.goto(&format!("{base}/")).await.unwrap();
+    wait_for(
+        &c,
+        "document.querySelector('#course-offer')",
+        "the course offered on a first visit",
+    )
+    .await;
+    click(&c, "#offer-start").await;
+    wait_for(&c, "document.body.dataset.learn === 'course'", "the course").await;
+    let listed = js(
+        &c,
+        "return document.querySelectorAll('.lesson-item').length",
+    )
+    .await;
+    assert_eq!(listed.as_u64().unwrap() as usize, lessons::all().len());
+    click(&c, "#learn-start").await;
+
+    for l in lessons::all() {
+        wait_for(
+            &c,
+            &format!(
+                "location.pathname === '/learn/{}' && document.body.dataset.lesson === 'playing'",
+                l.id
+            ),
+            l.id,
+        )
+        .await;
+        for (i, e) in l.exercises.iter().enumerate() {
+            wait_for(
+                &c,
+                &format!(
+                    "document.body.dataset.exercise === '{}' && document.body.dataset.lesson === 'playing'",
+                    i + 1
+                ),
+                &format!("{} #{}", l.id, i + 1),
+            )
+            .await;
+            match (l.id, i) {
+                ("relay", 0) => {
+                    let why = "Your last seed fell into the empty hole f";
+                    miss_then_retry(&c, "e", why, (&shots, "screenshot-lesson.png")).await
+                }
+                ("threes", 0) => {
+                    let why = "North’s L would take the four in a";
+                    miss_then_retry(&c, "f", why, (&shots, "")).await
+                }
+                _ => {}
+            }
+            for (k, m) in e.solution.iter().enumerate() {
+                press(&c, &m.to_string()).await;
+                let want = if k + 1 == e.solution.len() {
+                    "done"
+                } else {
+                    "playing"
+                };
+                assert_eq!(
+                    body_data(&c, "lesson").await,
+                    want,
+                    "{} #{}: {m}",
+                    l.id,
+                    i + 1
+                );
+            }
+            let status = text_of(&c, "#lesson-status").await;
+            assert!(status.starts_with("Well done!"), "{status}");
+            click(&c, "#lesson-next").await;
+        }
+        if l.id == "midsow" {
+            // Halfway: the course remembers what this browser did.
+            c.goto(&format!("{base}/learn")).await.unwrap();
+            wait_for(&c, "document.body.dataset.learn === 'course'", "the course").await;
+            let done = js(
+                &c,
+                "return document.querySelectorAll('.lesson-item.done').length",
+            )
+            .await;
+            assert_eq!(done.as_u64(), Some(3));
+            click(&c, "#learn-start").await;
+        }
+    }
+    wait_for(
+        &c,
+        "document.body.dataset.learn === 'course' && document.querySelector('#learn-finished')",
+        "the course finished",
+    )
+    .await;
+    let done = js(
+        &c,
+        "return document.querySelectorAll('.lesson-item.done').length",
+    )
+    .await;
+    assert_eq!(done.as_u64().unwrap() as usize, lessons::all().len());
+    // No offer once the course was started; the link stays.
+    c.goto(&format!("{base}/")).await.unwrap();
+    wait_for(
+        &c,
+        "document.querySelector('#learn-link')",
+        "the course's link",
+    )
+    .await;
+    assert_eq!(
+        js(&c, "return !!document.querySelector('#course-offer')").await,
+        serde_json::json!(false)
+    );
+    c.close().await.unwrap();
+
+    // A lesson on a phone, in Tagalog.
+    let p = phone(&driver, "learn-phone", 390, 844).await;
+    p.goto(&format!("{base}/")).await.unwrap();
+    js(&p, "localStorage.setItem('anywoli.lang', 'tl'); return 1").await;
+    p.goto(&format!("{base}/learn/lastseed")).await.unwrap();
+    wait_for(
+        &p,
+        "document.body.dataset.lesson === 'playing'",
+        "the lesson",
+    )
+    .await;
+    let title = text_of(&p, "#lesson-heading").await;
+    assert_eq!(title, "Ang huling buto ay nagpaapat");
+    let width = js(&p, "return document.documentElement.scrollWidth").await;
+    assert!(
+        width.as_u64().unwrap() <= 390,
+        "no sideways scrolling: {width}"
+    );
+    save_screenshot(&p, &shots, "screenshot-lesson-phone.png").await;
+    p.close().await.unwrap();
+}

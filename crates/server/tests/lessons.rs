@@ -1,0 +1,178 @@
+// The course over the API: every lesson's exercises as the engine has them, each solution
+// judged `done` (with `continue` between the moves of a chain), a miss answered with its reason
+// and data, and the errors.
+
+use std::time::Duration;
+
+use anywoli_engine::lessons;
+use anywoli_server::{app, AppState, Think};
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+fn router() -> Router {
+    let think = Think {
+        movetime: Duration::from_millis(200),
+        hash_mib: 1,
+    };
+    app(AppState::new(
+        anywoli_server::Store::in_memory().unwrap(),
+        think,
+    ))
+}
+
+async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
+    let req = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(body.map_or(Body::empty(), |b| Body::from(b.to_string())))
+        .unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}")),
+    )
+}
+
+#[tokio::test]
+async fn the_course_is_listed_and_every_solution_is_done() {
+    let app = router();
+    let (s, v) = call(&app, "GET", "/api/lessons", None).await;
+    assert_eq!(s, StatusCode::OK);
+    let listed = v["lessons"].as_array().unwrap();
+    assert_eq!(listed.len(), lessons::all().len());
+    for (l, lv) in lessons::all().iter().zip(listed) {
+        assert_eq!(lv["id"], l.id);
+        let exs = lv["exercises"].as_array().unwrap();
+        assert_eq!(exs.len(), l.exercises.len());
+        for (i, (e, ev)) in l.exercises.iter().zip(exs).enumerate() {
+            assert_eq!(ev["position"], e.position.to_string());
+            assert_eq!(ev["side"], "south");
+            assert!(ev["goal"]["kind"].is_string());
+            assert!(ev.get("solution").is_none(), "no solution in the list");
+            let mut played: Vec<String> = Vec::new();
+            for (k, m) in e.solution.iter().enumerate() {
+                played.push(m.to_string());
+                let uri = format!("/api/lessons/{}/{}/moves", l.id, i + 1);
+                let (s, r) = call(&app, "POST", &uri, Some(json!({ "moves": played }))).await;
+                assert_eq!(s, StatusCode::OK, "{r}");
+                let last = k + 1 == e.solution.len();
+                assert_eq!(
+                    r["step"],
+                    if last { "done" } else { "continue" },
+                    "{}: {r}",
+                    l.id
+                );
+                assert_eq!(r["traces"].as_array().unwrap().len(), 1);
+                assert_eq!(r["traces"][0]["move"], m.to_string());
+                if last {
+                    assert_eq!(r["legal"], json!([]));
+                } else {
+                    assert!(!r["legal"].as_array().unwrap().is_empty());
+                }
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_miss_says_why_and_errors_are_named() {
+    let app = router();
+    let (_, r) = call(
+        &app,
+        "POST",
+        "/api/lessons/relay/1/moves",
+        Some(json!({"moves": ["e"]})),
+    )
+    .await;
+    assert_eq!(r["step"], "wrong");
+    assert_eq!(
+        r["why"],
+        json!({"kind": "too_few_laps", "laps": 1, "want": 3,
+               "ending": {"kind": "stopped", "hole": "f"}})
+    );
+    let (_, r) = call(
+        &app,
+        "POST",
+        "/api/lessons/threes/1/moves",
+        Some(json!({"moves": ["f"]})),
+    )
+    .await;
+    assert_eq!(
+        r["why"],
+        json!({"kind": "opponent_captures", "reply": "L", "hole": "a"})
+    );
+    let (_, r) = call(
+        &app,
+        "POST",
+        "/api/lessons/quiet/1/moves",
+        Some(json!({"moves": ["l"]})),
+    )
+    .await;
+    assert_eq!(r["why"], json!({"kind": "not_ahead", "stores": [47, 49]}));
+
+    for (uri, body, status, code) in [
+        (
+            "/api/lessons/chess/1/moves",
+            json!({"moves": ["a"]}),
+            404,
+            "unknown_lesson",
+        ),
+        (
+            "/api/lessons/relay/0/moves",
+            json!({"moves": ["c"]}),
+            404,
+            "unknown_lesson",
+        ),
+        (
+            "/api/lessons/relay/2/moves",
+            json!({"moves": ["c"]}),
+            404,
+            "unknown_lesson",
+        ),
+        (
+            "/api/lessons/relay/1/moves",
+            json!({"moves": ["z"]}),
+            400,
+            "malformed",
+        ),
+        (
+            "/api/lessons/relay/1/moves",
+            json!({"move": "c"}),
+            400,
+            "malformed",
+        ),
+        (
+            "/api/lessons/relay/1/moves",
+            json!({"moves": ["a"]}),
+            422,
+            "illegal_move",
+        ),
+        (
+            "/api/lessons/relay/1/moves",
+            json!({"moves": []}),
+            409,
+            "off_line",
+        ),
+        (
+            "/api/lessons/relay/1/moves",
+            json!({"moves": ["c", "B"]}),
+            409,
+            "off_line",
+        ),
+    ] {
+        let (s, v) = call(&app, "POST", uri, Some(body)).await;
+        assert_eq!(
+            (s.as_u16(), v["error"].as_str()),
+            (status, Some(code)),
+            "{uri}: {v}"
+        );
+    }
+}
