@@ -659,6 +659,12 @@ const en = {
   ls_threes_intro: 'A hole holding three seeds is a gift to whoever can end a sowing there: the last seed makes four. Before you move, count where your opponent’s sowings would end.',
   ls_threes_lesson: 'Count your opponent’s sowings before you leave a three.',
   err_unknown_lesson: 'There is no such lesson.',
+  ls_story_title: 'The story of the game',
+  ls_story_1: 'Anywoli is the game of the Anuak, a people of about 78,000 who live along the rivers of Gambela in western Ethiopia and across the border in South Sudan, around Akobo, Pochalla and Jokau: fishers, farmers and hunters.',
+  ls_story_2: 'The word anywoli means “to give birth” or “to be born”. The holes of the board are called oto — udi in the plural, “houses” — and the seeds nyibaré, “children of the board game”.',
+  ls_story_3: 'The Ethiopian historian Richard Pankhurst brought the game to wider scholarship in 1971. He described a lottery deciding who received the last four seeds; the games researcher Ralf Gering noted two other conventions from related games, which this program offers as variants.',
+  ls_story_4: 'With two rows of twelve holes and 96 seeds, Anywoli has one of the largest boards among the two-row mancala games of Africa. It is related to West African games such as Ba-awa of Ghana and Obridjie of Nigeria.',
+  ls_story_5: 'Anuak players also compose endgame problems: positions in which South forces the win. Pankhurst recorded one that asks for long, exact calculation. The puzzles of this program, and its puzzle composer, carry that tradition on.',
 };
 
 const tl = {
@@ -1317,6 +1323,12 @@ const tl = {
   ls_threes_intro: 'Ang butas na may tatlong buto ay regalo sa sinumang makapagtatapos ng paghahasik doon: ang huling buto ang magpapaapat. Bago tumira, bilangin kung saan matatapos ang mga paghahasik ng kalaban.',
   ls_threes_lesson: 'Bilangin ang mga paghahasik ng kalaban bago mag-iwan ng tatlo.',
   err_unknown_lesson: 'Walang ganitong aralin.',
+  ls_story_title: 'Ang kuwento ng laro',
+  ls_story_1: 'Ang Anywoli ay laro ng mga Anuak, isang bayang may humigit-kumulang 78,000 katao na nakatira sa tabi ng mga ilog ng Gambela sa kanlurang Ethiopia at sa kabila ng hangganan sa South Sudan, sa paligid ng Akobo, Pochalla at Jokau: mga mangingisda, magsasaka at mangangaso.',
+  ls_story_2: 'Ang salitang anywoli ay nangangahulugang “manganak” o “maipanganak”. Ang mga butas ng board ay tinatawag na oto — udi kapag marami, “mga bahay” — at ang mga buto ay nyibaré, “mga anak ng larong board”.',
+  ls_story_3: 'Ipinakilala ng Ethiopianong istoryador na si Richard Pankhurst ang laro sa mas malawak na iskolarship noong 1971. Inilarawan niya ang isang bunutan na nagpapasya kung sino ang tatanggap ng huling apat na buto; napansin ng mananaliksik ng mga laro na si Ralf Gering ang dalawa pang kombensiyon mula sa mga kaugnay na laro, na inaalok ng programang ito bilang mga variant.',
+  ls_story_4: 'Sa dalawang hanay ng labindalawang butas at 96 na buto, isa ang Anywoli sa may pinakamalalaking board sa mga larong mancala ng Africa na may dalawang hanay. Kaugnay ito ng mga larong Kanlurang Aprikano gaya ng Ba-awa ng Ghana at Obridjie ng Nigeria.',
+  ls_story_5: 'Gumagawa rin ang mga manlalarong Anuak ng mga palaisipan sa pagtatapos ng laro: mga posisyong pinipilit ng Timog ang panalo. Nagtala si Pankhurst ng isa na humihingi ng mahaba at eksaktong pagbibilang. Ipinagpapatuloy ng mga palaisipan ng programang ito, at ng gumagawa nito ng palaisipan, ang tradisyong iyon.',
 };
 
 const cs = {
@@ -1983,6 +1995,12 @@ const cs = {
   ls_threes_intro: 'Jamka se třemi semínky je dárek pro každého, kdo v ní může skončit rozsévání: poslední semínko udělá čtveřici. Než potáhnete, spočítejte, kde by skončila soupeřova rozsévání.',
   ls_threes_lesson: 'Než necháte trojku, spočítejte soupeřova rozsévání.',
   err_unknown_lesson: 'Taková lekce neexistuje.',
+  ls_story_title: 'Příběh hry',
+  ls_story_1: 'Anywoli je hra Anuaků, národa asi 78 000 lidí, kteří žijí podél řek Gambely na západě Etiopie a za hranicí v Jižním Súdánu, v okolí Akoba, Pochally a Jokau: rybářů, zemědělců a lovců.',
+  ls_story_2: 'Slovo anywoli znamená „porodit“ nebo „narodit se“. Jamky desky se nazývají oto — v množném čísle udi, „domy“ — a semínka nyibaré, „děti deskové hry“.',
+  ls_story_3: 'Etiopský historik Richard Pankhurst hru roku 1971 představil širší vědecké veřejnosti. Popsal los, který rozhodoval, kdo dostane poslední čtyři semínka; badatel o hrách Ralf Gering upozornil na dvě další konvence z příbuzných her, které tento program nabízí jako varianty.',
+  ls_story_4: 'Se dvěma řadami po dvanácti jamkách a 96 semínky má Anywoli jednu z největších desek mezi dvouřadými mankalami Afriky. Je příbuzné západoafrickým hrám, jako je ghanská Ba-awa a nigerijská Obridjie.',
+  ls_story_5: 'Anuačtí hráči také skládají koncovkové úlohy: pozice, v nichž si Jih vynutí výhru. Pankhurst zaznamenal jednu, která vyžaduje dlouhý a přesný propočet. Úlohy tohoto programu a jeho skladatel úloh v té tradici pokračují.',
 };
 
 const nl = {
@@ -2641,6 +2659,12 @@ const nl = {
   ls_threes_intro: 'Een kuiltje met drie zaden is een cadeau voor wie daar een zaaiing kan laten eindigen: het laatste zaadje maakt vier. Tel voor je zet waar de zaaiingen van je tegenstander zouden eindigen.',
   ls_threes_lesson: 'Tel de zaaiingen van je tegenstander voor je een drietje laat liggen.',
   err_unknown_lesson: 'Die les bestaat niet.',
+  ls_story_title: 'Het verhaal van het spel',
+  ls_story_1: 'Anywoli is het spel van de Anuak, een volk van ongeveer 78.000 mensen dat langs de rivieren van Gambela in het westen van Ethiopië woont en over de grens in Zuid-Soedan, rond Akobo, Pochalla en Jokau: vissers, boeren en jagers.',
+  ls_story_2: 'Het woord anywoli betekent „baren” of „geboren worden”. De kuiltjes van het bord heten oto — in het meervoud udi, „huizen” — en de zaden nyibaré, „kinderen van het bordspel”.',
+  ls_story_3: 'De Ethiopische historicus Richard Pankhurst bracht het spel in 1971 onder de aandacht van de wetenschap. Hij beschreef een loting die bepaalde wie de laatste vier zaden kreeg; spelonderzoeker Ralf Gering wees op twee andere afspraken uit verwante spellen, die dit programma als varianten aanbiedt.',
+  ls_story_4: 'Met twee rijen van twaalf kuiltjes en 96 zaden heeft Anywoli een van de grootste borden onder de tweerijige mancalaspellen van Afrika. Het is verwant aan West-Afrikaanse spellen zoals Ba-awa uit Ghana en Obridjie uit Nigeria.',
+  ls_story_5: 'Anuakspelers stellen ook eindspelproblemen samen: stellingen waarin Zuid de winst afdwingt. Pankhurst legde er een vast dat lang en precies rekenen vraagt. De puzzels van dit programma, en zijn puzzelmaker, zetten die traditie voort.',
 };
 
 const hi = {
@@ -3299,6 +3323,12 @@ const hi = {
   ls_threes_intro: 'तीन बीजों वाला खाना उसके लिए तोहफ़ा है जो वहाँ बुवाई ख़त्म कर सके: आख़िरी बीज चार बना देता है। चलने से पहले गिनें कि विरोधी की बुवाइयाँ कहाँ ख़त्म होंगी।',
   ls_threes_lesson: 'तीन छोड़ने से पहले विरोधी की बुवाइयाँ गिनें।',
   err_unknown_lesson: 'ऐसा कोई पाठ नहीं है।',
+  ls_story_title: 'खेल की कहानी',
+  ls_story_1: 'अन्यवोली अनुआक लोगों का खेल है, लगभग 78,000 लोगों का एक समुदाय जो पश्चिमी इथियोपिया के गम्बेला की नदियों के किनारे और सीमा पार दक्षिण सूडान में, अकोबो, पोचाला और जोकाऊ के आसपास रहता है: मछुआरे, किसान और शिकारी।',
+  ls_story_2: 'अन्यवोली शब्द का अर्थ है “जन्म देना” या “जन्म लेना”। बोर्ड के खानों को ओतो कहते हैं — बहुवचन में उदी, “घर” — और बीजों को न्यिबारे, “बोर्ड खेल के बच्चे”।',
+  ls_story_3: 'इथियोपियाई इतिहासकार रिचर्ड पैंकहर्स्ट ने 1971 में इस खेल को व्यापक विद्वत्ता के सामने रखा। उन्होंने एक लॉटरी का वर्णन किया जो तय करती थी कि आख़िरी चार बीज किसे मिलें; खेल शोधकर्ता राल्फ़ गेरिंग ने संबंधित खेलों की दो और परंपराएँ बताईं, जिन्हें यह प्रोग्राम रूपांतरों के रूप में देता है।',
+  ls_story_4: 'बारह-बारह खानों की दो पंक्तियों और 96 बीजों के साथ, अन्यवोली का बोर्ड अफ़्रीका के दो-पंक्ति वाले मनकाला खेलों में सबसे बड़े बोर्डों में से एक है। यह घाना के बा-आवा और नाइजीरिया के ओब्रिदजी जैसे पश्चिम अफ़्रीकी खेलों से जुड़ा है।',
+  ls_story_5: 'अनुआक खिलाड़ी खेल के अंत की पहेलियाँ भी रचते हैं: ऐसी स्थितियाँ जिनमें दक्षिण जीत को मजबूर करता है। पैंकहर्स्ट ने ऐसी एक पहेली दर्ज की जो लंबी और सटीक गणना माँगती है। इस प्रोग्राम की पहेलियाँ, और इसका पहेली-रचयिता, उसी परंपरा को आगे ले जाते हैं।',
 };
 
 const it = {
@@ -3957,6 +3987,12 @@ const it = {
   ls_threes_intro: 'Una buca con tre semi è un regalo per chi può finirci una semina: l’ultimo seme fa quattro. Prima di muovere, conta dove finirebbero le semine dell’avversario.',
   ls_threes_lesson: 'Conta le semine dell’avversario prima di lasciare un tre.',
   err_unknown_lesson: 'Questa lezione non esiste.',
+  ls_story_title: 'La storia del gioco',
+  ls_story_1: 'L’Anywoli è il gioco degli Anuak, un popolo di circa 78.000 persone che vive lungo i fiumi di Gambela, nell’Etiopia occidentale, e oltre il confine in Sud Sudan, intorno ad Akobo, Pochalla e Jokau: pescatori, agricoltori e cacciatori.',
+  ls_story_2: 'La parola anywoli significa “partorire” o “nascere”. Le buche della tavola si chiamano oto — al plurale udi, “case” — e i semi nyibaré, “figli del gioco da tavolo”.',
+  ls_story_3: 'Lo storico etiope Richard Pankhurst fece conoscere il gioco agli studiosi nel 1971. Descrisse un sorteggio che decideva chi riceveva gli ultimi quattro semi; il ricercatore di giochi Ralf Gering segnalò altre due convenzioni da giochi affini, che questo programma offre come varianti.',
+  ls_story_4: 'Con due file di dodici buche e 96 semi, l’Anywoli ha una delle tavole più grandi tra i mancala africani a due file. È affine a giochi dell’Africa occidentale come il Ba-awa del Ghana e l’Obridjie della Nigeria.',
+  ls_story_5: 'I giocatori anuak compongono anche problemi di finale: posizioni in cui Sud forza la vittoria. Pankhurst ne registrò uno che chiede un calcolo lungo ed esatto. I problemi di questo programma, e il suo compositore di problemi, continuano quella tradizione.',
 };
 
 const DICTS = { en, tl, cs, nl, hi, it };

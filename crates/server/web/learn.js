@@ -111,6 +111,10 @@ export class CourseView {
         <p>${next ? `<a class="button primary" id="learn-start" href="/learn/${esc(next.id)}" data-link>${esc(t(Object.keys(p.done).length ? 'ls_continue' : 'ls_start'))}</a>` : `<span id="learn-finished">${esc(t('ls_course_done'))}</span> <a class="button primary" href="/" data-link>${esc(t('new_game'))}</a>`}</p>
         <ol class="lesson-list">${items}</ol>
         <p class="note"><a href="/rules" data-link>${esc(t('ls_rules_link'))}</a></p>
+      </section>
+      <section class="panel story" id="story" aria-labelledby="story-heading">
+        <h2 id="story-heading">${esc(t('ls_story_title'))}</h2>
+        ${[1, 2, 3, 4, 5].map((i) => `<p>${esc(t('ls_story_' + i))}</p>`).join('')}
       </section>`;
     setBody({ learn: 'course' });
   }
