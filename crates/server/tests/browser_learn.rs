@@ -72,6 +72,12 @@ async fn a_newcomer_completes_the_course() {
     .await;
     click(&c, "#offer-start").await;
     wait_for(&c, "document.body.dataset.learn === 'course'", "the course").await;
+    let story = js(&c, "return document.querySelectorAll('#story p').length").await;
+    assert_eq!(
+        story.as_u64(),
+        Some(5),
+        "the game's story below the lessons"
+    );
     let listed = js(
         &c,
         "return document.querySelectorAll('.lesson-item').length",
