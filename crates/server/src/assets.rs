@@ -108,6 +108,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../web/learn.js"),
     ),
     (
+        "why.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/why.js"),
+    ),
+    (
         "style.css",
         "text/css; charset=utf-8",
         include_str!("../web/style.css"),

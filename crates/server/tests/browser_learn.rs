@@ -1,7 +1,8 @@
 // The course in a real browser, as a newcomer meets it: the first visit offers it on the
 // new-game screen, every lesson is completed by playing the intended moves on the board (the
 // solutions come from the engine's course), a wrong move in two lessons gets its explanation
-// and a retry, the progress survives a reload, and a phone shows a lesson in Tagalog.
+// and a retry, the progress survives a reload, "Why?" tells a game's move lap by lap, and a
+// phone shows a lesson in Tagalog.
 //
 // `ANYWOLI_SCREENSHOTS=DIR` also saves DIR/screenshot-lesson.png (desktop, a wrong move
 // explained) and DIR/screenshot-lesson-phone.png (docs/ keeps them).
@@ -173,6 +174,53 @@ async fn a_newcomer_completes_the_course() {
         js(&c, "return !!document.querySelector('#course-offer')").await,
         serde_json::json!(false)
     );
+
+    // "Why?" tells a game's move lap by lap: e from the start relays four times.
+    new_game(&c, &base, "local", "south", None).await;
+    click(&c, "#board button[data-hole='e']").await;
+    wait_for(
+        &c,
+        "document.body.dataset.ply === '1' && document.body.dataset.busy !== '1' && !document.querySelector('#why').hidden",
+        "the first move played",
+    )
+    .await;
+    click(&c, "#why").await;
+    wait_for(
+        &c,
+        "document.body.dataset.why === '1'",
+        "the move explained",
+    )
+    .await;
+    let lines = js(
+        &c,
+        "return [...document.querySelectorAll('#why-list li')].map(li => li.textContent)",
+    )
+    .await;
+    let lines: Vec<String> = serde_json::from_value(lines).unwrap();
+    assert_eq!(
+        lines.first().map(String::as_str),
+        Some("South takes the 4 seeds of e and sows them one by one, counterclockwise: f g h i.")
+    );
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("The last seed fell into "))
+            .count(),
+        5,
+        "four relays and the stop: {lines:?}"
+    );
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("The last seed fell into the empty hole e: the move ends.")
+    );
+    assert_eq!(text_of(&c, "#why-heading").await, "Move 1: South played e");
+    click(&c, "#why-close").await;
+    wait_for(
+        &c,
+        "document.querySelector('#why-panel').hidden",
+        "the panel closed",
+    )
+    .await;
     c.close().await.unwrap();
 
     // A lesson on a phone, in Tagalog.

@@ -10,6 +10,7 @@ import { AnalysisView } from './analysis.js';
 import { EditorView } from './editor.js';
 import { CommunityPuzzlesView } from './community.js';
 import { CourseView, LessonView } from './learn.js';
+import { explain } from './why.js';
 import { initPrefs, showPrefs, notifyTurn, sound } from './prefs.js';
 import { Clocks, clockName } from './clock.js';
 import { initAccount, AccountView, loadAccount, post, ratingText, profilePath, samePlayer, renderAccountArea } from './account.js';
@@ -575,6 +576,12 @@ class GameView {
             <button type="button" id="last" aria-label="${esc(t('last'))}" title="${esc(t('last'))}">»</button>
           </div>
           <ol id="movelist" class="movelist"></ol>
+          <button type="button" id="why" hidden aria-controls="why-panel" aria-expanded="false">${esc(t('why_button'))}</button>
+          <section id="why-panel" class="why-panel" hidden aria-labelledby="why-heading">
+            <h3 id="why-heading"></h3>
+            <ol id="why-list"></ol>
+            <button type="button" id="why-close">${esc(t('why_close'))}</button>
+          </section>
           <p class="meta" id="meta"></p>
           <label class="choice public-toggle" id="public-toggle" hidden><input type="checkbox" id="public" aria-describedby="public-note"> <span>${esc(t('make_public'))}</span></label>
           <p class="note" id="public-note" hidden>${esc(t('make_public_note'))}</p>
@@ -610,6 +617,8 @@ class GameView {
     $('#next').addEventListener('click', () => this.step(this.shownPly() + 1));
     $('#last').addEventListener('click', () => this.goLive());
     $('#export').addEventListener('click', () => this.exportRecord());
+    $('#why').addEventListener('click', () => this.why());
+    $('#why-close').addEventListener('click', () => this.closeWhy());
     $('#movelist').addEventListener('click', (e) => {
       const b = e.target.closest('button[data-ply]');
       if (b) this.step(Number(b.dataset.ply));
@@ -862,6 +871,8 @@ class GameView {
     $('#prev').disabled = shown === 0;
     $('#next').disabled = live;
     $('#last').disabled = live;
+    $('#why').hidden = shown === 0;
+    if (this.whyPly !== undefined && this.whyPly !== shown) this.closeWhy();
     // Analysing a game in play is for games where the engine's advice is allowed anyway.
     $('#analyse').hidden = !(g.moves.length && (g.status !== 'playing' || g.hints));
     $('#analyse').setAttribute('href', `/analysis/${g.id}?ply=${shown}`);
@@ -960,6 +971,31 @@ class GameView {
     this.viewPly = n === g.ply ? null : n;
     if (this.viewPly !== null) say(t('viewing_move', { n, total: g.ply }));
     this.show();
+  }
+
+  /** "Why?": the move on the board told lap by lap, from its trace. */
+  async why() {
+    const n = this.shownPly();
+    if (n === 0) return;
+    const r = await api('GET', `/games/${this.id}/moves/${n}/trace`);
+    const $ = (s) => main.querySelector(s);
+    if (!r.ok || !$('#why-panel')) return;
+    this.whyPly = n;
+    $('#why-heading').textContent = t('why_title', { n, side: t(r.data.mover), m: r.data.move });
+    $('#why-list').innerHTML = explain(r.data).map((s) => `<li>${esc(s)}</li>`).join('');
+    $('#why-panel').hidden = false;
+    $('#why').setAttribute('aria-expanded', 'true');
+    setBody({ why: String(n) });
+    $('#why-heading').focus?.();
+  }
+
+  closeWhy() {
+    const $ = (s) => main.querySelector(s);
+    this.whyPly = undefined;
+    if (!$('#why-panel')) return;
+    $('#why-panel').hidden = true;
+    $('#why').setAttribute('aria-expanded', 'false');
+    setBody({ why: '' });
   }
 
   goLive() {

@@ -665,6 +665,14 @@ const en = {
   ls_story_3: 'The Ethiopian historian Richard Pankhurst brought the game to wider scholarship in 1971. He described a lottery deciding who received the last four seeds; the games researcher Ralf Gering noted two other conventions from related games, which this program offers as variants.',
   ls_story_4: 'With two rows of twelve holes and 96 seeds, Anywoli has one of the largest boards among the two-row mancala games of Africa. It is related to West African games such as Ba-awa of Ghana and Obridjie of Nigeria.',
   ls_story_5: 'Anuak players also compose endgame problems: positions in which South forces the win. Pankhurst recorded one that asks for long, exact calculation. The puzzles of this program, and its puzzle composer, carry that tradition on.',
+  why_button: 'Why? The move, lap by lap',
+  why_title: 'Move {n}: {side} played {m}',
+  why_close: 'Close',
+  why_lap1: '{side} takes the {n} seeds of {h} and sows them one by one, counterclockwise: {holes}.',
+  why_relay: 'The last seed fell into {h}, which already held seeds: all {n} are lifted and sown on: {holes}.',
+  why_capture_mid: 'On the way, a seed brought {h} to four: {side}, whose hole it is, takes them.',
+  why_capture_last: 'The last seed brought {h} to four: {side}, who moved, takes them.',
+  why_stop: 'The last seed fell into the empty hole {h}: the move ends.',
 };
 
 const tl = {
@@ -1329,6 +1337,14 @@ const tl = {
   ls_story_3: 'Ipinakilala ng Ethiopianong istoryador na si Richard Pankhurst ang laro sa mas malawak na iskolarship noong 1971. Inilarawan niya ang isang bunutan na nagpapasya kung sino ang tatanggap ng huling apat na buto; napansin ng mananaliksik ng mga laro na si Ralf Gering ang dalawa pang kombensiyon mula sa mga kaugnay na laro, na inaalok ng programang ito bilang mga variant.',
   ls_story_4: 'Sa dalawang hanay ng labindalawang butas at 96 na buto, isa ang Anywoli sa may pinakamalalaking board sa mga larong mancala ng Africa na may dalawang hanay. Kaugnay ito ng mga larong Kanlurang Aprikano gaya ng Ba-awa ng Ghana at Obridjie ng Nigeria.',
   ls_story_5: 'Gumagawa rin ang mga manlalarong Anuak ng mga palaisipan sa pagtatapos ng laro: mga posisyong pinipilit ng Timog ang panalo. Nagtala si Pankhurst ng isa na humihingi ng mahaba at eksaktong pagbibilang. Ipinagpapatuloy ng mga palaisipan ng programang ito, at ng gumagawa nito ng palaisipan, ang tradisyong iyon.',
+  why_button: 'Bakit? Ang tira, ikot por ikot',
+  why_title: 'Tira {n}: tumira ang {side} ng {m}',
+  why_close: 'Isara',
+  why_lap1: 'Kinuha ng {side} ang {n} buto ng {h} at inihasik isa-isa, pakaliwa sa ikot ng orasan: {holes}.',
+  why_relay: 'Bumagsak ang huling buto sa {h}, na may laman na: binuhat ang lahat ng {n} at inihasik muli: {holes}.',
+  why_capture_mid: 'Sa daan, naging apat ang {h} dahil sa isang buto: kinuha ito ng {side}, ang may-ari ng butas.',
+  why_capture_last: 'Naging apat ang {h} dahil sa huling buto: kinuha ito ng {side}, ang tumira.',
+  why_stop: 'Bumagsak ang huling buto sa walang lamang butas na {h}: tapos ang tira.',
 };
 
 const cs = {
@@ -2001,6 +2017,14 @@ const cs = {
   ls_story_3: 'Etiopský historik Richard Pankhurst hru roku 1971 představil širší vědecké veřejnosti. Popsal los, který rozhodoval, kdo dostane poslední čtyři semínka; badatel o hrách Ralf Gering upozornil na dvě další konvence z příbuzných her, které tento program nabízí jako varianty.',
   ls_story_4: 'Se dvěma řadami po dvanácti jamkách a 96 semínky má Anywoli jednu z největších desek mezi dvouřadými mankalami Afriky. Je příbuzné západoafrickým hrám, jako je ghanská Ba-awa a nigerijská Obridjie.',
   ls_story_5: 'Anuačtí hráči také skládají koncovkové úlohy: pozice, v nichž si Jih vynutí výhru. Pankhurst zaznamenal jednu, která vyžaduje dlouhý a přesný propočet. Úlohy tohoto programu a jeho skladatel úloh v té tradici pokračují.',
+  why_button: 'Proč? Tah kolo po kole',
+  why_title: 'Tah {n}: {side} hrál {m}',
+  why_close: 'Zavřít',
+  why_lap1: '{side} bere {n} semínek z {h} a rozsévá je po jednom proti směru hodinových ručiček: {holes}.',
+  why_relay: 'Poslední semínko padlo do {h}, kde už semínka byla: všech {n} se zvedne a rozsévá dál: {holes}.',
+  why_capture_mid: 'Cestou semínko doplnilo {h} na čtyři: bere je {side}, majitel jamky.',
+  why_capture_last: 'Poslední semínko doplnilo {h} na čtyři: bere je {side}, který táhl.',
+  why_stop: 'Poslední semínko padlo do prázdné jamky {h}: tah končí.',
 };
 
 const nl = {
@@ -2665,6 +2689,14 @@ const nl = {
   ls_story_3: 'De Ethiopische historicus Richard Pankhurst bracht het spel in 1971 onder de aandacht van de wetenschap. Hij beschreef een loting die bepaalde wie de laatste vier zaden kreeg; spelonderzoeker Ralf Gering wees op twee andere afspraken uit verwante spellen, die dit programma als varianten aanbiedt.',
   ls_story_4: 'Met twee rijen van twaalf kuiltjes en 96 zaden heeft Anywoli een van de grootste borden onder de tweerijige mancalaspellen van Afrika. Het is verwant aan West-Afrikaanse spellen zoals Ba-awa uit Ghana en Obridjie uit Nigeria.',
   ls_story_5: 'Anuakspelers stellen ook eindspelproblemen samen: stellingen waarin Zuid de winst afdwingt. Pankhurst legde er een vast dat lang en precies rekenen vraagt. De puzzels van dit programma, en zijn puzzelmaker, zetten die traditie voort.',
+  why_button: 'Waarom? De zet, ronde voor ronde',
+  why_title: 'Zet {n}: {side} speelde {m}',
+  why_close: 'Sluiten',
+  why_lap1: '{side} neemt de {n} zaden van {h} en zaait ze een voor een, tegen de klok in: {holes}.',
+  why_relay: 'Het laatste zaadje viel in {h}, waar al zaden lagen: alle {n} gaan omhoog en worden verder gezaaid: {holes}.',
+  why_capture_mid: 'Onderweg bracht een zaadje {h} op vier: {side}, van wie het kuiltje is, neemt ze.',
+  why_capture_last: 'Het laatste zaadje bracht {h} op vier: {side}, die zette, neemt ze.',
+  why_stop: 'Het laatste zaadje viel in het lege kuiltje {h}: de zet eindigt.',
 };
 
 const hi = {
@@ -3329,6 +3361,14 @@ const hi = {
   ls_story_3: 'इथियोपियाई इतिहासकार रिचर्ड पैंकहर्स्ट ने 1971 में इस खेल को व्यापक विद्वत्ता के सामने रखा। उन्होंने एक लॉटरी का वर्णन किया जो तय करती थी कि आख़िरी चार बीज किसे मिलें; खेल शोधकर्ता राल्फ़ गेरिंग ने संबंधित खेलों की दो और परंपराएँ बताईं, जिन्हें यह प्रोग्राम रूपांतरों के रूप में देता है।',
   ls_story_4: 'बारह-बारह खानों की दो पंक्तियों और 96 बीजों के साथ, अन्यवोली का बोर्ड अफ़्रीका के दो-पंक्ति वाले मनकाला खेलों में सबसे बड़े बोर्डों में से एक है। यह घाना के बा-आवा और नाइजीरिया के ओब्रिदजी जैसे पश्चिम अफ़्रीकी खेलों से जुड़ा है।',
   ls_story_5: 'अनुआक खिलाड़ी खेल के अंत की पहेलियाँ भी रचते हैं: ऐसी स्थितियाँ जिनमें दक्षिण जीत को मजबूर करता है। पैंकहर्स्ट ने ऐसी एक पहेली दर्ज की जो लंबी और सटीक गणना माँगती है। इस प्रोग्राम की पहेलियाँ, और इसका पहेली-रचयिता, उसी परंपरा को आगे ले जाते हैं।',
+  why_button: 'क्यों? चाल, चक्कर-दर-चक्कर',
+  why_title: 'चाल {n}: {side} ने {m} चला',
+  why_close: 'बंद करें',
+  why_lap1: '{side} {h} के {n} बीज लेकर उन्हें एक-एक करके घड़ी की उलटी दिशा में बोता है: {holes}।',
+  why_relay: 'आख़िरी बीज {h} में गिरा, जिसमें पहले से बीज थे: सभी {n} उठाकर आगे बोए जाते हैं: {holes}।',
+  why_capture_mid: 'रास्ते में एक बीज ने {h} को चार कर दिया: खाने का मालिक {side} उन्हें लेता है।',
+  why_capture_last: 'आख़िरी बीज ने {h} को चार कर दिया: चाल चलने वाला {side} उन्हें लेता है।',
+  why_stop: 'आख़िरी बीज ख़ाली खाने {h} में गिरा: चाल ख़त्म होती है।',
 };
 
 const it = {
@@ -3993,6 +4033,14 @@ const it = {
   ls_story_3: 'Lo storico etiope Richard Pankhurst fece conoscere il gioco agli studiosi nel 1971. Descrisse un sorteggio che decideva chi riceveva gli ultimi quattro semi; il ricercatore di giochi Ralf Gering segnalò altre due convenzioni da giochi affini, che questo programma offre come varianti.',
   ls_story_4: 'Con due file di dodici buche e 96 semi, l’Anywoli ha una delle tavole più grandi tra i mancala africani a due file. È affine a giochi dell’Africa occidentale come il Ba-awa del Ghana e l’Obridjie della Nigeria.',
   ls_story_5: 'I giocatori anuak compongono anche problemi di finale: posizioni in cui Sud forza la vittoria. Pankhurst ne registrò uno che chiede un calcolo lungo ed esatto. I problemi di questo programma, e il suo compositore di problemi, continuano quella tradizione.',
+  why_button: 'Perché? La mossa, giro per giro',
+  why_title: 'Mossa {n}: {side} ha giocato {m}',
+  why_close: 'Chiudi',
+  why_lap1: '{side} prende i {n} semi di {h} e li semina uno per uno, in senso antiorario: {holes}.',
+  why_relay: 'L’ultimo seme è caduto in {h}, che aveva già dei semi: tutti i {n} vengono sollevati e seminati ancora: {holes}.',
+  why_capture_mid: 'Strada facendo un seme ha portato {h} a quattro: li prende {side}, padrone della buca.',
+  why_capture_last: 'L’ultimo seme ha portato {h} a quattro: li prende {side}, che ha mosso.',
+  why_stop: 'L’ultimo seme è caduto nella buca vuota {h}: la mossa finisce.',
 };
 
 const DICTS = { en, tl, cs, nl, hi, it };
