@@ -2,7 +2,7 @@
 //! and the judgement of a learner's moves, with the traces to animate and, for a miss, the
 //! reason as a kind with its data, which the page puts in the reader's words.
 
-use anywoli_core::{Move, Position, Side};
+use anywoli_core::{Position, Side};
 use anywoli_engine::lessons::{self, Ending, Exercise, Goal, Step, Why};
 use axum::extract::Path;
 use axum::http::StatusCode;
@@ -128,15 +128,7 @@ pub async fn moves(
     if req.moves.len() > 20 {
         return Err(ApiError::malformed("moves: at most 20 in an exercise"));
     }
-    let moves = req
-        .moves
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            m.parse::<Move>()
-                .map_err(|err| ApiError::malformed(format!("move {}: {err}", i + 1)))
-        })
-        .collect::<ApiResult<Vec<Move>>>()?;
+    let moves = crate::api::parse_moves(&req.moves)?;
     let step = e.judge(&moves);
     let (name, why) = match step {
         Step::Done => ("done", Value::Null),

@@ -21,7 +21,7 @@ use axum::http::{header, StatusCode};
 use serde::de::DeserializeOwned;
 
 use crate::engine_queue::{default_max_waiting_hints, EngineQueue};
-use crate::error::ApiError;
+use crate::error::{ApiError, ApiResult};
 use crate::guard::AllowedHosts;
 use crate::rate_limit::{Limiters, RateLimits};
 use crate::round::{Context, Rounds, Think, ENGINE_LEASE, ROUND_IDLE};
@@ -151,6 +151,18 @@ impl AppState {
     pub fn games_in_memory(&self) -> usize {
         self.0.rounds.len()
     }
+}
+
+/// Reads a request's move letters, naming the first bad one by its place (`move 3: …`).
+pub fn parse_moves(moves: &[String]) -> ApiResult<Vec<anywoli_core::Move>> {
+    moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            m.parse()
+                .map_err(|e| ApiError::malformed(format!("move {}: {e}", i + 1)))
+        })
+        .collect()
 }
 
 /// A JSON request body, the one way every POST of the API is read: `Content-Type` must be

@@ -5,7 +5,7 @@
 //! the 8-seed database when it was made: South's only winning move at every turn and North's
 //! longest defence. So the server needs no database to judge an attempt or to defend.
 
-use anywoli_core::{Move, Position, Side};
+use anywoli_core::{Position, Side};
 use anywoli_engine::puzzles::{self, Judgement, Puzzle};
 use anywoli_engine::themes::{self, Theme};
 use axum::body::Bytes;
@@ -237,15 +237,7 @@ fn judge(pz: &Puzzle, body: Result<Bytes, BytesRejection>) -> ApiResult<(Value, 
     if req.moves.len() > 400 {
         return Err(malformed("too many moves"));
     }
-    let moves = req
-        .moves
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            m.parse::<Move>()
-                .map_err(|e| malformed(format!("move {}: {e}", i + 1)))
-        })
-        .collect::<ApiResult<Vec<Move>>>()?;
+    let moves = crate::api::parse_moves(&req.moves)?;
     let judgement = pz.judge(&moves);
     // The position before the player's newest move (the earlier moves are the puzzle's line).
     let mut before = pz.position;
