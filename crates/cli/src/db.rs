@@ -208,6 +208,9 @@ fn migrate(args: &MigrateArgs) -> CmdResult {
     let ratings = target
         .import_puzzle_ratings(source.puzzle_ratings_dump().map_err(store_failure)?)
         .map_err(store_failure)?;
+    let progress = target
+        .import_lesson_progress(source.lesson_progress_dump().map_err(store_failure)?)
+        .map_err(store_failure)?;
     let skipped = match skipped + accounts_skipped + puzzles_skipped {
         0 => String::new(),
         n => format!(", skipped {n} already there"),
@@ -219,6 +222,10 @@ fn migrate(args: &MigrateArgs) -> CmdResult {
     writeln!(
         std::io::stderr().lock(),
         "copied {puzzles} community puzzles and {ratings} rows of puzzle ratings and attempts"
+    )?;
+    writeln!(
+        std::io::stderr().lock(),
+        "copied {progress} exercises of the accounts' course progress"
     )?;
     Ok(())
 }

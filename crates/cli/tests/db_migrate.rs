@@ -119,6 +119,10 @@ fn make_games(db: &Path) -> Vec<String> {
             .unwrap();
         assert!(rated.is_some());
     }
+    // The account's course progress.
+    assert!(store
+        .lessons_done("Abula", vec!["relay#1".into(), "force#1".into()])
+        .unwrap());
     ids
 }
 
@@ -162,6 +166,9 @@ fn assert_same(a: &str, b: &str, ids: &[String]) {
         (1, 2, 2)
     );
     assert_eq!(ratings, b.puzzle_ratings_dump().unwrap());
+    let progress = a.lesson_progress_dump().unwrap();
+    assert_eq!(progress.len(), 2);
+    assert_eq!(progress, b.lesson_progress_dump().unwrap());
     let accounts = a.accounts_after("", 1000).unwrap();
     assert_eq!(accounts, b.accounts_after("", 1000).unwrap());
     for account in &accounts {
@@ -207,6 +214,11 @@ fn migrate_copies_every_game_and_refuses_what_it_must() {
     assert!(stderr(&o).contains(&expect), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("copied 1 community puzzles and 5 rows of puzzle ratings and attempts"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("copied 2 exercises of the accounts' course progress"),
         "{}",
         stderr(&o)
     );

@@ -4,10 +4,11 @@
 //! (every goal is read from the moves' traces); the page has the words, from [`Why`] and its
 //! data, in each language.
 //!
-//! An exercise is the learner's alone: no opponent replies. A goal is reached within the
-//! learner's first move, or, for the goals about extra moves and passes, within the moves the
-//! learner makes in a row (each extra move, and each pass of the opponent, leaves the learner
-//! to move).
+//! Most exercises are the learner's alone: a goal is reached within the learner's first move,
+//! or, for the goals about extra moves and passes, within the moves the learner makes in a row
+//! (each extra move, and each pass of the opponent, leaves the learner to move). The one goal
+//! with an opponent, [`Goal::ForceCapture`], is proven by a small exhaustive search over the
+//! opponent's every answer ([`parry`]), and the opponent then plays its best defence.
 
 use std::sync::OnceLock;
 
@@ -30,11 +31,16 @@ pub enum Goal {
     OpponentPasses,
     /// The game ends during the learner's move, with the learner ahead.
     WinNow,
-    /// After the move the opponent has no move that captures anything.
+    /// After the learner's turn the opponent has no move that captures anything (the turn may
+    /// start with extra moves: tempo).
     NoCaptureForOpponent,
+    /// A capture by the learner on its next turn, whatever the opponent answers: the learner's
+    /// turn leaves threats the opponent cannot all parry.
+    ForceCapture,
 }
 
-/// One exercise: its position, goal and the intended solution (the learner's moves).
+/// One exercise: its position, goal and the intended solution (the learner's moves, and for
+/// [`Goal::ForceCapture`] the opponent's defence between them).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Exercise {
     pub position: Position,
@@ -85,6 +91,11 @@ pub enum Why {
     NotAhead { south: u8, north: u8 },
     /// The opponent's `reply` would capture the four of `hole`.
     OpponentCaptures { reply: Move, hole: Hole },
+    /// After the learner's turn, the opponent's `reply` leaves the learner nothing to capture
+    /// (`ForceCapture`).
+    Parried { reply: Move },
+    /// The learner's move after the opponent's answer captured nothing (`ForceCapture`).
+    MissedCapture { ending: Ending },
 }
 
 /// The answer to the learner's moves.
@@ -94,6 +105,9 @@ pub enum Step {
     Done,
     /// Right so far: the learner moves again (an extra move, or the opponent passed).
     Continue,
+    /// Right so far: the opponent answers with these moves (its whole turn), then the learner
+    /// moves. The next call gives the line with them.
+    Reply(Vec<Move>),
     /// The newest move missed the goal: try again from the exercise's position.
     Wrong(Why),
     /// The rules forbid the newest move.
@@ -237,6 +251,35 @@ const COURSE_TEXT: &[(&str, &[ExerciseText])] = &[
             "a",
         )],
     ),
+    (
+        // Counting: a hole of n seeds ends its sowing n holes on.
+        "count",
+        &[(
+            "0,3,0,0,1,0,0,9,0,0,0,0/0,0,0,0,3,0,0,0,0,0,0,0 s 40 40 - - 0 0",
+            Goal::LastSeedCaptures(1),
+            "h",
+        )],
+    ),
+    (
+        // Tempo: the extra move of a capture is a free move, to mend the board before the
+        // opponent's turn.
+        "tempo",
+        &[(
+            "0,0,0,0,0,0,0,3,7,0,3,0/0,0,3,0,0,0,0,0,0,0,0,0 s 40 40 - - 0 0",
+            Goal::NoCaptureForOpponent,
+            "h j",
+        )],
+    ),
+    (
+        // A threat can be parried; two cannot. The solution's line has the opponent's
+        // defence in it (North's C).
+        "force",
+        &[(
+            "0,0,0,0,0,2,0,0,3,0,4,0/0,0,2,0,0,0,0,0,0,0,1,0 s 42 42 - - 0 0",
+            Goal::ForceCapture,
+            "f C h",
+        )],
+    ),
 ];
 
 /// How a traced move ended.
@@ -299,6 +342,9 @@ impl Exercise {
 
     /// Judges the learner's moves so far (all theirs, the newest last).
     pub fn judge(&self, moves: &[Move]) -> Step {
+        if self.goal == Goal::ForceCapture {
+            return self.judge_force(moves);
+        }
         let me = self.side();
         let Some((&newest, earlier)) = moves.split_last() else {
             return Step::Invalid("no move given".to_string());
@@ -386,13 +432,136 @@ impl Exercise {
                 first_only((!ahead).then_some(Why::NotAhead { south: s, north: n }))
             }
             Goal::NoCaptureForOpponent => {
+                if let Some(hole) = captures(ev, me.opponent(), CaptureKind::MidSow) {
+                    return Step::Wrong(Why::GaveFour { hole });
+                }
                 if again {
                     return Step::Continue;
                 }
-                first_only(
-                    opponent_capture(&p).map(|(reply, hole)| Why::OpponentCaptures { reply, hole }),
-                )
+                match opponent_capture(&p) {
+                    Some((reply, hole)) => Step::Wrong(Why::OpponentCaptures { reply, hole }),
+                    None => Step::Done,
+                }
             }
+            Goal::ForceCapture => unreachable!("judged by judge_force"),
         }
     }
+
+    /// `ForceCapture`: the line is the learner's turn, the opponent's defence (as
+    /// [`Step::Reply`] gave it), then the learner's capture.
+    fn judge_force(&self, moves: &[Move]) -> Step {
+        let me = self.side();
+        let Some((&newest, earlier)) = moves.split_last() else {
+            return Step::Invalid("no move given".to_string());
+        };
+        let mut p = self.position;
+        let mut answered = false;
+        let mut defence: Vec<Move> = Vec::new();
+        for &m in earlier {
+            if p.to_move() == Some(me.opponent()) {
+                if answered && defence.is_empty() {
+                    return Step::Invalid("the opponent has had its turn".into());
+                }
+                if !answered {
+                    answered = true;
+                    defence = best_defence(&p, me).1;
+                    defence.reverse();
+                }
+                if defence.pop() != Some(m) {
+                    return Step::Invalid("the opponent's answer is not the one given".into());
+                }
+            } else if answered && !defence.is_empty() {
+                return Step::Invalid("the opponent's answer is not complete".into());
+            }
+            if let Err(e) = p.play(m) {
+                return Step::Invalid(format!("an earlier move cannot be played: {e}"));
+            }
+        }
+        if p.to_move() != Some(me) {
+            return Step::Invalid("it is not the learner's turn".into());
+        }
+        let t = match p.play_traced(newest) {
+            Ok(t) => t,
+            Err(e) => return Step::Illegal(e.to_string()),
+        };
+        let end = ending(&t.events);
+        if captured(&t.events, me) {
+            Step::Done
+        } else if p.to_move() == Some(me) {
+            Step::Continue
+        } else if answered || p.is_over() {
+            Step::Wrong(Why::MissedCapture { ending: end })
+        } else if let Some(reply) = parry(&p, me) {
+            Step::Wrong(Why::Parried { reply })
+        } else {
+            Step::Reply(best_defence(&p, me).1)
+        }
+    }
+}
+
+fn captured(events: &[Event], by: Side) -> bool {
+    events
+        .iter()
+        .any(|e| matches!(e, Event::Capture { by: b, .. } if *b == by))
+}
+
+/// With `me` to move at `p`: can it capture anything in this turn's first move?
+fn can_capture(p: &Position, me: Side) -> bool {
+    p.to_move() == Some(me)
+        && p.moves().any(|m| {
+            let mut c = *p;
+            c.play_traced(m).is_ok_and(|t| captured(&t.events, me))
+        })
+}
+
+/// With `me`'s opponent to move at `p`: its first move of a turn (extra moves included) after
+/// which `me` has nothing to capture, if there is one. `None` proves the capture forced: the
+/// search is exhaustive over the opponent's turns, and the positions are small.
+pub fn parry(p: &Position, me: Side) -> Option<Move> {
+    let opp = me.opponent();
+    if p.to_move() != Some(opp) {
+        return None;
+    }
+    p.moves().find(|&m| {
+        let mut c = *p;
+        if c.play(m).is_err() {
+            return false;
+        }
+        if c.to_move() == Some(opp) && !c.is_over() {
+            parry(&c, me).is_some()
+        } else {
+            !can_capture(&c, me)
+        }
+    })
+}
+
+/// The opponent's whole turn at `p` that leaves `me` the fewest capturing moves (the first
+/// such in move order), and that count.
+fn best_defence(p: &Position, me: Side) -> (usize, Vec<Move>) {
+    let opp = me.opponent();
+    let mut best: Option<(usize, Vec<Move>)> = None;
+    for m in p.moves() {
+        let mut c = *p;
+        if c.play(m).is_err() {
+            continue;
+        }
+        let (n, mut line) = if c.to_move() == Some(opp) && !c.is_over() {
+            best_defence(&c, me)
+        } else {
+            let n = c
+                .moves()
+                .filter(|&r| {
+                    let mut d = c;
+                    c.to_move() == Some(me)
+                        && d.play_traced(r).is_ok_and(|t| captured(&t.events, me))
+                })
+                .count();
+            (n, Vec::new())
+        };
+        line.insert(0, m);
+        if best.as_ref().is_none_or(|(b, _)| n < *b) {
+            best = Some((n, line));
+        }
+    }
+    best.unwrap_or((0, Vec::new()))
 }

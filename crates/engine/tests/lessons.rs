@@ -2,7 +2,7 @@
 //! solution reaches its goal (checked on the moves' own traces too), every exercise can be
 //! missed, and the wrong moves the page explains get the reason it words.
 
-use anywoli_core::{Event, Hole, Move, Side};
+use anywoli_core::{CaptureKind, Event, Hole, Move, Side};
 use anywoli_engine::lessons::{all, by_id, Ending, Exercise, Goal, Step, Why};
 
 fn mv(s: &str) -> Move {
@@ -20,11 +20,14 @@ fn exercise(id: &str, i: usize) -> &'static Exercise {
 }
 
 #[test]
-fn the_course_has_its_eight_lessons_in_order() {
+fn the_course_has_its_lessons_in_order() {
     let ids: Vec<&str> = all().iter().map(|l| l.id).collect();
     assert_eq!(
         ids,
-        ["sowing", "relay", "midsow", "lastseed", "pass", "end", "quiet", "threes"]
+        [
+            "sowing", "relay", "midsow", "lastseed", "pass", "end", "quiet", "threes", "count",
+            "tempo", "force"
+        ]
     );
     for l in all() {
         assert!(!l.exercises.is_empty(), "{}", l.id);
@@ -41,21 +44,37 @@ fn every_solution_reaches_its_goal_and_every_exercise_can_be_missed() {
     for l in all() {
         for (i, e) in l.exercises.iter().enumerate() {
             let name = format!("{} #{}", l.id, i + 1);
+            // The learner's moves are judged; the opponent's (its defence, in a ForceCapture
+            // line) are what the judge answered with.
             let mut played = Vec::new();
-            for (k, &m) in e.solution.iter().enumerate() {
+            let mut p = e.position;
+            let mut k = 0;
+            while k < e.solution.len() {
+                let m = e.solution[k];
                 played.push(m);
-                let want = if k + 1 == e.solution.len() {
+                p.play(m).unwrap();
+                k += 1;
+                let mut reply = Vec::new();
+                while k < e.solution.len() && p.to_move() == Some(e.side().opponent()) {
+                    reply.push(e.solution[k]);
+                    p.play(e.solution[k]).unwrap();
+                    k += 1;
+                }
+                let want = if k == e.solution.len() {
                     Step::Done
+                } else if !reply.is_empty() {
+                    Step::Reply(reply.clone())
                 } else {
                     Step::Continue
                 };
                 assert_eq!(e.judge(&played), want, "{name}: after {played:?}");
+                played.extend(reply);
             }
             // Every legal first move gets an answer, and some first move misses the goal.
             let mut wrong = 0;
             for m in e.position.moves() {
                 match e.judge(&[m]) {
-                    Step::Done | Step::Continue => {}
+                    Step::Done | Step::Continue | Step::Reply(_) => {}
                     Step::Wrong(_) => wrong += 1,
                     other => panic!("{name}: {m}: {other:?}"),
                 }
@@ -108,6 +127,40 @@ fn the_solutions_do_what_the_lessons_say() {
     // Pass: after South's k takes A, North's row is empty; South's c then makes North pass.
     let t = traces(exercise("pass", 0));
     assert!(t[1].contains(&Event::Pass { side: Side::North }));
+    // Counting: h's nine seeds reach North's E, a three made four by the last seed.
+    let t = traces(exercise("count", 0));
+    assert!(t[0].iter().any(|e| matches!(e,
+        Event::Capture { hole: x, by: Side::South, kind: CaptureKind::LastSeed } if *x == hole("E"))));
+    // Tempo: h's capture of k gives the extra move that j spends, and North then has no capture.
+    let e = exercise("tempo", 0);
+    let t = traces(e);
+    assert!(t[0].contains(&Event::ExtraMove { side: Side::South }));
+    assert!(!t[1].iter().any(|e| matches!(e, Event::Capture { .. })));
+    // Force: f leaves h one seed before i's three; North's C cannot stop h, and h takes i.
+    let e = exercise("force", 0);
+    let t = traces(e);
+    assert!(t[0].contains(&Event::Stop { hole: hole("h") }));
+    assert!(t[2].iter().any(|e| matches!(e,
+        Event::Capture { hole: x, by: Side::South, kind: CaptureKind::LastSeed } if *x == hole("i"))));
+    // ... and checked here without the judge: every answer of North leaves South a capture.
+    let mut after_f = e.position;
+    after_f.play(mv("f")).unwrap();
+    for answer in after_f.moves() {
+        let mut q = after_f;
+        q.play(answer).unwrap();
+        assert_eq!(q.to_move(), Some(Side::South), "{answer}");
+        assert!(
+            q.moves()
+                .any(|m| q.trace(m).unwrap().events.iter().any(|e| matches!(
+                    e,
+                    Event::Capture {
+                        by: Side::South,
+                        ..
+                    }
+                ))),
+            "after North's {answer}"
+        );
+    }
     // The end and the quiet rule: the game is over after the move, South ahead.
     for (id, stores) in [("end", (52, 44)), ("quiet", (50, 46))] {
         let e = exercise(id, 0);
@@ -185,6 +238,43 @@ fn wrong_moves_get_the_reason_the_page_explains() {
             "{id} #{i}: {m}"
         );
     }
+    // Tempo: k at once leaves North's A a relay into C's three; after h's capture, i's sowing
+    // makes C's four for North.
+    let e = exercise("tempo", 0);
+    assert_eq!(
+        e.judge(&[mv("k")]),
+        Step::Wrong(Why::OpponentCaptures {
+            reply: mv("A"),
+            hole: hole("C")
+        })
+    );
+    assert_eq!(e.judge(&[mv("h")]), Step::Continue);
+    assert_eq!(
+        e.judge(&[mv("h"), mv("i")]),
+        Step::Wrong(Why::GaveFour { hole: hole("C") })
+    );
+    // Force: i and k threaten nothing North's answer cannot parry; after f and North's C, a
+    // move that captures nothing is a miss.
+    let e = exercise("force", 0);
+    assert_eq!(
+        e.judge(&[mv("i")]),
+        Step::Wrong(Why::Parried { reply: mv("C") })
+    );
+    assert_eq!(
+        e.judge(&[mv("k")]),
+        Step::Wrong(Why::Parried { reply: mv("A") })
+    );
+    assert_eq!(
+        e.judge(&[mv("f"), mv("C"), mv("i")]),
+        Step::Wrong(Why::MissedCapture {
+            ending: Ending::Stopped(hole("l"))
+        })
+    );
+    // A defence other than the one given is off the line.
+    assert!(matches!(
+        e.judge(&[mv("f"), mv("K"), mv("h")]),
+        Step::Invalid(_)
+    ));
     // A chain broken at its second move.
     let e = exercise("lastseed", 1);
     assert!(matches!(
@@ -212,5 +302,5 @@ fn moves_that_do_not_follow_the_exercise_are_refused() {
         .iter()
         .flat_map(|l| l.exercises.iter().map(|e| e.goal))
         .collect();
-    assert_eq!(goals.len(), 11);
+    assert_eq!(goals.len(), 14);
 }

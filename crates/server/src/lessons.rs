@@ -4,13 +4,14 @@
 
 use anywoli_core::{Position, Side};
 use anywoli_engine::lessons::{self, Ending, Exercise, Goal, Step, Why};
-use axum::extract::Path;
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::api::JsonBody;
+use crate::account::session::{not_logged_in, Authed, Viewer};
+use crate::api::{AppState, JsonBody};
 use crate::error::{ApiError, ApiResult};
 use crate::puzzles::board;
 use crate::trace_json::JsonTrace;
@@ -25,6 +26,7 @@ fn goal_json(g: Goal) -> Value {
         Goal::OpponentPasses => json!({"kind": "opponent_passes"}),
         Goal::WinNow => json!({"kind": "win_now"}),
         Goal::NoCaptureForOpponent => json!({"kind": "no_capture_for_opponent"}),
+        Goal::ForceCapture => json!({"kind": "force_capture"}),
     }
 }
 
@@ -63,6 +65,10 @@ fn why_json(w: Why) -> Value {
         }
         Why::OpponentCaptures { reply, hole } => {
             json!({"kind": "opponent_captures", "reply": reply.to_string(), "hole": hole.to_string()})
+        }
+        Why::Parried { reply } => json!({"kind": "parried", "reply": reply.to_string()}),
+        Why::MissedCapture { ending } => {
+            json!({"kind": "missed_capture", "ending": ending_json(ending)})
         }
     }
 }
@@ -118,8 +124,10 @@ pub struct MovesRequest {
 }
 
 /// `POST /api/lessons/{id}/{n}/moves` with `{"moves": [...]}`: the learner's moves in exercise
-/// `n` (from 1), the newest last. `step` is `done`, `continue` (the learner moves again) or
-/// `wrong` (with `why`); the board after the newest move and its trace come with it.
+/// `n` (from 1), the newest last, with the opponent's answers where the exercise has them.
+/// `step` is `done`, `continue` (the learner moves again), `reply` (the opponent answers with
+/// `reply`, which the next request's line carries) or `wrong` (with `why`); the board after
+/// the moves and their traces come with it.
 pub async fn moves(
     Path((id, n)): Path<(String, String)>,
     JsonBody(req): JsonBody<MovesRequest>,
@@ -130,9 +138,14 @@ pub async fn moves(
     }
     let moves = crate::api::parse_moves(&req.moves)?;
     let step = e.judge(&moves);
+    let mut reply = Vec::new();
     let (name, why) = match step {
         Step::Done => ("done", Value::Null),
         Step::Continue => ("continue", Value::Null),
+        Step::Reply(r) => {
+            reply = r;
+            ("reply", Value::Null)
+        }
         Step::Wrong(w) => ("wrong", why_json(w)),
         Step::Illegal(msg) => {
             return Err(ApiError::new(
@@ -143,25 +156,90 @@ pub async fn moves(
         }
         Step::Invalid(msg) => return Err(ApiError::new(StatusCode::CONFLICT, "off_line", msg)),
     };
-    // Judged moves can all be played: the board before and after the newest.
+    // Judged moves can all be played: the board before the newest, then the newest and the
+    // opponent's answer, each traced to animate.
     let mut p: Position = e.position;
     let (&newest, earlier) = moves.split_last().expect("judged moves are not empty");
     for &m in earlier {
         p.play(m)
             .map_err(|err| ApiError::storage(err.to_string()))?;
     }
-    let trace = p
-        .trace(newest)
-        .map_err(|err| ApiError::storage(err.to_string()))?;
-    let json_trace = JsonTrace::new(&p, &trace);
-    let after = trace.after;
-    let mut v = board(&after);
-    if name != "continue" {
+    let mut traces = Vec::new();
+    for &m in std::iter::once(&newest).chain(&reply) {
+        let trace = p
+            .trace(m)
+            .map_err(|err| ApiError::storage(err.to_string()))?;
+        traces.push(JsonTrace::new(&p, &trace));
+        p = trace.after;
+    }
+    let mut v = board(&p);
+    if !matches!(name, "continue" | "reply") {
         // Nothing more to play in this exercise.
         v["legal"] = json!([]);
     }
     v["step"] = json!(name);
     v["why"] = why;
-    v["traces"] = json!([json_trace]);
+    v["reply"] = json!(reply.iter().map(|m| m.to_string()).collect::<Vec<_>>());
+    v["traces"] = json!(traces);
     Ok(Json(v))
+}
+
+/// Most exercise keys one request may carry: the whole course, with room to grow.
+const MAX_PROGRESS: usize = 200;
+
+/// Whether `key` names an exercise of the course: `lesson#n`, `n` from 1 in its plain form
+/// (not `01` or `+1`, so that one exercise has one key).
+fn is_exercise(key: &str) -> bool {
+    let Some((id, n)) = key.split_once('#') else {
+        return false;
+    };
+    let count = lessons::by_id(id).map_or(0, |l| l.exercises.len());
+    n.parse::<usize>()
+        .is_ok_and(|k| (1..=count).contains(&k) && k.to_string() == n)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProgressRequest {
+    done: Vec<String>,
+}
+
+/// `GET /api/lessons/progress`: the exercises the logged-in account has done.
+pub async fn progress(State(st): State<AppState>, viewer: Viewer) -> ApiResult<Json<Value>> {
+    let name = viewer.name().ok_or_else(not_logged_in)?.to_string();
+    let done = st.rounds().db(move |db| db.lesson_progress(&name)).await?;
+    Ok(Json(json!({ "done": done })))
+}
+
+/// `POST /api/lessons/progress` with `{"done": ["relay#1", …]}` (logged in, with the CSRF
+/// token): marks those exercises done for the account, as the page does after each one and
+/// when a browser's progress meets the account; the answer is everything done since.
+pub async fn record_progress(
+    State(st): State<AppState>,
+    Authed(session): Authed,
+    JsonBody(req): JsonBody<ProgressRequest>,
+) -> ApiResult<Json<Value>> {
+    if req.done.len() > MAX_PROGRESS {
+        return Err(ApiError::malformed(format!(
+            "done: at most {MAX_PROGRESS} exercises"
+        )));
+    }
+    if let Some((i, bad)) = req.done.iter().enumerate().find(|(_, k)| !is_exercise(k)) {
+        return Err(ApiError::malformed(format!(
+            "done[{i}]: '{}' is not an exercise of the course (lesson#n, as in relay#1)",
+            bad.chars().take(40).collect::<String>()
+        )));
+    }
+    let name = session.name.clone();
+    let done = req.done;
+    let all = st
+        .rounds()
+        .db(move |db| {
+            if !done.is_empty() {
+                db.lessons_done(&name, done)?;
+            }
+            db.lesson_progress(&name)
+        })
+        .await?;
+    Ok(Json(json!({ "done": all })))
 }

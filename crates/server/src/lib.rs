@@ -128,6 +128,10 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/events", get(events::events))
         .route("/puzzles", get(puzzles::list))
         .route("/lessons", get(lessons::list))
+        .route(
+            "/lessons/progress",
+            get(lessons::progress).post(lessons::record_progress),
+        )
         .route("/lessons/{id}/{n}/moves", post(lessons::moves))
         .route("/puzzles/daily", get(puzzles::daily))
         .route(

@@ -1895,3 +1895,74 @@ async fn an_accounts_puzzle_attempts_need_its_csrf_token_and_show_on_its_profile
         .ok(200);
     assert_eq!(again["rating"], Value::Null, "the account's second attempt");
 }
+
+#[tokio::test]
+async fn an_accounts_course_progress_is_kept_and_only_grows() {
+    let srv = Srv::start(fresh_store()).await;
+    srv.get("/api/lessons/progress")
+        .await
+        .is_error(401, "not_logged_in");
+    let who = srv.signup("Okwier", "long enough password").await;
+    assert_eq!(
+        srv.get_as(&who, "/api/lessons/progress").await.ok(200),
+        json!({"done": []})
+    );
+    // The cookie alone changes nothing: another site could send it.
+    srv.send(
+        "POST",
+        "/api/lessons/progress",
+        Some(json!({"done": ["sowing#1"]})),
+        Extra {
+            cookie: Some(&who.cookie),
+            ..Default::default()
+        },
+    )
+    .await
+    .is_error(403, "csrf");
+    let v = srv
+        .post_as(
+            &who,
+            "/api/lessons/progress",
+            json!({"done": ["sowing#1", "relay#1"]}),
+        )
+        .await
+        .ok(200);
+    assert_eq!(v["done"], json!(["relay#1", "sowing#1"]), "{v}");
+    // Done again, and a new one: nothing is lost or doubled.
+    let v = srv
+        .post_as(
+            &who,
+            "/api/lessons/progress",
+            json!({"done": ["relay#1", "force#1"]}),
+        )
+        .await
+        .ok(200);
+    let mut done: Vec<String> = serde_json::from_value(v["done"].clone()).unwrap();
+    done.sort();
+    assert_eq!(done, ["force#1", "relay#1", "sowing#1"]);
+    // A key that is no exercise is named, and nothing of the request is kept.
+    for bad in ["relay#2", "relay#01", "chess#1", "relay", "#1"] {
+        let r = srv
+            .post_as(
+                &who,
+                "/api/lessons/progress",
+                json!({"done": ["midsow#1", bad]}),
+            )
+            .await;
+        r.is_error(400, "malformed");
+        assert!(
+            r.json()["message"].as_str().unwrap().contains("done[1]"),
+            "{bad}: {}",
+            r.json()
+        );
+    }
+    let v = srv.get_as(&who, "/api/lessons/progress").await.ok(200);
+    assert_eq!(v["done"].as_array().unwrap().len(), 3, "{v}");
+    // Another account has its own.
+    let other = srv.signup("Ojulu", "long enough password").await;
+    assert_eq!(
+        srv.get_as(&other, "/api/lessons/progress").await.ok(200)["done"],
+        json!([])
+    );
+    srv.stop().await;
+}

@@ -116,9 +116,23 @@ async fn a_newcomer_completes_the_course() {
                     let why = "North’s L would take the four in a";
                     miss_then_retry(&c, "f", why, (&shots, "")).await
                 }
+                ("force", 0) => {
+                    let why = "North would answer C, and then you would have nothing to capture.";
+                    miss_then_retry(&c, "i", why, (&shots, "")).await
+                }
                 _ => {}
             }
-            for (k, m) in e.solution.iter().enumerate() {
+            // The learner presses its moves; the opponent's (the defence in a forcing
+            // exercise) are the page's to show.
+            let mut p = e.position;
+            for (k, &m) in e.solution.iter().enumerate() {
+                let mine = p.to_move() == Some(e.side());
+                p.play(m).unwrap();
+                if !mine {
+                    let status = text_of(&c, "#lesson-status").await;
+                    assert_eq!(status, format!("North answers {m}. Now take your capture."));
+                    continue;
+                }
                 press(&c, &m.to_string()).await;
                 let want = if k + 1 == e.solution.len() {
                     "done"
@@ -243,4 +257,47 @@ async fn a_newcomer_completes_the_course() {
     );
     save_screenshot(&p, &shots, "screenshot-lesson-phone.png").await;
     p.close().await.unwrap();
+
+    // A logged-in reader's progress goes to the account, and comes back in another browser.
+    let a = browser(&driver, "learn-account", &[]).await;
+    a.goto(&format!("{base}/")).await.unwrap();
+    js(
+        &a,
+        "localStorage.clear(); localStorage.setItem('anywoli.speed', 'fast'); localStorage.setItem('anywoli.lang', 'en'); return 1",
+    )
+    .await;
+    let made = js(
+        &a,
+        "return fetch('/api/account/signup', {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({name: 'Learner', password: 'long enough password'})}).then(r => r.status)",
+    )
+    .await;
+    assert_eq!(made.as_u64(), Some(201));
+    a.goto(&format!("{base}/learn/relay")).await.unwrap();
+    wait_for(&a, "document.body.dataset.lesson === 'playing'", "relay").await;
+    press(&a, "c").await;
+    assert_eq!(body_data(&a, "lesson").await, "done");
+    let progress = "return fetch('/api/lessons/progress').then(r => r.json()).then(v => v.done)";
+    // The account's copy is sent after the lesson's answer: poll for it.
+    let mut kept = serde_json::Value::Null;
+    for _ in 0..100 {
+        kept = js(&a, progress).await;
+        if kept == serde_json::json!(["relay#1"]) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(kept, serde_json::json!(["relay#1"]), "kept for the account");
+    // This browser forgets; the account remembers.
+    js(&a, "localStorage.removeItem('anywoli.lessons'); return 1").await;
+    a.goto(&format!("{base}/learn")).await.unwrap();
+    wait_for(&a, "document.body.dataset.learn === 'course'", "the course").await;
+    wait_for(
+        &a,
+        "document.querySelector('.lesson-item.done [data-lesson=relay]')",
+        "relay shown done from the account",
+    )
+    .await;
+    let kept = js(&a, progress).await;
+    assert_eq!(kept, serde_json::json!(["relay#1"]));
+    a.close().await.unwrap();
 }

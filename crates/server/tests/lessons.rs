@@ -57,21 +57,39 @@ async fn the_course_is_listed_and_every_solution_is_done() {
             assert_eq!(ev["side"], "south");
             assert!(ev["goal"]["kind"].is_string());
             assert!(ev.get("solution").is_none(), "no solution in the list");
+            // The line as the page sends it: the learner's moves and the answers it was given.
             let mut played: Vec<String> = Vec::new();
-            for (k, m) in e.solution.iter().enumerate() {
-                played.push(m.to_string());
+            let mut k = 0;
+            while k < e.solution.len() {
+                let m = e.solution[k].to_string();
+                played.push(m.clone());
+                k += 1;
                 let uri = format!("/api/lessons/{}/{}/moves", l.id, i + 1);
                 let (s, r) = call(&app, "POST", &uri, Some(json!({ "moves": played }))).await;
                 assert_eq!(s, StatusCode::OK, "{r}");
-                let last = k + 1 == e.solution.len();
-                assert_eq!(
-                    r["step"],
-                    if last { "done" } else { "continue" },
-                    "{}: {r}",
-                    l.id
-                );
-                assert_eq!(r["traces"].as_array().unwrap().len(), 1);
-                assert_eq!(r["traces"][0]["move"], m.to_string());
+                let reply: Vec<String> = r["reply"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_str().unwrap().to_string())
+                    .collect();
+                let want: Vec<String> = e.solution[k..(k + reply.len()).min(e.solution.len())]
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect();
+                assert_eq!(reply, want, "{}: the answer is the solution's", l.id);
+                k += reply.len();
+                let last = k == e.solution.len();
+                let step = match (last, reply.is_empty()) {
+                    (true, _) => "done",
+                    (false, true) => "continue",
+                    (false, false) => "reply",
+                };
+                assert_eq!(r["step"], step, "{}: {r}", l.id);
+                let traces = r["traces"].as_array().unwrap();
+                assert_eq!(traces.len(), 1 + reply.len());
+                assert_eq!(traces[0]["move"], m);
+                played.extend(reply);
                 if last {
                     assert_eq!(r["legal"], json!([]));
                 } else {
@@ -117,6 +135,45 @@ async fn a_miss_says_why_and_errors_are_named() {
     )
     .await;
     assert_eq!(r["why"], json!({"kind": "not_ahead", "stores": [47, 49]}));
+
+    // Forcing a capture: a move North can parry, then the answer and a capture missed.
+    let (_, r) = call(
+        &app,
+        "POST",
+        "/api/lessons/force/1/moves",
+        Some(json!({"moves": ["i"]})),
+    )
+    .await;
+    assert_eq!(r["why"], json!({"kind": "parried", "reply": "C"}));
+    let (_, r) = call(
+        &app,
+        "POST",
+        "/api/lessons/force/1/moves",
+        Some(json!({"moves": ["f"]})),
+    )
+    .await;
+    assert_eq!((&r["step"], &r["reply"]), (&json!("reply"), &json!(["C"])));
+    assert_eq!(r["to_move"], "south", "{r}");
+    let (_, r) = call(
+        &app,
+        "POST",
+        "/api/lessons/force/1/moves",
+        Some(json!({"moves": ["f", "C", "i"]})),
+    )
+    .await;
+    assert_eq!(
+        r["why"],
+        json!({"kind": "missed_capture", "ending": {"kind": "stopped", "hole": "l"}})
+    );
+    // An answer the opponent was not given is off the line.
+    let (s, r) = call(
+        &app,
+        "POST",
+        "/api/lessons/force/1/moves",
+        Some(json!({"moves": ["f", "K", "h"]})),
+    )
+    .await;
+    assert_eq!((s.as_u16(), &r["error"]), (409, &json!("off_line")));
 
     for (uri, body, status, code) in [
         (

@@ -1,11 +1,14 @@
 // The course (/learn and /learn/<lesson>): short lessons, each one idea on a small prepared
 // board. The learner plays on the real board with the real animation; the server judges each
 // move (docs/api.md, "Lessons") and, for a miss, says why as a kind with its data, which this
-// page puts in the reader's words. Progress is kept in this browser.
+// page puts in the reader's words. Progress is kept in this browser and, for a logged-in
+// reader, with the account too (each gets what the other has), so it follows them to another
+// device.
 
 import { api } from './api.js';
 import { t } from './i18n.js';
 import { Board } from './board.js';
+import { loadAccount } from './account.js';
 
 const STORE = 'anywoli.lessons';
 
@@ -16,10 +19,31 @@ export function loadProgress() {
   return p && typeof p === 'object' && p.done && typeof p.done === 'object' ? p : { done: {} };
 }
 
+function saveProgress(p) {
+  try { localStorage.setItem(STORE, JSON.stringify(p)); } catch { /* kept for this page only */ }
+}
+
 function markDone(id, n) {
   const p = loadProgress();
-  p.done[`${id}#${n}`] = true;
-  try { localStorage.setItem(STORE, JSON.stringify(p)); } catch { /* kept for this page only */ }
+  const key = `${id}#${n}`;
+  p.done[key] = true;
+  saveProgress(p);
+  // The account's copy; a failure here is mended by the next sync, which sends everything.
+  loadAccount().then((a) => { if (a) api('POST', '/lessons/progress', { done: [key] }); });
+}
+
+/** This browser's progress and the account's, merged both ways (when logged in). */
+async function syncProgress(lessons) {
+  const p = loadProgress();
+  const account = await loadAccount();
+  if (!account) return p;
+  // Only keys the course still has: an old browser's stale key would refuse the whole list.
+  const known = new Set(lessons.flatMap((l) => l.exercises.map((_, i) => `${l.id}#${i + 1}`)));
+  const r = await api('POST', '/lessons/progress', { done: Object.keys(p.done).filter((k) => known.has(k)) });
+  if (!r.ok) return p;
+  for (const k of r.data.done) p.done[k] = true;
+  saveProgress(p);
+  return p;
 }
 
 function lessonDone(p, lesson) {
@@ -45,6 +69,7 @@ function goalText(g) {
     case 'opponent_passes': return t('ls_goal_pass');
     case 'win_now': return t('ls_goal_win_now');
     case 'no_capture_for_opponent': return t('ls_goal_no_capture');
+    case 'force_capture': return t('ls_goal_force');
     default: return g.kind;
   }
 }
@@ -68,6 +93,8 @@ export function whyText(w) {
     case 'game_goes_on': return endingText(w.ending) + ' ' + t('ls_why_game_goes_on');
     case 'not_ahead': return t('ls_why_not_ahead', { s: w.stores[0], n: w.stores[1] });
     case 'opponent_captures': return t('ls_why_opponent_captures', { m: w.reply, h: w.hole });
+    case 'parried': return t('ls_why_parried', { m: w.reply });
+    case 'missed_capture': return endingText(w.ending) + ' ' + t('ls_why_missed_capture');
     default: return w.kind;
   }
 }
@@ -92,7 +119,7 @@ export class CourseView {
       setBody({ learn: 'error' });
       return;
     }
-    const p = loadProgress();
+    const p = await syncProgress(lessons);
     const items = lessons.map((l, i) => {
       const done = lessonDone(p, l);
       const started = l.exercises.some((_, k) => p.done[`${l.id}#${k + 1}`]);
@@ -147,8 +174,8 @@ export class LessonView {
     this.index = i;
     this.lesson = lessons[i];
     this.nextLesson = lessons[i + 1] || null;
-    // Back where this browser left the lesson: the first exercise not done yet.
-    const p = loadProgress();
+    // Back where this reader left the lesson: the first exercise not done yet.
+    const p = await syncProgress(lessons);
     const open = this.lesson.exercises.findIndex((_, k) => !p.done[`${this.id}#${k + 1}`]);
     this.n = open < 0 ? 1 : open + 1;
     this.build();
@@ -228,12 +255,16 @@ export class LessonView {
     }
     const d = r.data;
     for (const tr of d.traces) await this.board.animate(tr, this.ui.delay(), (text, show) => this.ui.say(text, show));
-    this.moves.push(letter);
+    // The line the next request carries: this move, then the opponent's answer to it.
+    this.moves.push(letter, ...(d.reply || []));
     this.legal = d.legal;
-    this.board.draw(d, { playable: this.legal, last: letter });
+    const shown = d.reply && d.reply.length ? d.reply[d.reply.length - 1] : letter;
+    this.board.draw(d, { playable: this.legal, last: shown });
     const $ = (q) => this.ui.main.querySelector(q);
     if (d.step === 'continue') {
       this.setState('playing', t('ls_again'));
+    } else if (d.step === 'reply') {
+      this.setState('playing', t('ls_reply', { m: d.reply.join(' ') }));
     } else if (d.step === 'done') {
       markDone(this.id, this.n);
       const last = this.n === this.lesson.exercises.length;

@@ -22,6 +22,7 @@
 //! writer and the readers need of a connection is the trait `Conn`, implemented for both.
 
 mod accounts;
+mod lessons;
 mod pg;
 mod pg_tls;
 mod puzzle_ratings;
@@ -650,6 +651,37 @@ impl Store {
         let out = Arc::new(Mutex::new(0));
         self.writer.call(Op::ImportPuzzleRatings {
             dump,
+            out: out.clone(),
+        })?;
+        let n = *out.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(n)
+    }
+
+    /// Marks exercises of the course done for an account (`lesson#n`); those done before
+    /// keep their time. Whether any was new.
+    pub fn lessons_done(&self, account: &str, exercises: Vec<String>) -> StoreResult<bool> {
+        self.writer.call(Op::LessonsDone {
+            account: account.to_string(),
+            exercises,
+            at: crate::dates::now_ms(),
+        })
+    }
+
+    /// The exercises an account has done, in the order it did them.
+    pub fn lesson_progress(&self, account: &str) -> StoreResult<Vec<String>> {
+        self.readers.with(|c| lessons::done(&mut *c.sql(), account))
+    }
+
+    /// Every account's course progress (`anywoli db migrate`).
+    pub fn lesson_progress_dump(&self) -> StoreResult<Vec<(String, String, i64)>> {
+        self.readers.with(|c| lessons::dump(&mut *c.sql()))
+    }
+
+    /// Writes the rows of `rows` that are not there yet: how many.
+    pub fn import_lesson_progress(&self, rows: Vec<(String, String, i64)>) -> StoreResult<u64> {
+        let out = Arc::new(Mutex::new(0));
+        self.writer.call(Op::ImportLessonProgress {
+            rows,
             out: out.clone(),
         })?;
         let n = *out.lock().unwrap_or_else(|e| e.into_inner());

@@ -136,6 +136,11 @@ const MIGRATIONS: &[(i32, &str)] = &[
         // Puzzle ratings: their tables follow (`puzzle_ratings::PUZZLE_RATING_TABLES`).
         "SELECT 1;",
     ),
+    (
+        11,
+        // Course progress of accounts: its table follows (`lessons::LESSON_TABLES`).
+        "SELECT 1;",
+    ),
 ];
 
 /// What a migration runs after its own text.
@@ -146,6 +151,7 @@ fn migration_tail(version: i32) -> &'static str {
         8 => super::reviews::REVIEW_TABLES,
         9 => super::puzzles::PUZZLE_TABLES,
         10 => super::puzzle_ratings::PUZZLE_RATING_TABLES,
+        11 => super::lessons::LESSON_TABLES,
         _ => "",
     }
 }
@@ -502,6 +508,15 @@ impl PgConn {
             Op::ImportPuzzleRatings { dump, out } => {
                 *out.lock().unwrap_or_else(|e| e.into_inner()) =
                     super::puzzle_ratings::import(self, dump)?;
+            }
+            Op::LessonsDone {
+                account,
+                exercises,
+                at,
+            } => return Ok(super::lessons::record(self, account, exercises, *at)? > 0),
+            Op::ImportLessonProgress { rows, out } => {
+                *out.lock().unwrap_or_else(|e| e.into_inner()) =
+                    super::lessons::import(self, rows)?;
             }
             Op::CreateRematch { head, next } => {
                 self.change(

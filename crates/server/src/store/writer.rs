@@ -76,6 +76,19 @@ pub(super) enum Op {
         attempt: super::Attempt,
         out: Arc<Mutex<Option<super::Rated>>>,
     },
+    /// Exercises of the course an account has done (not a change of any game); answers
+    /// whether any was new.
+    LessonsDone {
+        account: String,
+        exercises: Vec<String>,
+        at: i64,
+    },
+    /// Course progress copied from another store (`anywoli db migrate`); the rows written go
+    /// to `out`.
+    ImportLessonProgress {
+        rows: Vec<(String, String, i64)>,
+        out: Arc<Mutex<u64>>,
+    },
     /// Puzzle ratings copied from another store (`anywoli db migrate`); the rows written go
     /// to `out`.
     ImportPuzzleRatings {
@@ -247,6 +260,15 @@ impl Op {
             Op::ImportPuzzleRatings { dump, out } => {
                 *out.lock().unwrap_or_else(|e| e.into_inner()) =
                     super::puzzle_ratings::import(&mut Lite(c), dump)?;
+            }
+            Op::LessonsDone {
+                account,
+                exercises,
+                at,
+            } => return Ok(super::lessons::record(&mut Lite(c), account, exercises, *at)? > 0),
+            Op::ImportLessonProgress { rows, out } => {
+                *out.lock().unwrap_or_else(|e| e.into_inner()) =
+                    super::lessons::import(&mut Lite(c), rows)?;
             }
             Op::CreateRematch { head, next } => {
                 touch(c, head)?;

@@ -1,0 +1,66 @@
+//! Course progress kept for accounts (issue 14): the exercises an account has done, as
+//! `lesson#n` (the page's own key; a browser without an account keeps the same keys in its
+//! localStorage). Progress only grows: an exercise done stays done.
+
+use super::sql::Sql;
+use super::StoreResult;
+
+/// The table, the same text in both backends.
+pub(super) const LESSON_TABLES: &str = "
+CREATE TABLE IF NOT EXISTS lesson_progress (
+    account TEXT NOT NULL REFERENCES accounts (name),
+    exercise TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    PRIMARY KEY (account, exercise)
+);
+";
+
+/// Marks `exercises` done for `account` at `at` (those done before keep their time): how
+/// many were new.
+pub(super) fn record(
+    db: &mut dyn Sql,
+    account: &str,
+    exercises: &[String],
+    at: i64,
+) -> StoreResult<u64> {
+    let mut n = 0;
+    for e in exercises {
+        n += db.execute(
+            "INSERT INTO lesson_progress (account, exercise, at) VALUES ($1, $2, $3)
+             ON CONFLICT DO NOTHING",
+            &[account.into(), e.into(), at.into()],
+        )?;
+    }
+    Ok(n)
+}
+
+/// The exercises `account` has done, in the order it did them.
+pub(super) fn done(db: &mut dyn Sql, account: &str) -> StoreResult<Vec<String>> {
+    db.query(
+        "SELECT exercise FROM lesson_progress WHERE account = $1 ORDER BY at, exercise",
+        &[account.into()],
+    )?
+    .iter()
+    .map(|r| r[0].text())
+    .collect()
+}
+
+/// Every account's progress, (account, exercise, at), for `anywoli db migrate`.
+pub(super) fn dump(db: &mut dyn Sql) -> StoreResult<Vec<(String, String, i64)>> {
+    db.query(
+        "SELECT account, exercise, at FROM lesson_progress ORDER BY account, exercise",
+        &[],
+    )?
+    .iter()
+    .map(|r| Ok((r[0].text()?, r[1].text()?, r[2].int()?)))
+    .collect()
+}
+
+/// Writes the rows of `rows` that are not there yet: how many.
+pub(super) fn import(db: &mut dyn Sql, rows: &[(String, String, i64)]) -> StoreResult<u64> {
+    let mut n = 0;
+    for (account, exercise, at) in rows {
+        n += record(db, account, std::slice::from_ref(exercise), *at)?;
+    }
+    Ok(n)
+}
