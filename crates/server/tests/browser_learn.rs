@@ -37,6 +37,16 @@ async fn miss_then_retry(c: &Client, hole: &str, needle: &str, shot: (&Option<Pa
     let why = text_of(c, "#lesson-status").await;
     assert!(why.contains(needle), "{why}");
     assert!(why.ends_with("Try again."), "{why}");
+    // The move told lap by lap, open after a miss.
+    let laps = js(
+        c,
+        "const d = document.querySelector('#lesson-trace'); return d.hidden || !d.open ? 0 : d.querySelectorAll('li').length",
+    )
+    .await;
+    assert!(
+        laps.as_u64().unwrap() >= 2,
+        "the miss told lap by lap: {laps}"
+    );
     if !shot.1.is_empty() {
         save_screenshot(c, shot.0, shot.1).await;
     }
@@ -176,6 +186,13 @@ async fn a_newcomer_completes_the_course() {
     )
     .await;
     assert_eq!(done.as_u64().unwrap() as usize, lessons::all().len());
+    // The course ends with a game against level 1, preselected.
+    click(&c, "#learn-play").await;
+    wait_for(&c, "document.querySelector('#level')", "the new-game form").await;
+    assert_eq!(
+        js(&c, "return document.querySelector('#level').value").await,
+        "1"
+    );
     // No offer once the course was started; the link stays.
     c.goto(&format!("{base}/")).await.unwrap();
     wait_for(

@@ -191,7 +191,10 @@ class NewGameView {
 
   render() {
     document.title = t('app_title') + ' — ' + t('new_title');
-    const levels = Array.from({ length: 10 }, (_, i) => `<option value="${i + 1}"${i + 1 === DEFAULT_LEVEL ? ' selected' : ''}>${esc(t('level_n', { n: i + 1 }))}</option>`).join('');
+    // `/?level=N` preselects a level (the course's end links to level 1).
+    const asked = Number(new URLSearchParams(location.search).get('level'));
+    const level = Number.isInteger(asked) && asked >= 1 && asked <= 10 ? asked : DEFAULT_LEVEL;
+    const levels = Array.from({ length: 10 }, (_, i) => `<option value="${i + 1}"${i + 1 === level ? ' selected' : ''}>${esc(t('level_n', { n: i + 1 }))}</option>`).join('');
     const rules = VARIANTS.map((v) => `<option value="${v}">${esc(t('variant_name_' + v))}</option>`).join('');
     main.innerHTML = `
       <section class="panel new-game">

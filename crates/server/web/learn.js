@@ -9,6 +9,7 @@ import { api } from './api.js';
 import { t } from './i18n.js';
 import { Board } from './board.js';
 import { loadAccount } from './account.js';
+import { explain } from './why.js';
 
 const STORE = 'anywoli.lessons';
 
@@ -135,7 +136,7 @@ export class CourseView {
       <section class="panel learn" aria-labelledby="learn-heading">
         <h1 id="learn-heading">${esc(t('ls_course_title'))}</h1>
         <p class="tagline">${esc(t('ls_course_intro'))}</p>
-        <p>${next ? `<a class="button primary" id="learn-start" href="/learn/${esc(next.id)}" data-link>${esc(t(Object.keys(p.done).length ? 'ls_continue' : 'ls_start'))}</a>` : `<span id="learn-finished">${esc(t('ls_course_done'))}</span> <a class="button primary" href="/" data-link>${esc(t('new_game'))}</a>`}</p>
+        <p>${next ? `<a class="button primary" id="learn-start" href="/learn/${esc(next.id)}" data-link>${esc(t(Object.keys(p.done).length ? 'ls_continue' : 'ls_start'))}</a>` : `<span id="learn-finished">${esc(t('ls_course_done'))}</span> <a class="button primary" id="learn-play" href="/?level=1" data-link>${esc(t('new_game'))}</a>`}</p>
         <ol class="lesson-list">${items}</ol>
         <p class="note"><a href="/rules" data-link>${esc(t('ls_rules_link'))}</a></p>
       </section>
@@ -196,6 +197,7 @@ export class LessonView {
         <p class="note" id="lesson-count"></p>
         <p id="lesson-goal" class="lesson-goal"></p>
         <p id="lesson-status" class="status" aria-live="polite"></p>
+        <details id="lesson-trace" class="lesson-trace" hidden><summary>${esc(t('ls_what_happened'))}</summary><ol id="lesson-trace-list"></ol></details>
         <div id="board" role="group" aria-label="${esc(title)}"></div>
         <div class="controls">
           <button type="button" id="lesson-retry">${esc(t('ls_retry'))}</button>
@@ -228,6 +230,7 @@ export class LessonView {
     $('#lesson-goal').textContent = goalText(e.goal);
     $('#lesson-next').hidden = true;
     $('#lesson-retry').hidden = false;
+    $('#lesson-trace').hidden = true;
     this.setState('playing', t('ls_your_move'));
   }
 
@@ -261,6 +264,12 @@ export class LessonView {
     const shown = d.reply && d.reply.length ? d.reply[d.reply.length - 1] : letter;
     this.board.draw(d, { playable: this.legal, last: shown });
     const $ = (q) => this.ui.main.querySelector(q);
+    // What the move (and the answer to it) did, lap by lap: open by itself after a miss,
+    // whose one sentence cannot follow every relay.
+    const lines = d.traces.flatMap((tr) => explain(tr));
+    $('#lesson-trace-list').innerHTML = lines.map((l) => `<li>${this.ui.esc(l)}</li>`).join('');
+    $('#lesson-trace').hidden = lines.length === 0;
+    $('#lesson-trace').open = d.step === 'wrong';
     if (d.step === 'continue') {
       this.setState('playing', t('ls_again'));
     } else if (d.step === 'reply') {

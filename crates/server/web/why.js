@@ -1,7 +1,7 @@
 // "Why?": a move's trace (docs/trace.md) told lap by lap in sentences — why the sowing went
 // where it went and who took what. The game page shows it for the move on the board.
 
-import { t } from './i18n.js';
+import { t, tn } from './i18n.js';
 
 /** The sentences that explain `trace`, in order. */
 export function explain(trace) {
@@ -11,8 +11,8 @@ export function explain(trace) {
     if (!lap) return;
     const holes = lap.sown.join(' ');
     out.push(lap.n === 1
-      ? t('why_lap1', { side: t(trace.mover), n: lap.seeds, h: lap.hole, holes })
-      : t('why_relay', { h: lap.hole, n: lap.seeds, holes }));
+      ? tn('why_lap1', lap.seeds, { side: t(trace.mover), h: lap.hole, holes })
+      : tn('why_relay', lap.seeds, { h: lap.hole, holes }));
     out.push(...lap.after);
     lap = null;
   };
