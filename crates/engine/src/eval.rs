@@ -78,16 +78,23 @@ pub fn features(pos: &Position) -> [i32; FEATURES] {
     let mut f = [0i32; FEATURES];
     let mut threats = [0i32; 2];
     let my_first = if me == Side::South { 0 } else { 12 };
-    // threes[k][j]: 3-holes of side k (0 = me) among holes 0..j of the board doubled, so any
-    // first lap's path is a difference of two entries.
-    let mut threes = [[0i32; 2 * Hole::COUNT + 1]; 2];
-    for j in 0..2 * Hole::COUNT {
-        let hole = j % Hole::COUNT;
-        let mine = hole.wrapping_sub(my_first) < 12;
-        for (k, t) in threes.iter_mut().enumerate() {
-            t[j + 1] = t[j] + (h[hole] == 3 && mine == (k == 0)) as i32;
-        }
+    // threes[k]: bit j set when hole j % 24 of the board doubled holds 3 and is side k's
+    // (0 = me), so the 3s a first lap passes are the bits of a range: a popcount. (A table of
+    // prefix sums did the same with a 48-step loop at every leaf.)
+    let mut three_mask = 0u64;
+    for (i, &c) in h.iter().enumerate() {
+        three_mask |= ((c == 3) as u64) << i;
     }
+    let row = |first: usize| ((1u64 << 12) - 1) << first;
+    let mine_mask = three_mask & row(my_first);
+    let theirs_mask = three_mask & row(12 - my_first);
+    let doubled = |m: u64| m | m << Hole::COUNT;
+    let threes = [doubled(mine_mask), doubled(theirs_mask)];
+    // 3s of side k among doubled holes a..b (b exclusive, b ≤ 48).
+    let in_range = |k: usize, a: usize, b: usize| -> i32 {
+        let span = (1u64 << b) - (1u64 << a);
+        (threes[k] & span).count_ones() as i32
+    };
     let mut best_midsow = [i32::MIN; 2];
     let mut overflow = [0i32; 2];
     for (i, &c) in h.iter().enumerate() {
@@ -105,8 +112,8 @@ pub fn features(pos: &Position) -> [i32; FEATURES] {
             // Holes i+1 .. i+c-1 get a seed that is not the lap's last: a 3 there is a mid-sow
             // four for its owner.
             let (a, b) = (i + 1, i + c as usize);
-            let own = threes[who][b] - threes[who][a];
-            let other = threes[1 - who][b] - threes[1 - who][a];
+            let own = in_range(who, a, b);
+            let other = in_range(1 - who, a, b);
             best_midsow[who] = best_midsow[who].max(own - other);
             // Seeds of this first lap that land in the other row.
             let opp_start = if mine { (12 + my_first) % 24 } else { my_first };

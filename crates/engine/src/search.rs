@@ -286,6 +286,9 @@ impl<'a> Thread<'a> {
                 if child.play_unchecked(mv).is_err() {
                     continue;
                 }
+                if depth >= 2 {
+                    self.tt.prefetch(key(&child));
+                }
                 let g = gain(pos, &child, me);
                 children[n] = (mv, child, g, g * 64 + self.history[mv.hole().index()]);
                 n += 1;

@@ -1,0 +1,55 @@
+//! The evaluation's features against a plain reading of their definitions, hole by hole, on
+//! positions of random play: the fast forms (bit masks and popcounts) must count the same.
+
+use anywoli_core::{Hole, Position, Rules, Side};
+use anywoli_engine::eval::features;
+
+/// Feature 14 and 15 as defined: for each side, its best first lap counted as the 3s of its
+/// own passed (not landed on) minus the other side's, at least 0.
+fn best_midsow(pos: &Position) -> [i32; 2] {
+    let me = pos.to_move().unwrap();
+    let h = pos.holes();
+    let owner = |hole: usize| if hole < 12 { Side::South } else { Side::North };
+    let mut best = [0i32; 2];
+    for (i, &c) in h.iter().enumerate() {
+        if c == 0 || c >= 24 {
+            continue;
+        }
+        let mover = owner(i);
+        let (mut own, mut other) = (0, 0);
+        for step in 1..c as usize {
+            let hole = (i + step) % Hole::COUNT;
+            if h[hole] == 3 {
+                if owner(hole) == mover {
+                    own += 1;
+                } else {
+                    other += 1;
+                }
+            }
+        }
+        let k = (mover != me) as usize;
+        best[k] = best[k].max(own - other);
+    }
+    best
+}
+
+#[test]
+fn the_midsow_features_count_what_they_say() {
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut checked = 0;
+    for _game in 0..200 {
+        let mut p = Position::start(Rules::Anywoli);
+        while !p.is_over() {
+            let f = features(&p);
+            assert_eq!([f[14], f[15]], best_midsow(&p), "{p}");
+            checked += 1;
+            let ms = p.moves();
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let m = ms.nth((x % ms.len() as u64) as usize).unwrap();
+            p.play_unchecked(m).unwrap();
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}
