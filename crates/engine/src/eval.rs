@@ -48,12 +48,15 @@ pub const ROUND1: Weights = [
     -72, -369, -207, -51, 119, 0, 422, 156, -71, 292, 103, 135, 41, -79, 0, 0, 0,
 ];
 
-/// The count class of a hole: which of the features 1..=8 it adds to.
-const CLASS: [usize; 97] = {
-    let mut t = [8usize; 97];
+/// The count class of a hole (features 1..=8) as one count in an 8-bit lane: lane `k` holds
+/// the holes of feature `k + 1`. A row's 12 holes add their lanes in one register: the classes
+/// counted into a small array were a chain of read-modify-writes, each waiting on the last
+/// store to the same class, the hottest line of the evaluation.
+const CLASS_LANE: [u64; 97] = {
+    let mut t = [0u64; 97];
     let mut c = 0;
     while c < 97 {
-        t[c] = match c {
+        let class = match c {
             0 => 1,
             1 => 2,
             2 => 3,
@@ -63,6 +66,7 @@ const CLASS: [usize; 97] = {
             8..=11 => 7,
             _ => 8,
         };
+        t[c] = 1 << (8 * (class - 1));
         c += 1;
     }
     t
@@ -94,56 +98,50 @@ fn features_of(pos: &Position) -> [i32; FEATURES] {
         return [0; FEATURES];
     };
     let h = pos.holes();
-    let mut f = [0i32; FEATURES];
-    let mut threats = [0i32; 2];
     let my_first = if me == Side::South { 0 } else { 12 };
-    // threes[k]: bit j set when hole j % 24 of the board doubled holds 3 and is side k's
-    // (0 = me), so the 3s a first lap passes are the bits of a range: a popcount. (A table of
-    // prefix sums did the same with a 48-step loop at every leaf.)
+    // Side k's first hole and row mask (0 = me). Masks over the board doubled (bit j is hole
+    // j % 24, j < 48) turn "the holes a first lap passes" into one range, so its 3s and the
+    // seeds it drops in the other row are popcounts.
+    let first = [my_first, 12 - my_first];
+    let row = |k: usize| ((1u64 << 12) - 1) << first[k];
+    let doubled = |m: u64| m | m << Hole::COUNT;
     let mut three_mask = 0u64;
     for (i, &c) in h.iter().enumerate() {
         three_mask |= ((c == 3) as u64) << i;
     }
-    let row = |first: usize| ((1u64 << 12) - 1) << first;
-    let mine_mask = three_mask & row(my_first);
-    let theirs_mask = three_mask & row(12 - my_first);
-    let doubled = |m: u64| m | m << Hole::COUNT;
-    let threes = [doubled(mine_mask), doubled(theirs_mask)];
-    // 3s of side k among doubled holes a..b (b exclusive, b ≤ 48).
-    let in_range = |k: usize, a: usize, b: usize| -> i32 {
-        let span = (1u64 << b) - (1u64 << a);
-        (threes[k] & span).count_ones() as i32
-    };
+    let threes = [doubled(three_mask & row(0)), doubled(three_mask & row(1))];
+    let rows = [doubled(row(0)), doubled(row(1))];
+    // Set bits of `m` among doubled holes a..b (b exclusive, b ≤ 48).
+    let count = |m: u64, a: usize, b: usize| (m & ((1u64 << b) - (1u64 << a))).count_ones() as i32;
+    let mut seeds = [0i32; 2];
+    let mut classes = [0u64; 2];
+    let mut threats = [0i32; 2];
     let mut best_midsow = [i32::MIN; 2];
     let mut overflow = [0i32; 2];
-    for (i, &c) in h.iter().enumerate() {
-        let mine = i.wrapping_sub(my_first) < 12;
-        let sign = if mine { 1 } else { -1 };
-        f[0] += sign * c as i32;
-        f[CLASS[c as usize]] += sign;
-        if c > 0 && c < 24 {
-            // The first lap of a move from hole i ends on hole i + c: a capture if it holds 3.
-            let target = (i + c as usize) % Hole::COUNT;
-            let who = !mine as usize;
-            if h[target] == 3 {
-                threats[who] += 1;
+    for k in 0..2 {
+        for i in first[k]..first[k] + 12 {
+            let c = h[i] as usize;
+            seeds[k] += c as i32;
+            classes[k] += CLASS_LANE[c];
+            if c > 0 && c < Hole::COUNT {
+                // The first lap of a move from hole i ends on hole i + c: a capture if it
+                // holds 3.
+                threats[k] += (three_mask >> ((i + c) % Hole::COUNT)) as i32 & 1;
+                // Holes i+1 .. i+c-1 get a seed that is not the lap's last: a 3 there is a
+                // mid-sow four for its owner.
+                let (a, b) = (i + 1, i + c);
+                let net = count(threes[k], a, b) - count(threes[1 - k], a, b);
+                best_midsow[k] = best_midsow[k].max(net);
+                // Seeds of this first lap (holes i+1 ..= i+c) that land in the other row.
+                overflow[k] += count(rows[1 - k], a, b + 1);
             }
-            // Holes i+1 .. i+c-1 get a seed that is not the lap's last: a 3 there is a mid-sow
-            // four for its owner.
-            let (a, b) = (i + 1, i + c as usize);
-            let own = in_range(who, a, b);
-            let other = in_range(1 - who, a, b);
-            best_midsow[who] = best_midsow[who].max(own - other);
-            // Seeds of this first lap that land in the other row.
-            let opp_start = if mine { (12 + my_first) % 24 } else { my_first };
-            let mut n = 0;
-            for k in [opp_start, opp_start + 24] {
-                let lo = a.max(k);
-                let hi = (b + 1).min(k + 12);
-                n += hi.saturating_sub(lo) as i32;
-            }
-            overflow[who] += n;
         }
+    }
+    let mut f = [0i32; FEATURES];
+    f[0] = seeds[0] - seeds[1];
+    for (lane, fk) in f[1..=8].iter_mut().enumerate() {
+        let of = |m: u64| (m >> (8 * lane)) as i32 & 0xff;
+        *fk = of(classes[0]) - of(classes[1]);
     }
     f[9] = threats[0];
     f[10] = threats[1];

@@ -1,5 +1,6 @@
 //! The evaluation's features against a plain reading of their definitions, hole by hole, on
-//! positions of random play: the fast forms (bit masks and popcounts) must count the same.
+//! positions of random play: the fast forms (bit masks, popcounts, counts in 8-bit lanes) must
+//! count the same.
 
 use anywoli_core::{Hole, Position, Rules, Side};
 use anywoli_engine::eval::features;
@@ -33,8 +34,50 @@ fn best_midsow(pos: &Position) -> [i32; 2] {
     best
 }
 
+/// Features 0..=10 and 16 as defined, hole by hole: row seeds, holes by count class, first laps
+/// ending on a 3, and first-lap seeds dropped in the other row, each mine minus theirs.
+fn counted(pos: &Position) -> Vec<(usize, i32)> {
+    let me = pos.to_move().unwrap();
+    let h = pos.holes();
+    let owner = |hole: usize| if hole < 12 { Side::South } else { Side::North };
+    let sign = |hole: usize| if owner(hole) == me { 1 } else { -1 };
+    let class = |c: u8| match c {
+        0..=4 => 1 + c as usize,
+        5..=7 => 6,
+        8..=11 => 7,
+        _ => 8,
+    };
+    let mut f = [0i32; 17];
+    let (mut mine_threats, mut their_threats) = (0, 0);
+    for (i, &c) in h.iter().enumerate() {
+        f[0] += sign(i) * c as i32;
+        f[class(c)] += sign(i);
+        if c == 0 || c >= 24 {
+            continue;
+        }
+        if h[(i + c as usize) % Hole::COUNT] == 3 {
+            if owner(i) == me {
+                mine_threats += 1;
+            } else {
+                their_threats += 1;
+            }
+        }
+        for step in 1..=c as usize {
+            if owner((i + step) % Hole::COUNT) != owner(i) {
+                f[16] += sign(i);
+            }
+        }
+    }
+    f[9] = mine_threats;
+    f[10] = their_threats;
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 16]
+        .into_iter()
+        .map(|k| (k, f[k]))
+        .collect()
+}
+
 #[test]
-fn the_midsow_features_count_what_they_say() {
+fn the_features_count_what_they_say() {
     let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut checked = 0;
     for _game in 0..200 {
@@ -42,6 +85,9 @@ fn the_midsow_features_count_what_they_say() {
         while !p.is_over() {
             let f = features(&p);
             assert_eq!([f[14], f[15]], best_midsow(&p), "{p}");
+            for (k, want) in counted(&p) {
+                assert_eq!(f[k], want, "feature {k} of {p}");
+            }
             checked += 1;
             let ms = p.moves();
             x ^= x << 13;
