@@ -164,17 +164,24 @@ pub fn smp_positions() -> Vec<Position> {
     out
 }
 
+/// Shortest one-thread search worth timing against `n` threads: shorter ones time starting
+/// threads more than searching (the bench's later positions, with few seeds, finish depth 12
+/// in 1–3 ms).
+const WORTH_TIMING: Duration = Duration::from_millis(150);
+
 /// Time to depth and nodes per second with one thread and with `n`, as medians of `runs`
-/// runs per position with a fresh table each run.
+/// runs per position with a fresh table each run. Each position is timed at the first depth
+/// from `depth` up whose one-thread search takes [`WORTH_TIMING`] (one calibration run).
 fn smp(out: &mut impl Write, time: Duration, runs: u32, depth: u32, n: usize) -> CmdResult {
     let stop = AtomicBool::new(false);
     let positions = smp_positions();
     writeln!(
         out,
-        "threads: time to depth {depth} (ms), medians of {runs} runs, 64 MiB table, {} positions",
-        positions.len()
+        "threads: time to depth (ms), medians of {runs} runs, 64 MiB table, {} positions, each at the first depth from {depth} that one thread needs {} ms for",
+        positions.len(),
+        WORTH_TIMING.as_millis()
     )?;
-    writeln!(out, "position   1 thread  {n} threads  ratio")?;
+    writeln!(out, "position  depth   1 thread  {n} threads  ratio")?;
     let mut ratios = Vec::new();
     let (mut sum1, mut sum_n) = (0.0, 0.0);
     // One engine per thread count, its table cleared before each run: clearing writes every
@@ -182,11 +189,20 @@ fn smp(out: &mut impl Write, time: Duration, runs: u32, depth: u32, n: usize) ->
     // (which a table's first search pays, and pays more with more threads touching it).
     let mut engines = [Engine::new(64, 1), Engine::new(64, n)];
     for (i, pos) in positions.iter().enumerate() {
+        let mut d = depth;
+        while d < 30 {
+            engines[0].clear();
+            let r = engines[0].search(pos, &Limits::depth(d), &stop, &mut |_| {});
+            if r.time >= WORTH_TIMING {
+                break;
+            }
+            d += 1;
+        }
         let mut ms = [Vec::new(), Vec::new()];
         for _ in 0..runs {
             for (k, engine) in engines.iter_mut().enumerate() {
                 engine.clear();
-                let r = engine.search(pos, &Limits::depth(depth), &stop, &mut |_| {});
+                let r = engine.search(pos, &Limits::depth(d), &stop, &mut |_| {});
                 ms[k].push(r.time.as_secs_f64() * 1000.0);
             }
         }
@@ -196,7 +212,7 @@ fn smp(out: &mut impl Write, time: Duration, runs: u32, depth: u32, n: usize) ->
         ratios.push(one / many.max(1e-3));
         writeln!(
             out,
-            "{:>8} {one:>10.1} {many:>10.1} {:>6.2}",
+            "{:>8} {d:>6} {one:>10.1} {many:>10.1} {:>6.2}",
             i * 12,
             one / many.max(1e-3)
         )?;

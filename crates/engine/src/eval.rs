@@ -119,8 +119,8 @@ fn features_of(pos: &Position) -> [i32; FEATURES] {
     let mut best_midsow = [i32::MIN; 2];
     let mut overflow = [0i32; 2];
     for k in 0..2 {
-        for i in first[k]..first[k] + 12 {
-            let c = h[i] as usize;
+        for (j, &c) in h[first[k]..first[k] + 12].iter().enumerate() {
+            let (i, c) = (first[k] + j, c as usize);
             seeds[k] += c as i32;
             classes[k] += CLASS_LANE[c];
             if c > 0 && c < Hole::COUNT {

@@ -6,7 +6,7 @@
 //! differ only in them. A move that gives the same side the next move (an extra move, or the
 //! opponent passing) adds the child's value instead of subtracting it: no sign flip.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -136,6 +136,45 @@ struct Thread<'a> {
     lmr: bool,
     /// Endgame databases, probed below the root (see [`Thread::probe`]).
     tb: Option<&'a Tablebase>,
+    /// The other threads of this search, when there are any.
+    team: Option<&'a Team>,
+}
+
+/// What the threads of one search share beside the table (lazy SMP).
+struct Team {
+    /// How many threads have begun each depth. A helper skips a depth that half the threads
+    /// are already on: two threads on one depth mostly repeat each other's work, while a
+    /// helper a depth ahead fills the table with what the main thread will ask next.
+    started: [AtomicU32; MAX_PLY + 1],
+    /// How many threads search.
+    threads: u32,
+    /// Set by the first thread to finish the last depth: the search has its answer, and the
+    /// others stop.
+    done: AtomicBool,
+    /// Whether a helper's answer may be the search's: only when one line is asked for, as a
+    /// helper searches one line.
+    helpers_answer: bool,
+}
+
+impl Team {
+    fn new(threads: usize, multipv: usize) -> Team {
+        Team {
+            started: std::array::from_fn(|_| AtomicU32::new(0)),
+            threads: threads as u32,
+            done: AtomicBool::new(false),
+            helpers_answer: multipv == 1,
+        }
+    }
+
+    /// The depth a helper begins next: `depth`, or the first after it that fewer than half
+    /// the threads are on (never past `max_depth`).
+    fn next_depth(&self, mut depth: u32, max_depth: u32) -> u32 {
+        let crowd = self.threads.div_ceil(2);
+        while depth < max_depth && self.started[depth as usize].load(Relaxed) >= crowd {
+            depth += 1;
+        }
+        depth
+    }
 }
 
 impl<'a> Thread<'a> {
@@ -162,6 +201,7 @@ impl<'a> Thread<'a> {
             aborted: false,
             lmr: true,
             tb: None,
+            team: None,
         }
     }
 
@@ -195,6 +235,7 @@ impl<'a> Thread<'a> {
                 + (self.nodes - self.flushed);
             self.flushed = self.nodes;
             if self.stop.load(Relaxed)
+                || self.team.is_some_and(|t| t.done.load(Relaxed))
                 || self.deadline.is_some_and(|d| Instant::now() >= d)
                 || self.node_limit.is_some_and(|n| total >= n)
             {
@@ -547,6 +588,7 @@ impl Engine {
             .depth
             .unwrap_or(MAX_PLY as u32)
             .clamp(1, MAX_PLY as u32);
+        let team = Team::new(self.threads, self.multipv);
         let make = |stop| {
             let mut t = Thread::new(
                 &self.tt,
@@ -558,38 +600,52 @@ impl Engine {
             );
             t.lmr = self.lmr;
             t.tb = self.tablebase.as_deref();
+            t.team = (self.threads > 1).then_some(&team);
             t
         };
+        let only = self.root_moves.as_deref();
         std::thread::scope(|scope| {
-            for id in 1..self.threads {
-                let mut t = make(&helpers_stop);
-                let pos = *pos;
-                scope.spawn(move || {
-                    // Helpers start one ply deeper every other thread, so they fill the table
-                    // with different depths than the main thread.
-                    iterate(
-                        &mut t,
-                        &pos,
-                        1 + (id as u32 % 2),
-                        max_depth,
-                        (1, self.root_moves.as_deref()),
-                        start,
-                        &mut |_| {},
-                    );
-                });
-            }
+            let helpers: Vec<_> = (1..self.threads)
+                .map(|_| {
+                    let mut t = make(&helpers_stop);
+                    let pos = *pos;
+                    scope.spawn(move || {
+                        iterate(&mut t, &pos, max_depth, (1, only), true, start, &mut |_| {})
+                    })
+                })
+                .collect();
             let mut main = make(stop);
-            let r = iterate(
+            let mut r = iterate(
                 &mut main,
                 pos,
-                1,
                 max_depth,
-                (self.multipv, self.root_moves.as_deref()),
+                (self.multipv, only),
+                false,
                 start,
                 on_info,
             );
             helpers_stop.store(true, Relaxed);
+            let deeper: Option<SearchResult> = helpers
+                .into_iter()
+                .filter_map(|h| h.join().ok())
+                .filter(|h| team.helpers_answer && h.depth > r.depth)
+                .max_by_key(|h| h.depth);
             let nodes = shared_nodes.load(Relaxed) + (main.nodes - main.flushed);
+            // A helper that finished a deeper iteration than the main thread has the better
+            // answer (only one line is asked for, so its single line is the whole answer).
+            if let Some(h) = deeper {
+                r = h;
+                for (k, line) in r.lines.iter().enumerate() {
+                    on_info(&Info {
+                        multipv: k + 1,
+                        depth: r.depth,
+                        score: line.score,
+                        nodes,
+                        time: r.time,
+                        pv: line.pv.clone(),
+                    });
+                }
+            }
             SearchResult { nodes, ..r }
         })
     }
@@ -646,13 +702,14 @@ impl Engine {
 }
 
 /// Iterative deepening from the root; `(multipv, only)`: how many best moves get exact
-/// scores, and which root moves are searched (`None`: all).
+/// scores, and which root moves are searched (`None`: all). A `helper` skips the depths its
+/// team crowds ([`Team::next_depth`]).
 fn iterate(
     t: &mut Thread<'_>,
     pos: &Position,
-    first_depth: u32,
     max_depth: u32,
     (multipv, only): (usize, Option<&[Move]>),
+    helper: bool,
     start: Instant,
     on_info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
@@ -693,7 +750,15 @@ fn iterate(
     result.pv = vec![root[0].0];
     result.score = stores + root[0].2;
 
-    for depth in first_depth..=max_depth {
+    let mut depth = 0;
+    while depth < max_depth {
+        depth += 1;
+        if let Some(team) = t.team {
+            if helper {
+                depth = team.next_depth(depth, max_depth);
+            }
+            team.started[depth as usize].fetch_add(1, Relaxed);
+        }
         // The exact values found at this depth, best first, at most `multipv`: a move must
         // beat the last of them (once there are `multipv`) to be searched exactly. With one
         // line this is the usual principal variation search.
@@ -745,6 +810,11 @@ fn iterate(
             break;
         }
         result.depth = depth;
+        if depth == max_depth {
+            if let Some(team) = t.team.filter(|team| !helper || team.helpers_answer) {
+                team.done.store(true, Relaxed);
+            }
+        }
         root.sort_by_key(|r| std::cmp::Reverse(r.3));
         result.root_scores = root.iter().map(|r| (r.0, stores + r.3)).collect();
         result.lines = root[..multipv]

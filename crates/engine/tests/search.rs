@@ -117,3 +117,32 @@ fn principal_variations_are_playable_lines() {
         }
     }
 }
+
+/// With helper threads a search to depth D answers at depth D, whichever thread finished it
+/// first: the last `info` is that depth, and asking for two lines still gets two exact lines
+/// (only the main thread searches several).
+#[test]
+fn helpers_answer_at_the_asked_depth() {
+    let stop = AtomicBool::new(false);
+    for threads in [2, 3] {
+        for (i, pos) in random_positions(8, 0x5eed_0002).iter().enumerate() {
+            for multipv in [1, 2] {
+                let mut engine = Engine::new(4, threads);
+                engine.set_multipv(multipv);
+                let mut last = 0;
+                let r = engine.search(pos, &Limits::depth(10), &stop, &mut |info| {
+                    assert!(
+                        info.depth >= last,
+                        "threads {threads}, position {i}: depths go back"
+                    );
+                    last = info.depth;
+                });
+                let at = format!("threads {threads}, multipv {multipv}, position {i} {pos}");
+                assert_eq!((r.depth, last), (10, 10), "{at}");
+                assert_eq!(r.lines.len(), multipv.min(pos.moves().len()), "{at}");
+                assert!(pos.moves().contains(r.best.unwrap()), "{at}");
+                assert_eq!(r.lines[0].score, r.score, "{at}");
+            }
+        }
+    }
+}
