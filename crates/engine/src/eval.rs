@@ -110,6 +110,7 @@ fn features_of(pos: &Position) -> [i32; FEATURES] {
         three_mask |= ((c == 3) as u64) << i;
     }
     let threes = [doubled(three_mask & row(0)), doubled(three_mask & row(1))];
+    let all_threes = doubled(three_mask);
     let rows = [doubled(row(0)), doubled(row(1))];
     // Set bits of `m` among doubled holes a..b (b exclusive, b ≤ 48).
     let count = |m: u64, a: usize, b: usize| (m & ((1u64 << b) - (1u64 << a))).count_ones() as i32;
@@ -125,8 +126,8 @@ fn features_of(pos: &Position) -> [i32; FEATURES] {
             classes[k] += CLASS_LANE[c];
             if c > 0 && c < Hole::COUNT {
                 // The first lap of a move from hole i ends on hole i + c: a capture if it
-                // holds 3.
-                threats[k] += (three_mask >> ((i + c) % Hole::COUNT)) as i32 & 1;
+                // holds 3 (read on the board doubled: no modulo).
+                threats[k] += (all_threes >> (i + c)) as i32 & 1;
                 // Holes i+1 .. i+c-1 get a seed that is not the lap's last: a 3 there is a
                 // mid-sow four for its owner.
                 let (a, b) = (i + 1, i + c);
