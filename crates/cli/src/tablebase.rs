@@ -98,7 +98,7 @@ impl Place {
 
 /// What `build --seeds 12` says before it starts: it is long.
 pub const TWELVE: &str = "building the 12-seed database of anywoli from the 8-seed one: \
-    834,451,800 positions; expect about an hour on 2 cores, 8 GB of memory, a 1.7 GB \
+    834,451,800 positions; expect about 45 minutes on 2 cores, 3.5 GB of memory, a 1.7 GB \
     file (docs/tablebase.md)";
 
 fn check_seeds(seeds: u8) -> Result<(), Failure> {
@@ -188,9 +188,9 @@ fn missing(path: &Path, e: String) -> String {
     }
 }
 
-/// The 12-seed build's peak memory, measured (docs/tablebase.md): three thresholds of state
-/// and move counts per position, and the table.
-const MEMORY12: u64 = 8_800_000_000;
+/// The 12-seed build's peak memory (docs/tablebase.md): one packed 32-bit word per position
+/// for the three thresholds' states and move counts, turned into the table in place.
+const MEMORY12: u64 = 3_600_000_000;
 
 /// The memory the kernel says is available, when it says (Linux); `None` elsewhere.
 fn available_memory() -> Option<u64> {

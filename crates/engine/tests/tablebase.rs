@@ -422,7 +422,7 @@ fn the_unmove_builder_agrees_with_the_move_graph_builder() {
     let t = eight();
     let mut differ = 0;
     for i in 0..positions(8) {
-        if solved.status[i as usize] != t.entry_at(i) {
+        if solved.status(i as usize, 0) != t.entry_at(i) {
             differ += 1;
         }
     }
