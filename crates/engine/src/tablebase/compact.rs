@@ -433,7 +433,7 @@ mod tests {
                     if spread == 65_536 {
                         v as Entry
                     } else {
-                        (v as Entry) | 0x8000 * (v as Entry & 1)
+                        (v as Entry) | (0x8000 * (v as Entry & 1))
                     }
                 })
                 .collect();
