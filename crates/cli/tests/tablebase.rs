@@ -116,7 +116,11 @@ fn build_verify_and_solve_with_the_database() {
     assert!(r.stdout.contains("anywoli-8.awtbz in "), "{}", r.stdout);
     let r = run(&["tablebase", "compare", "--dir", d, "--samples", "20000"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.contains("all 7888725 entries agree"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("all 7888725 entries agree"),
+        "{}",
+        r.stdout
+    );
     assert!(
         r.stdout
             .contains("probed 20000 random positions through each, all agree"),

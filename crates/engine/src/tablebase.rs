@@ -977,6 +977,10 @@ pub struct Tablebase {
 pub const ENV_DIR: &str = "ANYWOLI_TABLEBASES";
 /// The folder used when neither a flag nor [`ENV_DIR`] names one.
 pub const DEFAULT_DIR: &str = "tablebases";
+/// Entries past which [`Tablebase::open`] maps a compact file instead of decompressing it:
+/// a probe of a mapped table decompresses a block (microseconds, docs/tablebase.md), one of a
+/// table in memory reads an entry, and the 8-seed table is 16 MB in memory.
+pub const MAP_OVER: u64 = 50_000_000;
 
 impl Tablebase {
     /// A set of tables already in memory.
@@ -995,8 +999,9 @@ impl Tablebase {
     }
 
     /// Opens every database found in `dir` (see [`Tablebase::dir`]): a compact file
-    /// (`anywoli-N.awtbz`) is mapped, not read, and is used when present; else the `.awtb`
-    /// file is loaded whole. A missing folder or missing files give an empty set, not an
+    /// (`anywoli-N.awtbz`) is used when present — mapped, not read, when it holds more than
+    /// [`MAP_OVER`] entries (the 12-seed one), else decompressed into memory — and else the
+    /// `.awtb` file is loaded whole. A missing folder or missing files give an empty set, not an
     /// error; a damaged file is an error.
     pub fn open(dir: Option<&Path>) -> Result<Tablebase, String> {
         let dir = Tablebase::dir(dir);
@@ -1004,8 +1009,10 @@ impl Tablebase {
         for seeds in [8u8, 12] {
             let compact = dir.join(Table::compact_file_name(seeds));
             let path = dir.join(Table::file_name(seeds));
-            if compact.exists() {
+            if compact.exists() && positions(seeds) > MAP_OVER {
                 tables.push(Table::open_compact(&compact)?);
+            } else if compact.exists() {
+                tables.push(Table::load(&compact)?);
             } else if path.exists() {
                 tables.push(Table::load(&path)?);
             }

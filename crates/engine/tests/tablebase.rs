@@ -437,8 +437,8 @@ fn scratch(name: &str) -> std::path::PathBuf {
 }
 
 /// The compact file (`.awtbz`) holds the table it was made from: every entry is the same, read
-/// through its memory map or whole, and `Tablebase::open` prefers it and probes the same under
-/// every rule, side to move and quiet count.
+/// through its memory map or whole; `Tablebase::open` prefers it; and probes through the map
+/// answer the same under every rule, side to move and quiet count.
 #[test]
 fn the_compact_file_holds_every_entry_of_the_table() {
     let t = eight();
@@ -461,9 +461,15 @@ fn the_compact_file_holds_every_entry_of_the_table() {
     assert!(!whole.is_compact());
     assert!((0..positions(8)).all(|i| whole.entry_at(i) == t.entry_at(i)));
 
-    // With both files in the folder, the compact one is used.
+    // With both files in the folder, the compact one is used (decompressed into memory: the
+    // 8-seed table is small).
     t.save(&dir.join(Table::file_name(8))).unwrap();
-    let tb = Tablebase::open(Some(&dir)).unwrap();
+    std::fs::write(dir.join(Table::file_name(8)), b"not read").unwrap();
+    let opened = Tablebase::open(Some(&dir)).unwrap();
+    assert!(!opened.table(8).unwrap().is_compact());
+    assert!((0..positions(8)).all(|i| opened.table(8).unwrap().entry_at(i) == t.entry_at(i)));
+    // Probes through the mapped file.
+    let tb = Tablebase::from_tables(vec![Table::open_compact(&path).unwrap()]);
     assert!(tb.table(8).unwrap().is_compact());
     let rules = [
         (Rules::Anywoli, None),
