@@ -29,6 +29,30 @@ pub enum TablebaseCommand {
         /// Build the 12-seed database even when the system says too little memory is free.
         #[arg(long)]
         force: bool,
+        /// Also write the compact file (`anywoli-N.awtbz`, what `tablebase compact` makes).
+        #[arg(long)]
+        compact: bool,
+    },
+    /// Write the compact file of a saved database (`anywoli-N.awtbz`: blocks compressed one by
+    /// one, probed through a memory map; used instead of the `.awtb` file when present).
+    Compact {
+        #[command(flatten)]
+        place: Place,
+        /// Threads compressing.
+        #[arg(long, default_value_t = 2, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+        threads: u16,
+    },
+    /// Check the compact file against the `.awtb` file entry by entry, and probe both at
+    /// random positions.
+    Compare {
+        #[command(flatten)]
+        place: Place,
+        /// Random positions probed through each.
+        #[arg(long, default_value_t = 1_000_000, value_name = "N")]
+        samples: u64,
+        /// Seed of the random positions.
+        #[arg(long, default_value_t = 1, value_name = "N")]
+        seed: u64,
     },
     /// Check a saved database entry by entry against the rules, and print its figures.
     Verify {
@@ -90,15 +114,39 @@ pub struct Place {
 }
 
 impl Place {
+    /// The `.awtb` file, or the compact one when only that is there.
     fn path(&self) -> Result<PathBuf, Failure> {
         check_seeds(self.seeds)?;
+        Ok(table_path(self.dir.as_deref(), self.seeds))
+    }
+
+    fn plain_path(&self) -> Result<PathBuf, Failure> {
+        check_seeds(self.seeds)?;
         Ok(Tablebase::dir(self.dir.as_deref()).join(Table::file_name(self.seeds)))
+    }
+
+    fn compact_path(&self) -> Result<PathBuf, Failure> {
+        check_seeds(self.seeds)?;
+        Ok(Tablebase::dir(self.dir.as_deref()).join(Table::compact_file_name(self.seeds)))
+    }
+}
+
+/// The file of a table to read whole: `anywoli-N.awtb`, or `anywoli-N.awtbz` when only that
+/// one is there.
+fn table_path(dir: Option<&Path>, seeds: u8) -> PathBuf {
+    let dir = Tablebase::dir(dir);
+    let plain = dir.join(Table::file_name(seeds));
+    let compact = dir.join(Table::compact_file_name(seeds));
+    if !plain.exists() && compact.exists() {
+        compact
+    } else {
+        plain
     }
 }
 
 /// What `build --seeds 12` says before it starts: it is long.
 pub const TWELVE: &str = "building the 12-seed database of anywoli from the 8-seed one: \
-    834,451,800 positions; expect about an hour on 2 cores, 8 GB of memory, a 1.7 GB \
+    834,451,800 positions; expect about 45 minutes on 2 cores, 3.5 GB of memory, a 1.7 GB \
     file (docs/tablebase.md)";
 
 fn check_seeds(seeds: u8) -> Result<(), Failure> {
@@ -143,7 +191,14 @@ pub fn run(cmd: &TablebaseCommand) -> CmdResult {
             place,
             threads,
             force,
-        } => build(place, *threads as usize, *force),
+            compact,
+        } => build(place, *threads as usize, *force, *compact),
+        TablebaseCommand::Compact { place, threads } => compact(place, *threads as usize),
+        TablebaseCommand::Compare {
+            place,
+            samples,
+            seed,
+        } => compare(place, *samples, *seed),
         TablebaseCommand::Verify { place, threads } => verify(place, *threads as usize),
         TablebaseCommand::Stats { place } => {
             let path = place.path()?;
@@ -188,9 +243,9 @@ fn missing(path: &Path, e: String) -> String {
     }
 }
 
-/// The 12-seed build's peak memory, measured (docs/tablebase.md): three thresholds of state
-/// and move counts per position, and the table.
-const MEMORY12: u64 = 8_800_000_000;
+/// The 12-seed build's peak memory (docs/tablebase.md): one packed 32-bit word per position
+/// for the three thresholds' states and move counts, turned into the table in place.
+const MEMORY12: u64 = 3_600_000_000;
 
 /// The memory the kernel says is available, when it says (Linux); `None` elsewhere.
 fn available_memory() -> Option<u64> {
@@ -200,8 +255,8 @@ fn available_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
-fn build(place: &Place, threads: usize, force: bool) -> CmdResult {
-    let path = place.path()?;
+fn build(place: &Place, threads: usize, force: bool, write_compact: bool) -> CmdResult {
+    let path = place.plain_path()?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)
             .map_err(|e| Failure(format!("cannot create {}: {e}", dir.display())))?;
@@ -237,6 +292,9 @@ fn build(place: &Place, threads: usize, force: bool) -> CmdResult {
         table.len(),
         size as f64 / 1e6
     )?;
+    if write_compact {
+        say_compacted(&mut out, &path, &table, &place.compact_path()?, threads)?;
+    }
     if place.seeds == 12 {
         return print_stats12(&mut out, &anywoli_engine::retro::stats12(&table), &table);
     }
@@ -309,7 +367,7 @@ const CROSS_NODES: u64 = 300_000;
 
 /// The 8-seed database alone, which the 12-seed one is built and checked from.
 fn eight_only(dir: Option<&Path>) -> Result<Tablebase, Failure> {
-    let p8 = Tablebase::dir(dir).join(Table::file_name(8));
+    let p8 = table_path(dir, 8);
     if !p8.exists() {
         return Err(Failure(format!(
             "the 12-seed database is built and checked from the 8-seed one, and there is none at {}: run `anywoli tablebase build --seeds 8` first",
@@ -341,7 +399,7 @@ fn verify(place: &Place, threads: usize) -> CmdResult {
         // Consistency alone does not rule out a wrong but self-consistent table; an
         // independent method on a sample does.
         let t1 = Instant::now();
-        let p8 = Tablebase::dir(place.dir.as_deref()).join(Table::file_name(8));
+        let p8 = table_path(place.dir.as_deref(), 8);
         let both = Tablebase::from_tables(vec![Table::load(&p8).map_err(Failure)?, table]);
         let c = anywoli_engine::retro::cross_check12(&both, &tb8, CROSS_SAMPLES, CROSS_NODES, 1);
         if let Some((p, table, solver)) = c.disagreements.first() {
@@ -882,4 +940,139 @@ pub fn puzzle(args: &PuzzleArgs) -> CmdResult {
             }
         }
     }
+}
+
+/// Writes the compact file of `table` (read from `from`) and says what it took.
+fn say_compacted(
+    out: &mut impl Write,
+    from: &Path,
+    table: &Table,
+    to: &Path,
+    threads: usize,
+) -> CmdResult {
+    let t0 = Instant::now();
+    let size = table.save_compact(to, threads).map_err(Failure)?;
+    let plain = 2 * table.len() as u64 + 32;
+    writeln!(
+        out,
+        "compacted {} into {} in {:.1} s: {:.1} MB, {:.2} bits an entry, {:.1}% of the .awtb size",
+        from.display(),
+        to.display(),
+        t0.elapsed().as_secs_f64(),
+        size as f64 / 1e6,
+        8.0 * size as f64 / table.len() as f64,
+        100.0 * size as f64 / plain as f64
+    )?;
+    Ok(())
+}
+
+fn compact(place: &Place, threads: usize) -> CmdResult {
+    let path = place.plain_path()?;
+    let table = Table::load(&path).map_err(|e| Failure(missing(&path, e)))?;
+    say_compacted(
+        &mut std::io::stdout().lock(),
+        &path,
+        &table,
+        &place.compact_path()?,
+        threads,
+    )
+}
+
+/// Every entry of the compact file against the `.awtb` file, then `samples` random positions
+/// probed through each (either side to move, quiet counts 0, 50 and 99, each rule the table
+/// answers for), timing the probes.
+fn compare(place: &Place, samples: u64, seed: u64) -> CmdResult {
+    let (pp, cp) = (place.plain_path()?, place.compact_path()?);
+    let t0 = Instant::now();
+    let plain = Table::load(&pp).map_err(|e| Failure(missing(&pp, e)))?;
+    let c = Table::open_compact(&cp).map_err(|e| Failure(missing(&cp, e)))?;
+    let n = plain.len() as u64;
+    if c.len() as u64 != n || c.seeds() != plain.seeds() {
+        return Err(Failure(format!(
+            "{} and {} are not the same table",
+            cp.display(),
+            pp.display()
+        )));
+    }
+    for i in 0..n {
+        let e = c.try_entry_at(i).map_err(|e| Failure(e.to_string()))?;
+        if e != plain.entry_at(i) {
+            return Err(Failure(format!(
+                "{} disagrees with {} at entry {i}: {e:#06x} instead of {:#06x}",
+                cp.display(),
+                pp.display(),
+                plain.entry_at(i)
+            )));
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "compared {} with {}: all {n} entries agree ({:.1} s)",
+        cp.display(),
+        pp.display(),
+        t0.elapsed().as_secs_f64()
+    )?;
+    let seeds = plain.seeds();
+    let tb_plain = Tablebase::from_tables(vec![plain]);
+    let tb_compact = Tablebase::from_tables(vec![c]);
+    let rules: &[(Rules, Option<Side>)] = if seeds == 12 {
+        &[(Rules::Anywoli, None)]
+    } else {
+        &[
+            (Rules::Anywoli, None),
+            (Rules::FirstFinal, Some(Side::South)),
+            (Rules::FirstFinal, Some(Side::North)),
+            (Rules::Lottery { seed: 1 }, None),
+        ]
+    };
+    let mut x = seed | 1;
+    let mut ps = Vec::with_capacity(samples.min(1 << 24) as usize);
+    while (ps.len() as u64) < samples {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let holes = unrank(x % n, seeds);
+        let side = if x >> 63 == 0 {
+            Side::South
+        } else {
+            Side::North
+        };
+        let quiet = [0u16, 50, 99][(x >> 40) as usize % 3];
+        let (r, ff) = rules[(x >> 50) as usize % rules.len()];
+        let rest = 96 - seeds;
+        if let Ok(p) = Position::from_parts(
+            holes,
+            [rest / 2, rest - rest / 2],
+            Some(side),
+            None,
+            ff,
+            quiet,
+            quiet as u32,
+            r,
+        ) {
+            ps.push(p);
+        }
+    }
+    let time = |tb: &Tablebase| {
+        let t = Instant::now();
+        let answers: Vec<_> = ps.iter().map(|p| tb.probe(p)).collect();
+        (answers, t.elapsed())
+    };
+    let (a, ta) = time(&tb_plain);
+    let (b, tb) = time(&tb_compact);
+    if let Some(i) = (0..ps.len()).find(|&i| a[i] != b[i]) {
+        return Err(Failure(format!(
+            "the compact file probes {} differently: {:?} instead of {:?}",
+            ps[i], b[i], a[i]
+        )));
+    }
+    writeln!(
+        out,
+        "probed {} random positions through each, all agree: {:.0} ns a probe from the compact file, {:.0} ns from the table in memory (random positions: nearly every compact probe decompresses a block)",
+        ps.len(),
+        tb.as_nanos() as f64 / ps.len() as f64,
+        ta.as_nanos() as f64 / ps.len() as f64
+    )?;
+    Ok(())
 }

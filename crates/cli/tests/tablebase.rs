@@ -110,6 +110,42 @@ fn build_verify_and_solve_with_the_database() {
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("database: South forces"));
 
+    // The compact file: made, compared with the .awtb entry by entry, then used alone.
+    let r = run(&["tablebase", "compact", "--dir", d]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("anywoli-8.awtbz in "), "{}", r.stdout);
+    let r = run(&["tablebase", "compare", "--dir", d, "--samples", "20000"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("all 7888725 entries agree"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("probed 20000 random positions through each, all agree"),
+        "{}",
+        r.stdout
+    );
+    let plain = dir.join("anywoli-8.awtb");
+    let aside = dir.join("aside.awtb");
+    std::fs::rename(&plain, &aside).unwrap();
+    let r = run(&["solve", "--tablebases", d, "--position", WIN_IN_5]);
+    assert!(r.stdout.contains("line: e C f D g"), "{}", r.stdout);
+    let r = run(&["tablebase", "verify", "--dir", d]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("every entry agrees"), "{}", r.stdout);
+    let compact = dir.join("anywoli-8.awtbz");
+    let mut bytes = std::fs::read(&compact).unwrap();
+    bytes[70] ^= 0xff;
+    std::fs::write(&compact, &bytes).unwrap();
+    assert_fails(
+        &["solve", "--tablebases", d, "--position", WIN_IN_5],
+        "checksum mismatch in its header or index",
+    );
+    std::fs::remove_file(&compact).unwrap();
+    std::fs::rename(&aside, &plain).unwrap();
+
     // A damaged file is refused with one line.
     let path = dir.join("anywoli-8.awtb");
     let mut bytes = std::fs::read(&path).unwrap();

@@ -19,8 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use anywoli_core::{Position, Rules, Side, QUIET_LIMIT};
 
 use crate::tablebase::{
-    positions, unmoves, unrank, Progress, Stage, TablebaseError, INVALID, LOSS_BIT, MAX_DTC, STUCK,
-    UNFORCED,
+    positions, unmoves, unrank, Progress, Stage, TablebaseError, INVALID, LOSS_BIT, STUCK, UNFORCED,
 };
 
 /// What a retrograde analysis needs to know about the game.
@@ -36,11 +35,94 @@ pub struct Game<'a> {
     pub terminal: &'a (dyn Fn(&Position, &Position) -> Option<i32> + Sync),
 }
 
-/// The per-threshold entries, position-major (`status[idx * K + k]`), in the 8-seed table's
-/// encoding: 0 neither, `d` won in `d`, `LOSS_BIT | d` lost in `d`, [`INVALID`], [`STUCK`].
+/// The per-threshold entries of every position, packed for memory: 10 bits a threshold in
+/// one 32-bit word a position (so at most 3 thresholds), kept as two 16-bit halves so that
+/// [`Solved::into_entries`] can turn the words into 16-bit entries in place. Each 10-bit field
+/// is a 2-bit state and a byte: open (the byte counts the moves not yet known to lose), won or
+/// lost (the byte is the distance), or special (the byte says not a position or stuck). A
+/// distance is known only once settled and a move count only before, so one byte holds
+/// either; 4 bytes a position instead of the 9 of separate state and counts.
 pub struct Solved {
     pub thresholds: usize,
-    pub status: Vec<u16>,
+    cells: Vec<u16>,
+}
+
+const OPEN: u32 = 0;
+const WON: u32 = 1;
+const LOST: u32 = 2;
+const SPECIAL: u32 = 3;
+/// The special fields' bytes.
+const SPECIAL_INVALID: u32 = 0;
+const SPECIAL_STUCK: u32 = 1;
+/// The longest distance a field holds (the longest 12-seed proof is 237 plies).
+pub const MAX_PACKED_DTC: u32 = 255;
+/// Most thresholds a word holds.
+pub const MAX_THRESHOLDS: usize = 3;
+
+#[inline]
+fn field(w: u32, k: usize) -> (u32, u32) {
+    let f = w >> (10 * k) & 0x3ff;
+    (f >> 8, f & 0xff)
+}
+
+#[inline]
+fn with_field(w: u32, k: usize, state: u32, byte: u32) -> u32 {
+    let shift = 10 * k;
+    w & !(0x3ff << shift) | (state << 8 | byte) << shift
+}
+
+/// A field in the 8-seed table's encoding.
+fn old_encoding((state, byte): (u32, u32)) -> u16 {
+    match state {
+        OPEN => UNFORCED,
+        WON => byte as u16,
+        LOST => LOSS_BIT | byte as u16,
+        _ if byte == SPECIAL_STUCK => STUCK,
+        _ => INVALID,
+    }
+}
+
+impl Solved {
+    #[inline]
+    fn word(&self, i: usize) -> u32 {
+        self.cells[2 * i] as u32 | (self.cells[2 * i + 1] as u32) << 16
+    }
+
+    #[inline]
+    fn set_word(&mut self, i: usize, w: u32) {
+        self.cells[2 * i] = w as u16;
+        self.cells[2 * i + 1] = (w >> 16) as u16;
+    }
+
+    pub fn positions(&self) -> usize {
+        self.cells.len() / 2
+    }
+
+    /// The entry of position `idx` at threshold `k`, in the 8-seed table's encoding: 0
+    /// neither, `d` won in `d`, `LOSS_BIT | d` lost in `d`, [`INVALID`], [`STUCK`].
+    pub fn status(&self, idx: usize, k: usize) -> u16 {
+        old_encoding(field(self.word(idx), k))
+    }
+
+    /// One 16-bit entry per position, made by `f` from the position's per-threshold entries
+    /// (in [`Solved::status`]'s encoding), written over the packed words as they are read: the
+    /// entry of position `i` goes where half of word `i / 2` was, which was read before, so the
+    /// table needs no memory beside the words.
+    pub fn into_entries(mut self, f: impl Fn(&[u16]) -> u16) -> Vec<u16> {
+        let n = self.positions();
+        let k = self.thresholds;
+        for i in 0..n {
+            let w = self.word(i);
+            let mut st = [0u16; MAX_THRESHOLDS];
+            for (j, s) in st[..k].iter_mut().enumerate() {
+                *s = old_encoding(field(w, j));
+            }
+            self.cells[i] = f(&st[..k]);
+        }
+        self.cells.truncate(n);
+        self.cells.shrink_to_fit();
+        self.cells
+    }
 }
 
 fn position_south(holes: &[u8; 24], seeds: u8) -> Option<Position> {
@@ -58,72 +140,51 @@ fn position_south(holes: &[u8; 24], seeds: u8) -> Option<Position> {
     .ok()
 }
 
+/// Longest list of positions a wave keeps for the next one; past it the next wave finds its
+/// positions by scanning every word for its distance instead (the first waves settle tens of
+/// millions of positions; a list of them would cost more memory than the words save).
+const WAVE_LIST: usize = 1 << 24;
+/// Positions whose predecessors are generated between two rounds of applying them.
+const CHUNK: usize = 1 << 16;
+
 /// Runs the analysis on `threads` threads.
 pub fn solve(game: &Game, threads: usize, progress: Progress) -> Result<Solved, TablebaseError> {
     let k = game.thresholds.len();
+    if k == 0 || k > MAX_THRESHOLDS {
+        return Err(TablebaseError(format!(
+            "{k} thresholds: the packed entries hold 1 to {MAX_THRESHOLDS}"
+        )));
+    }
     let seeds = game.seeds;
     let n = positions(seeds) as usize;
-    if n * k >= u32::MAX as usize {
+    if n >= u32::MAX as usize {
         return Err(TablebaseError(
             "too many positions for 32-bit wave entries".into(),
         ));
     }
     let threads = threads.clamp(1, 64);
-    let mut status = vec![UNFORCED; n * k];
-    let mut degree = vec![0u8; n * k];
+    let mut solved = Solved {
+        thresholds: k,
+        cells: vec![0u16; 2 * n],
+    };
 
     // 1. Every position once, forward.
     let done = AtomicU64::new(0);
     let step = n.div_ceil(threads);
     std::thread::scope(|sc| {
-        for (t, (st, dg)) in status
-            .chunks_mut(step * k)
-            .zip(degree.chunks_mut(step * k))
-            .enumerate()
-        {
+        for (t, cells) in solved.cells.chunks_mut(step * 2).enumerate() {
             let done = &done;
             sc.spawn(move || {
                 let lo = t * step;
-                for j in 0..st.len() / k {
+                for j in 0..cells.len() / 2 {
                     let idx = lo + j;
                     if idx & 0xffff == 0 {
                         let d = done.fetch_add(0x10000, Relaxed);
                         progress(Stage::Moves, d.min(n as u64), n as u64);
                     }
-                    let holes = unrank(idx as u64, seeds);
-                    let Some(pos) = position_south(&holes, seeds) else {
-                        st[j * k..j * k + k].fill(INVALID);
-                        continue;
-                    };
-                    let mut quiet = 0u32;
-                    let mut unknown = 0u32;
-                    let mut any = false;
-                    let mut best: Option<i32> = None;
-                    for mv in pos.moves() {
-                        let mut child = pos;
-                        if child.play_unchecked(mv).is_err() {
-                            continue;
-                        }
-                        any = true;
-                        if child.seeds_in_play() < seeds {
-                            match (game.terminal)(&pos, &child) {
-                                Some(m) => best = Some(best.map_or(m, |b| b.max(m))),
-                                None => unknown += 1,
-                            }
-                        } else {
-                            quiet += 1;
-                        }
-                    }
-                    for (i, &t) in game.thresholds.iter().enumerate() {
-                        let e = &mut st[j * k + i];
-                        if best.is_some_and(|b| b >= t) {
-                            *e = 1;
-                        } else if quiet + unknown == 0 {
-                            *e = if any { LOSS_BIT | 1 } else { STUCK };
-                        } else {
-                            dg[j * k + i] = (quiet + unknown).min(255) as u8;
-                        }
-                    }
+                    let w = expand_word(game, idx, seeds);
+                    cells[2 * j] = w as u16;
+                    cells[2 * j + 1] = (w >> 16) as u16;
                 }
             });
         }
@@ -131,71 +192,177 @@ pub fn solve(game: &Game, threads: usize, progress: Progress) -> Result<Solved, 
     progress(Stage::Moves, n as u64, n as u64);
 
     // 2. Waves, each undoing the moves into the positions the last one settled.
-    let mut wave: Vec<u32> = (0..n * k)
-        .filter(|&v| status[v] == 1 || status[v] == LOSS_BIT | 1)
-        .map(|v| v as u32)
-        .collect();
+    let mut listed: Option<Vec<u32>> = None;
     let mut dist = 1u32;
-    while !wave.is_empty() {
+    loop {
         progress(Stage::Retrograde, dist as u64, 0);
-        if dist >= MAX_DTC {
+        if dist >= MAX_PACKED_DTC {
             return Err(TablebaseError(format!(
-                "a forced capture is longer than {MAX_DTC} plies: the entries cannot hold it"
+                "a forced capture is longer than {MAX_PACKED_DTC} plies: the packed entries cannot hold it"
             )));
         }
-        let mut next = Vec::new();
-        for chunk in wave.chunks(1 << 16) {
-            // The predecessors of each settled position, found in parallel.
-            let per = chunk.len().div_ceil(threads);
-            let found: Vec<Vec<(u32, u64, bool)>> = std::thread::scope(|sc| {
-                let hs: Vec<_> = chunk
-                    .chunks(per.max(1))
-                    .map(|part| {
-                        sc.spawn(move || {
-                            let mut out = Vec::new();
-                            let mut b = Vec::new();
-                            for &v in part {
-                                let c = v as usize / k;
-                                unmoves(&unrank(c as u64, seeds), seeds, &mut b);
-                                out.extend(b.iter().map(|&(p, same)| (v, p, same)));
-                            }
-                            out
-                        })
-                    })
-                    .collect();
-                hs.into_iter()
-                    .map(|h| h.join().expect("a retrograde thread panicked"))
-                    .collect()
-            });
-            // Applied in order, on one thread.
-            for (v, p, same) in found.into_iter().flatten() {
-                let kc = v as usize % k;
-                let child_wins = status[v as usize] & LOSS_BIT == 0;
-                let kp = if same { kc } else { game.pair[kc] };
-                let pv = p as usize * k + kp;
-                if status[pv] != UNFORCED || degree[pv] == 0 {
-                    continue;
+        // Which thresholds of a position this wave settled: a mask, 0 when none.
+        let settled_now = |w: u32| -> u32 {
+            (0..k)
+                .filter(|&j| matches!(field(w, j), (WON | LOST, b) if b == dist))
+                .fold(0, |m, j| m | 1 << j)
+        };
+        let mut next: Option<Vec<u32>> = Some(Vec::new());
+        let mut any = false;
+        let mut round = |solved: &mut Solved, cands: &[u32]| {
+            any |= !cands.is_empty();
+            apply(solved, game, cands, dist, threads, &mut next, &settled_now);
+        };
+        match listed.take() {
+            Some(mut list) => {
+                list.sort_unstable();
+                list.dedup();
+                for chunk in list.chunks(CHUNK) {
+                    round(&mut solved, chunk);
                 }
-                if child_wins == same {
-                    status[pv] = (dist + 1) as u16;
-                    degree[pv] = 0;
-                    next.push(pv as u32);
-                } else {
-                    degree[pv] -= 1;
-                    if degree[pv] == 0 {
-                        status[pv] = LOSS_BIT | (dist + 1) as u16;
-                        next.push(pv as u32);
-                    }
+            }
+            None => {
+                let mut cands = Vec::with_capacity(CHUNK);
+                let mut lo = 0;
+                while lo < n {
+                    let hi = (lo + CHUNK).min(n);
+                    cands.clear();
+                    cands.extend(
+                        (lo..hi)
+                            .filter(|&c| settled_now(solved.word(c)) != 0)
+                            .map(|c| c as u32),
+                    );
+                    round(&mut solved, &cands);
+                    lo = hi;
                 }
             }
         }
-        wave = next;
+        if !any {
+            break;
+        }
+        listed = next;
         dist += 1;
     }
-    Ok(Solved {
-        thresholds: k,
-        status,
-    })
+    Ok(solved)
+}
+
+/// The packed word of position `idx` after its forward expansion: captures decide thresholds
+/// at once, quiet moves (and captures of unknown margin) are counted.
+fn expand_word(game: &Game, idx: usize, seeds: u8) -> u32 {
+    let k = game.thresholds.len();
+    let holes = unrank(idx as u64, seeds);
+    let Some(pos) = position_south(&holes, seeds) else {
+        return (0..k).fold(0, |w, j| with_field(w, j, SPECIAL, SPECIAL_INVALID));
+    };
+    let mut quiet = 0u32;
+    let mut unknown = 0u32;
+    let mut any = false;
+    let mut best: Option<i32> = None;
+    for mv in pos.moves() {
+        let mut child = pos;
+        if child.play_unchecked(mv).is_err() {
+            continue;
+        }
+        any = true;
+        if child.seeds_in_play() < seeds {
+            match (game.terminal)(&pos, &child) {
+                Some(m) => best = Some(best.map_or(m, |b| b.max(m))),
+                None => unknown += 1,
+            }
+        } else {
+            quiet += 1;
+        }
+    }
+    let mut w = 0;
+    for (j, &t) in game.thresholds.iter().enumerate() {
+        w = if best.is_some_and(|b| b >= t) {
+            with_field(w, j, WON, 1)
+        } else if quiet + unknown == 0 {
+            if any {
+                with_field(w, j, LOST, 1)
+            } else {
+                with_field(w, j, SPECIAL, SPECIAL_STUCK)
+            }
+        } else {
+            // At most 12 moves: the count fits the byte.
+            with_field(w, j, OPEN, (quiet + unknown).min(255))
+        };
+    }
+    w
+}
+
+/// One round of a wave: the predecessors of `cands` (positions with thresholds settled at
+/// `dist`), generated on every thread, then applied in order on this one. A position is undone
+/// once for all the thresholds the wave settled in it.
+fn apply(
+    solved: &mut Solved,
+    game: &Game,
+    cands: &[u32],
+    dist: u32,
+    threads: usize,
+    next: &mut Option<Vec<u32>>,
+    settled_now: &(dyn Fn(u32) -> u32 + Sync),
+) {
+    if cands.is_empty() {
+        return;
+    }
+    let seeds = game.seeds;
+    let per = cands.len().div_ceil(threads);
+    let found: Vec<Vec<(u32, u64, bool)>> = std::thread::scope(|sc| {
+        let hs: Vec<_> = cands
+            .chunks(per.max(1))
+            .map(|part| {
+                sc.spawn(move || {
+                    let mut out = Vec::new();
+                    let mut b = Vec::new();
+                    for &c in part {
+                        unmoves(&unrank(c as u64, seeds), seeds, &mut b);
+                        out.extend(b.iter().map(|&(p, same)| (c, p, same)));
+                    }
+                    out
+                })
+            })
+            .collect();
+        hs.into_iter()
+            .map(|h| h.join().expect("a retrograde thread panicked"))
+            .collect()
+    });
+    for (c, p, same) in found.into_iter().flatten() {
+        let cw = solved.word(c as usize);
+        // Fields settled in this wave stay as they are: the mask is the same as when the
+        // position was picked.
+        let mask = settled_now(cw);
+        let p = p as usize;
+        let mut pw = solved.word(p);
+        let before = pw;
+        let mut newly = false;
+        for kc in (0..game.thresholds.len()).filter(|&j| mask >> j & 1 != 0) {
+            let child_wins = field(cw, kc).0 == WON;
+            let kp = if same { kc } else { game.pair[kc] };
+            let (state, byte) = field(pw, kp);
+            if state != OPEN {
+                continue;
+            }
+            if child_wins == same {
+                pw = with_field(pw, kp, WON, dist + 1);
+                newly = true;
+            } else if byte <= 1 {
+                pw = with_field(pw, kp, LOST, dist + 1);
+                newly = true;
+            } else {
+                pw = with_field(pw, kp, OPEN, byte - 1);
+            }
+        }
+        if pw != before {
+            solved.set_word(p, pw);
+        }
+        if newly {
+            match next {
+                Some(list) if list.len() < WAVE_LIST => list.push(p as u32),
+                _ => *next = None,
+            }
+        }
+    }
 }
 
 /// The 8-seed game as a one-threshold analysis (for checking this builder against the move
@@ -283,14 +450,9 @@ pub fn build12(
         terminal: &terminal,
     };
     let solved = solve(&game, threads, progress)?;
-    let k = solved.thresholds;
-    let n = positions(12) as usize;
-    let mut data = Vec::with_capacity(n);
-    for idx in 0..n {
-        let st = &solved.status[idx * k..idx * k + k];
+    let data = solved.into_entries(|st| {
         if st[0] == INVALID {
-            data.push(INVALID12);
-            continue;
+            return INVALID12;
         }
         // Won at threshold i: at least MARGINS12[i + 1]; lost: at most MARGINS12[i].
         let mut e = Entry12 {
@@ -314,15 +476,9 @@ pub fn build12(
                 du = d;
             }
         }
-        if dl.max(du) > 0xfff {
-            return Err(TablebaseError(
-                "a 12-seed distance is over 4095 plies: the entries cannot hold it".into(),
-            ));
-        }
         e.dtc = dl.max(du);
-        data.push(e.encode());
-    }
-    drop(solved);
+        e.encode()
+    });
     crate::tablebase::Table::from_entries(12, data).map_err(TablebaseError)
 }
 

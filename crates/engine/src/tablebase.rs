@@ -22,6 +22,9 @@ use std::sync::{Arc, OnceLock};
 
 use anywoli_core::{Hole, Move, Position, Rules, Side, QUIET_LIMIT, TOTAL_SEEDS};
 
+pub mod compact;
+pub use compact::{Compact, CompactError};
+
 /// Holes on the board.
 const HOLES: usize = Hole::COUNT;
 /// Most seeds a database may hold (the index tables are sized for it).
@@ -158,7 +161,24 @@ impl Verdict {
 /// A database of every position with one number of seeds in play.
 pub struct Table {
     seeds: u8,
-    data: Vec<Entry>,
+    store: Store,
+}
+
+/// Where a table's entries are: in memory (built, or loaded from `.awtb`), or in a compact
+/// file read through a memory map (`.awtbz`, [`compact`]).
+enum Store {
+    Plain(Vec<Entry>),
+    Compact(Compact),
+}
+
+/// The entry of a damaged compact block: the table's own "not a position", which no probe
+/// answers for.
+fn damaged_entry(seeds: u8) -> Entry {
+    if seeds == 12 {
+        crate::retro::INVALID12
+    } else {
+        INVALID
+    }
 }
 
 /// The file format's first bytes.
@@ -178,25 +198,82 @@ impl Table {
                 data.len()
             ));
         }
-        Ok(Table { seeds, data })
+        Ok(Table {
+            seeds,
+            store: Store::Plain(data),
+        })
     }
 
     pub fn len(&self) -> usize {
-        self.data.len()
+        match &self.store {
+            Store::Plain(d) => d.len(),
+            Store::Compact(c) => c.len() as usize,
+        }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
+        self.len() == 0
+    }
+
+    /// Whether the entries are read from a compact file rather than held in memory.
+    pub fn is_compact(&self) -> bool {
+        matches!(self.store, Store::Compact(_))
     }
 
     /// The raw entry of a distribution with South to move.
     #[inline]
     pub fn entry_south(&self, holes: &[u8; HOLES]) -> Entry {
-        self.data[rank(holes, self.seeds) as usize]
+        self.entry_at(rank(holes, self.seeds))
     }
 
+    #[inline]
     pub fn entry_at(&self, idx: u64) -> Entry {
-        self.data[idx as usize]
+        match &self.store {
+            Store::Plain(d) => d[idx as usize],
+            Store::Compact(c) => c.entry_at(idx),
+        }
+    }
+
+    /// The entry of index `idx`, or why it cannot be read (a damaged compact block).
+    pub fn try_entry_at(&self, idx: u64) -> Result<Entry, CompactError> {
+        match &self.store {
+            Store::Plain(d) => Ok(d[idx as usize]),
+            Store::Compact(c) => c.try_entry_at(idx),
+        }
+    }
+
+    /// Every entry, in memory (a compact table is decompressed whole and checked).
+    pub fn entries(&self) -> Result<std::borrow::Cow<'_, [Entry]>, String> {
+        match &self.store {
+            Store::Plain(d) => Ok(std::borrow::Cow::Borrowed(d)),
+            Store::Compact(c) => c
+                .entries()
+                .map(std::borrow::Cow::Owned)
+                .map_err(|e| e.to_string()),
+        }
+    }
+
+    /// The compact file name of a table: `anywoli-12.awtbz`.
+    pub fn compact_file_name(seeds: u8) -> String {
+        format!("anywoli-{seeds}.awtbz")
+    }
+
+    /// Writes the table's compact file ([`compact`]), compressing on `threads` threads;
+    /// returns its size in bytes.
+    pub fn save_compact(&self, path: &Path, threads: usize) -> Result<u64, String> {
+        let data = self.entries()?;
+        compact::write(path, self.seeds, &data, threads).map_err(|e| e.to_string())
+    }
+
+    /// Maps a compact file: its header and block index are checked now, each block when a
+    /// probe first decompresses it (zstd's checksum; a damaged block answers nothing, said
+    /// once on stderr). [`Table::load`] reads one whole and checks every block.
+    pub fn open_compact(path: &Path) -> Result<Table, String> {
+        let c = Compact::open(path, damaged_entry).map_err(|e| e.to_string())?;
+        Ok(Table {
+            seeds: c.seeds(),
+            store: Store::Compact(c),
+        })
     }
 
     /// The raw entry of a position, from its side to move's point of view; `None` when the
@@ -228,16 +305,17 @@ impl Table {
     /// entries as little-endian 16-bit words.
     pub fn save(&self, path: &Path) -> Result<(), String> {
         let tmp = path.with_extension("awtb.part");
+        let data = self.entries()?;
         let write = || -> std::io::Result<()> {
             let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
             let mut header = [0u8; HEADER];
             header[..8].copy_from_slice(MAGIC);
             header[8] = self.seeds;
-            header[16..24].copy_from_slice(&(self.data.len() as u64).to_le_bytes());
-            header[24..32].copy_from_slice(&checksum(&self.data).to_le_bytes());
+            header[16..24].copy_from_slice(&(data.len() as u64).to_le_bytes());
+            header[24..32].copy_from_slice(&checksum(&data).to_le_bytes());
             f.write_all(&header)?;
             let mut buf = Vec::with_capacity(1 << 16);
-            for chunk in self.data.chunks(1 << 15) {
+            for chunk in data.chunks(1 << 15) {
                 buf.clear();
                 for e in chunk {
                     buf.extend_from_slice(&e.to_le_bytes());
@@ -251,7 +329,8 @@ impl Table {
         write().map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 
-    /// Reads a table and checks its header, size and checksum.
+    /// Reads a table whole and checks its header, size and checksum. A compact file
+    /// (`.awtbz`, known by its magic bytes) is decompressed whole, every block checked.
     pub fn load(path: &Path) -> Result<Table, String> {
         let bad = |what: &str| format!("{} is not a valid database: {what}", path.display());
         let mut f = std::fs::File::open(path)
@@ -259,6 +338,14 @@ impl Table {
         let mut header = [0u8; HEADER];
         f.read_exact(&mut header)
             .map_err(|_| bad("too short for its header"))?;
+        if &header[..8] == compact::MAGIC {
+            let c = Compact::open(path, damaged_entry).map_err(|e| e.to_string())?;
+            let data = c.entries().map_err(|e| e.to_string())?;
+            return Ok(Table {
+                seeds: c.seeds(),
+                store: Store::Plain(data),
+            });
+        }
         if &header[..8] != MAGIC {
             return Err(bad("wrong magic bytes"));
         }
@@ -296,17 +383,21 @@ impl Table {
         if checksum(&data) != sum {
             return Err(bad("checksum mismatch (the file is damaged)"));
         }
-        Ok(Table { seeds, data })
+        Ok(Table {
+            seeds,
+            store: Store::Plain(data),
+        })
     }
 
     /// Counts of each kind of entry and the distribution of forced-capture lengths.
     pub fn stats(&self) -> Stats {
         let mut s = Stats {
             seeds: self.seeds,
-            positions: self.data.len() as u64,
+            positions: self.len() as u64,
             ..Stats::default()
         };
-        for (i, &e) in self.data.iter().enumerate() {
+        for i in 0..self.len() {
+            let e = self.entry_at(i as u64);
             match Verdict::of(e) {
                 None if e == STUCK => s.stuck += 1,
                 None => s.invalid += 1,
@@ -347,6 +438,15 @@ impl Table {
     pub fn position_at(&self, idx: u64, rules: Rules) -> Option<Position> {
         position_of(&unrank(idx, self.seeds), self.seeds, rules, None)
     }
+}
+
+/// FNV-1a over bytes, from `h`.
+fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
 }
 
 /// FNV-1a over the entries: enough to catch a damaged or truncated file.
@@ -742,7 +842,7 @@ pub fn build(seeds: u8, threads: usize, progress: Progress) -> Result<Table, Tab
     let _ = settled;
     Ok(Table {
         seeds,
-        data: entries,
+        store: Store::Plain(entries),
     })
 }
 
@@ -755,7 +855,7 @@ pub fn build(seeds: u8, threads: usize, progress: Progress) -> Result<Table, Tab
 pub fn verify(table: &Table, threads: usize, progress: Progress) -> Result<Stats, TablebaseError> {
     let seeds = table.seeds;
     let n = positions(seeds);
-    if table.data.len() as u64 != n {
+    if table.len() as u64 != n {
         return Err(TablebaseError("the table has the wrong size".to_string()));
     }
     let done = AtomicU64::new(0);
@@ -766,7 +866,7 @@ pub fn verify(table: &Table, threads: usize, progress: Progress) -> Result<Stats
                 let d = done.fetch_add(0x10000, Relaxed);
                 progress(Stage::Verify, d.min(n), n);
             }
-            let e = table.data[idx as usize];
+            let e = table.entry_at(idx);
             let Some(()) = expand(idx, seeds, &mut moves) else {
                 if e != INVALID {
                     return Err(idx);
@@ -780,7 +880,7 @@ pub fn verify(table: &Table, threads: usize, progress: Progress) -> Result<Stats
             let mut any = moves.mine + moves.theirs > 0;
             for &(c, same) in &moves.quiet {
                 any = true;
-                let ce = table.data[c as usize];
+                let ce = table.entry_at(c as u64);
                 match Verdict::of(ce) {
                     None => return Err(idx),
                     Some((Verdict::Unforced, _)) => all_lose = false,
@@ -877,6 +977,10 @@ pub struct Tablebase {
 pub const ENV_DIR: &str = "ANYWOLI_TABLEBASES";
 /// The folder used when neither a flag nor [`ENV_DIR`] names one.
 pub const DEFAULT_DIR: &str = "tablebases";
+/// Entries past which [`Tablebase::open`] maps a compact file instead of decompressing it:
+/// a probe of a mapped table decompresses a block (microseconds, docs/tablebase.md), one of a
+/// table in memory reads an entry, and the 8-seed table is 16 MB in memory.
+pub const MAP_OVER: u64 = 50_000_000;
 
 impl Tablebase {
     /// A set of tables already in memory.
@@ -894,14 +998,22 @@ impl Tablebase {
         }
     }
 
-    /// Loads every database found in `dir` (see [`Tablebase::dir`]). A missing folder or
-    /// missing files give an empty set, not an error; a damaged file is an error.
+    /// Opens every database found in `dir` (see [`Tablebase::dir`]): a compact file
+    /// (`anywoli-N.awtbz`) is used when present — mapped, not read, when it holds more than
+    /// [`MAP_OVER`] entries (the 12-seed one), else decompressed into memory — and else the
+    /// `.awtb` file is loaded whole. A missing folder or missing files give an empty set, not an
+    /// error; a damaged file is an error.
     pub fn open(dir: Option<&Path>) -> Result<Tablebase, String> {
         let dir = Tablebase::dir(dir);
         let mut tables = Vec::new();
         for seeds in [8u8, 12] {
+            let compact = dir.join(Table::compact_file_name(seeds));
             let path = dir.join(Table::file_name(seeds));
-            if path.exists() {
+            if compact.exists() && positions(seeds) > MAP_OVER {
+                tables.push(Table::open_compact(&compact)?);
+            } else if compact.exists() {
+                tables.push(Table::load(&compact)?);
+            } else if path.exists() {
                 tables.push(Table::load(&path)?);
             }
         }

@@ -422,9 +422,141 @@ fn the_unmove_builder_agrees_with_the_move_graph_builder() {
     let t = eight();
     let mut differ = 0;
     for i in 0..positions(8) {
-        if solved.status[i as usize] != t.entry_at(i) {
+        if solved.status(i as usize, 0) != t.entry_at(i) {
             differ += 1;
         }
     }
     assert_eq!(differ, 0);
+}
+
+/// A fresh folder for one test's files.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("anywoli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The compact file (`.awtbz`) holds the table it was made from: every entry is the same, read
+/// through its memory map or whole; `Tablebase::open` prefers it; and probes through the map
+/// answer the same under every rule, side to move and quiet count.
+#[test]
+fn the_compact_file_holds_every_entry_of_the_table() {
+    let t = eight();
+    let dir = scratch("tbz-entries");
+    let path = dir.join(Table::compact_file_name(8));
+    let size = t.save_compact(&path, 2).unwrap();
+    assert_eq!(size, std::fs::metadata(&path).unwrap().len());
+    // Far smaller than the 15.8 MB of 16-bit entries.
+    assert!(size < 4_000_000, "{size} bytes");
+
+    let c = Table::open_compact(&path).unwrap();
+    assert!(c.is_compact());
+    assert_eq!((c.seeds(), c.len()), (8, t.len()));
+    let differ = (0..positions(8))
+        .filter(|&i| c.entry_at(i) != t.entry_at(i))
+        .count();
+    assert_eq!(differ, 0);
+    assert_eq!(c.stats(), t.stats());
+    let whole = Table::load(&path).unwrap();
+    assert!(!whole.is_compact());
+    assert!((0..positions(8)).all(|i| whole.entry_at(i) == t.entry_at(i)));
+
+    // With both files in the folder, the compact one is used (decompressed into memory: the
+    // 8-seed table is small).
+    t.save(&dir.join(Table::file_name(8))).unwrap();
+    std::fs::write(dir.join(Table::file_name(8)), b"not read").unwrap();
+    let opened = Tablebase::open(Some(&dir)).unwrap();
+    assert!(!opened.table(8).unwrap().is_compact());
+    assert!((0..positions(8)).all(|i| opened.table(8).unwrap().entry_at(i) == t.entry_at(i)));
+    // Probes through the mapped file.
+    let tb = Tablebase::from_tables(vec![Table::open_compact(&path).unwrap()]);
+    assert!(tb.table(8).unwrap().is_compact());
+    let rules = [
+        (Rules::Anywoli, None),
+        (Rules::FirstFinal, None),
+        (Rules::FirstFinal, Some(Side::South)),
+        (Rules::FirstFinal, Some(Side::North)),
+        (Rules::Lottery { seed: 1 }, None),
+    ];
+    let mut probed = 0;
+    for idx in (0..positions(8)).step_by(613) {
+        let holes = unrank(idx, 8);
+        for side in [Side::South, Side::North] {
+            for quiet in [0u16, 60, 99] {
+                for (r, ff) in rules {
+                    let Ok(p) = Position::from_parts(
+                        holes,
+                        [44, 44],
+                        Some(side),
+                        None,
+                        ff,
+                        quiet,
+                        quiet as u32,
+                        r,
+                    ) else {
+                        continue;
+                    };
+                    assert_eq!(tb.probe(&p), table().probe(&p), "{p}");
+                    probed += 1;
+                }
+            }
+        }
+    }
+    assert!(probed > 100_000, "{probed}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A damaged compact file is refused with what is wrong: its header or index when it is
+/// opened, a block when that block is read (a probe there answers nothing rather than
+/// something wrong), and anything when it is read whole.
+#[test]
+fn a_damaged_compact_file_is_refused() {
+    let t = eight();
+    let dir = scratch("tbz-damage");
+    let path = dir.join(Table::compact_file_name(8));
+    t.save_compact(&path, 2).unwrap();
+    let good = std::fs::read(&path).unwrap();
+    let refused = |bytes: &[u8]| {
+        std::fs::write(&path, bytes).unwrap();
+        Table::open_compact(&path).err().expect("refused")
+    };
+
+    let mut b = good.clone();
+    b[64 + 8 * 100] ^= 1;
+    let err = refused(&b);
+    assert!(
+        err.contains("checksum mismatch in its header or index"),
+        "{err}"
+    );
+    let mut b = good.clone();
+    b[20] ^= 1;
+    assert!(refused(&b).contains("wrong number of entries"));
+    assert!(refused(&good[..good.len() - 1]).contains("shorter than its header says"));
+    assert!(refused(&good[..40]).contains("too short for its header"));
+    let mut b = good.clone();
+    b.push(0);
+    assert!(refused(&b).contains("longer than its header says"));
+    let mut b = good.clone();
+    b[0] ^= 1;
+    assert!(refused(&b).contains("wrong magic"));
+
+    // One byte inside block 10's frame.
+    let blocks = positions(8).div_ceil(tablebase::compact::BLOCK as u64) as usize;
+    let at = |b: usize| {
+        let i = 64 + 8 * b;
+        u64::from_le_bytes(good[i..i + 8].try_into().unwrap()) as usize
+    };
+    let data = 64 + 8 * (blocks + 1);
+    let mut b = good.clone();
+    b[data + (at(10) + at(11)) / 2] ^= 0x10;
+    std::fs::write(&path, &b).unwrap();
+    let c = Table::open_compact(&path).unwrap();
+    let idx = 10 * tablebase::compact::BLOCK as u64 + 7;
+    let err = c.try_entry_at(idx).unwrap_err().to_string();
+    assert!(err.contains("is damaged: block 10"), "{err}");
+    assert_eq!(c.entry_at(idx), INVALID);
+    assert_eq!(c.entry_at(idx - 4096), t.entry_at(idx - 4096));
+    let err = Table::load(&path).err().unwrap();
+    assert!(err.contains("is damaged: block 10"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
