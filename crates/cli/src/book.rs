@@ -83,12 +83,12 @@ fn show(args: &BookArgs) -> CmdResult {
     writeln!(out, "position {pos}")?;
     writeln!(
         out,
-        "book: rules {}, {} positions, the first {} plies of good play (moves within {} seeds of the best, every move in the first {}), depth {}",
+        "book: rules {}, {} positions, the first {} plies of good play (every move in the first {}, then those within {} seeds of the best), depth {}",
         h.rules,
         book.len(),
         h.plies,
-        book::margin_seeds(h.margin),
         h.full_plies,
+        book::margin_seeds(h.margin),
         h.depth
     )?;
     let Some(me) = pos.to_move() else {

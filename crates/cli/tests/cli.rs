@@ -305,7 +305,7 @@ fn book_build_makes_a_book_that_book_reads() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stdout.contains(
-            "book: rules anywoli, 13 positions, the first 2 plies of good play (moves within 1 seeds of the best, every move in the first 1), depth 3"
+            "book: rules anywoli, 13 positions, the first 2 plies of good play (every move in the first 1, then those within 1 seeds of the best), depth 3"
         ),
         "{}",
         r.stdout
