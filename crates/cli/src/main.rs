@@ -4,6 +4,7 @@ mod analyse;
 mod backup;
 mod bench;
 mod board;
+mod book;
 mod compose;
 mod db;
 mod engine;
@@ -251,6 +252,9 @@ enum Command {
     },
     /// Speak the engine protocol (docs/protocol.md) on stdin and stdout, for GUIs and programs.
     Engine,
+    /// The opening book's moves and scores for a position (the start unless --position or
+    /// moves); `book build` remakes the book (docs/book.md).
+    Book(book::BookArgs),
     /// Search a position: per-depth lines, then the best move, its score in seeds and the line.
     #[command(alias = "analyze")]
     Analyse {
@@ -459,6 +463,7 @@ fn main() -> ExitCode {
         Command::Engine => engine::run(),
         Command::Loadtest(args) => loadtest::run(&args),
         Command::Review(args) => review::run(&args),
+        Command::Book(args) => book::run(&args),
         Command::Analyse {
             start,
             movetime,

@@ -228,3 +228,100 @@ fn compose_proves_a_puzzle_or_says_why_not() {
         &["bad position", "95 seeds"],
     );
 }
+
+#[test]
+fn book_shows_the_moves_and_scores_of_a_position() {
+    let r = run(&["book"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines[0], format!("position {START}"));
+    assert!(
+        lines[1].starts_with("book: rules anywoli, "),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[2].starts_with("in the book: 12 moves searched to depth "),
+        "{}",
+        lines[2]
+    );
+    // One line per move, best first, the first marked as the move level 10 plays.
+    let moves = &lines[3..];
+    assert_eq!(moves.len(), 12, "{}", r.stdout);
+    assert!(moves[0].ends_with("  book move"), "{}", moves[0]);
+    let score = |l: &str| -> f64 { l.split_whitespace().nth(1).unwrap().parse().unwrap() };
+    assert!(moves.windows(2).all(|w| score(w[0]) >= score(w[1])));
+    let first = moves[0].split_whitespace().next().unwrap().to_string();
+
+    // Moves after the position, or the position itself, find the same entry two plies in.
+    let after = run(&["apply", &first]).stdout;
+    let reply = run(&["book", "--position", after.trim()]);
+    assert_eq!(reply.code, 0);
+    assert!(reply.stdout.contains("in the book: "), "{}", reply.stdout);
+    let best_reply = reply
+        .stdout
+        .lines()
+        .nth(3)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string();
+    let a = run(&["book", &first, &best_reply]);
+    assert!(a.stdout.contains("in the book: "), "{}", a.stdout);
+
+    // Far from the opening, and under other rules: said so, exit status 0.
+    let late = "0,0,0,0,1,0,0,3,0,0,0,0/0,0,1,0,0,1,0,0,2,0,0,0 s 44 44 - - 0 0";
+    let r = run(&["book", "--position", late]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.ends_with("not in the book\n"), "{}", r.stdout);
+    let r = run(&["book", "--rules", "anywoli-it"]);
+    assert!(
+        r.stdout
+            .ends_with("not in the book (the book is for rules anywoli, not anywoli-it)\n"),
+        "{}",
+        r.stdout
+    );
+    assert_fails(&["book", "Z"], &["move 1", "'Z'"]);
+}
+
+#[test]
+fn book_build_makes_a_book_that_book_reads() {
+    let dir = std::env::temp_dir().join(format!("anywoli-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("book.txt");
+    let out_s = out.to_str().unwrap();
+    let r = run(&[
+        "book", "build", "--plies", "2", "--depth", "3", "--margin", "1", "--out", out_s,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .starts_with("book: 13 positions, plies 2, depth 3, "),
+        "{}",
+        r.stdout
+    );
+    let r = run(&["book", "--book", out_s]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(
+            "book: rules anywoli, 13 positions, the first 2 plies of good play (every move in the first 1, then those within 1 seeds of the best), depth 3"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(r
+        .stdout
+        .contains("in the book: 12 moves searched to depth 3"));
+    // Two plies in is beyond this book.
+    let r = run(&["book", "--book", out_s, "e", "F"]);
+    assert!(r.stdout.ends_with("not in the book\n"), "{}", r.stdout);
+
+    std::fs::write(&out, "anywoli-book 1\nrules anywoli\nplies x\n").unwrap();
+    assert_fails(&["book", "--book", out_s], &["bad book, line 3", "plies"]);
+    assert_fails(
+        &["book", "build", "--margin=-1", "--out", out_s],
+        &["--margin"],
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

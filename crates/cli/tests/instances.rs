@@ -58,6 +58,11 @@ fn game(addr: &str, id: &str) -> Value {
     g
 }
 
+/// The position after `k A` with its counters at 0: outside level 10's opening book, so level 10
+/// searches for its whole movetime here (from the start it answers from the book at once), and
+/// no reply of North to `e` or `a` gives it an extra move: the reply is one ply.
+const OUT_OF_BOOK: &str = "1,6,6,6,6,1,5,5,5,5,1,5/0,6,1,6,6,0,6,1,6,6,6,0 s 0 0 - - 0 0";
+
 /// A new game against level 10 (a 1.5 s search: time to kill its instance mid-search), and
 /// the person's first move: the instance that stored it owes the reply.
 fn game_with_reply_owed(addr: &str) -> String {
@@ -65,7 +70,7 @@ fn game_with_reply_owed(addr: &str) -> String {
         addr,
         "POST",
         "/api/games",
-        Some(json!({"mode": "computer", "level": 10, "side": "south"})),
+        Some(json!({"mode": "computer", "level": 10, "side": "south", "position": OUT_OF_BOOK})),
     );
     assert_eq!(s, 201, "{v}");
     let id = v["game"]["id"].as_str().unwrap().to_string();
@@ -112,7 +117,9 @@ fn the_other_instance_plays_the_reply_a_killed_one_owed() {
             &a_addr,
             "POST",
             "/api/games",
-            Some(json!({"mode": "computer", "level": 10, "side": "south"})),
+            Some(
+                json!({"mode": "computer", "level": 10, "side": "south", "position": OUT_OF_BOOK}),
+            ),
         );
         assert_eq!(s, 201, "{v}");
         (

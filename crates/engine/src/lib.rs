@@ -1,6 +1,7 @@
 //! Search, evaluation and (later) endgame databases for Anywoli.
 
 pub mod arena;
+pub mod book;
 pub mod compose;
 pub mod eval;
 pub mod lessons;

@@ -7,6 +7,7 @@ use anywoli_core::{Move, Position, Side};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
+use crate::book::{self, Book};
 use crate::search::{Engine, Limits};
 
 /// How a level plays: how deep it looks and how much noise blurs its judgement.
@@ -85,16 +86,19 @@ pub struct LevelPlayer {
     spec: LevelSpec,
     engine: Engine,
     rng: SmallRng,
+    /// Played from before any search when it has the position (level 10 only).
+    book: Option<&'static Book>,
 }
 
 impl LevelPlayer {
     pub fn new(level: u8, seed: u64, hash_mib: usize, threads: usize) -> Option<LevelPlayer> {
-        Some(LevelPlayer::with_spec(
-            level_spec(level)?,
-            seed,
-            hash_mib,
-            threads,
-        ))
+        let mut p = LevelPlayer::with_spec(level_spec(level)?, seed, hash_mib, threads);
+        // The strongest level opens from the shipped book (docs/book.md); the others keep the
+        // mistakes of their depth and noise from the first move.
+        if level == 10 {
+            p.book = book::shipped().ok();
+        }
+        Some(p)
     }
 
     /// A player that is not on the ladder (self-play for tuning, experiments).
@@ -105,7 +109,14 @@ impl LevelPlayer {
             spec,
             engine,
             rng: SmallRng::seed_from_u64(seed),
+            book: None,
         }
+    }
+
+    /// Plays from `book` when it has the position (`None`: always search), as level 10 does
+    /// with the shipped book.
+    pub fn set_book(&mut self, book: Option<&'static Book>) {
+        self.book = book;
     }
 
     pub fn engine_mut(&mut self) -> &mut Engine {
@@ -139,6 +150,11 @@ impl LevelPlayer {
         stop: &AtomicBool,
     ) -> Option<Move> {
         let me = pos.to_move()?;
+        if let Some(mv) = self.book.and_then(|b| b.best_move(pos)) {
+            if pos.moves().contains(mv) {
+                return Some(mv);
+            }
+        }
         match self.spec.limits(movetime) {
             Some(limits) => self.engine.search(pos, &limits, stop, &mut |_| {}).best,
             None => {

@@ -1013,6 +1013,11 @@ async fn games_not_in_play_are_not_kept_in_memory() {
     assert_eq!(state.games_in_memory(), 1);
 }
 
+/// The position after `k A` with its counters at 0: outside level 10's opening book, so level 10
+/// searches for its whole movetime here (from the start it answers from the book at once), and
+/// no reply of North to `e` or `a` gives it an extra move: the reply is one ply.
+const OUT_OF_BOOK: &str = "1,6,6,6,6,1,5,5,5,5,1,5/0,6,1,6,6,0,6,1,6,6,6,0 s 0 0 - - 0 0";
+
 #[tokio::test]
 async fn the_engines_move_is_stored_once_the_database_takes_writes_again() {
     let (app, state) = router_with(|o| {
@@ -1021,7 +1026,12 @@ async fn the_engines_move_is_stored_once_the_database_takes_writes_again() {
             hash_mib: 1,
         }
     });
-    let (_, v) = post(&app, "/api/games", json!({"mode": "computer", "level": 10})).await;
+    let (_, v) = post(
+        &app,
+        "/api/games",
+        json!({"mode": "computer", "level": 10, "position": OUT_OF_BOOK}),
+    )
+    .await;
     let id = v["game"]["id"].as_str().unwrap().to_string();
     let secret = v["secret"].as_str().unwrap().to_string();
     let (s, _) = post(
@@ -1063,7 +1073,12 @@ async fn a_take_back_while_the_engines_move_waits_to_be_stored_frees_the_game() 
             hash_mib: 1,
         }
     });
-    let (_, v) = post(&app, "/api/games", json!({"mode": "computer", "level": 10})).await;
+    let (_, v) = post(
+        &app,
+        "/api/games",
+        json!({"mode": "computer", "level": 10, "position": OUT_OF_BOOK}),
+    )
+    .await;
     let id = v["game"]["id"].as_str().unwrap().to_string();
     let secret = v["secret"].as_str().unwrap().to_string();
     let moves = format!("/api/games/{id}/moves");
