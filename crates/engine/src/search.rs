@@ -324,15 +324,19 @@ impl<'a> Thread<'a> {
                 if Some(mv) == best_move {
                     continue;
                 }
-                let mut child = *pos;
-                if child.play_unchecked(mv).is_err() {
+                // Played where it is kept: one copy of the position a child.
+                children.push((mv, *pos, 0, 0));
+                let Some(c) = children.last_mut() else { break };
+                if c.1.play_unchecked(mv).is_err() {
+                    children.pop();
                     continue;
                 }
                 if depth >= 2 {
-                    self.tt.prefetch(key(&child));
+                    self.tt.prefetch(key(&c.1));
                 }
-                let g = gain(pos, &child, me);
-                children.push((mv, child, g, g * 64 + self.history[mv.hole().index()]));
+                let g = gain(pos, &c.1, me);
+                c.2 = g;
+                c.3 = g * 64 + self.history[mv.hole().index()];
             }
             let n = children.len();
             if n == 0 && searched == 0 {
