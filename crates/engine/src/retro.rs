@@ -88,12 +88,6 @@ impl Solved {
         self.cells[2 * i] as u32 | (self.cells[2 * i + 1] as u32) << 16
     }
 
-    #[inline]
-    fn set_word(&mut self, i: usize, w: u32) {
-        self.cells[2 * i] = w as u16;
-        self.cells[2 * i + 1] = (w >> 16) as u16;
-    }
-
     pub fn positions(&self) -> usize {
         self.cells.len() / 2
     }
@@ -144,7 +138,7 @@ fn position_south(holes: &[u8; 24], seeds: u8) -> Option<Position> {
 /// positions by scanning every word for its distance instead (the first waves settle tens of
 /// millions of positions; a list of them would cost more memory than the words save).
 const WAVE_LIST: usize = 1 << 24;
-/// Positions whose predecessors are generated between two rounds of applying them.
+/// Positions a thread generates the predecessors of between two rounds of applying them.
 const CHUNK: usize = 1 << 16;
 
 /// Runs the analysis on `threads` threads.
@@ -209,30 +203,38 @@ pub fn solve(game: &Game, threads: usize, progress: Progress) -> Result<Solved, 
         };
         let mut next: Option<Vec<u32>> = Some(Vec::new());
         let mut any = false;
-        let mut round = |solved: &mut Solved, cands: &[u32]| {
-            any |= !cands.is_empty();
-            apply(solved, game, cands, dist, threads, &mut next, &settled_now);
-        };
         match listed.take() {
             Some(mut list) => {
                 list.sort_unstable();
                 list.dedup();
                 for chunk in list.chunks(CHUNK) {
-                    round(&mut solved, chunk);
+                    any |= !chunk.is_empty();
+                    apply(
+                        &mut solved,
+                        game,
+                        Cands::List(chunk),
+                        dist,
+                        threads,
+                        &mut next,
+                        &settled_now,
+                    );
                 }
             }
             None => {
-                let mut cands = Vec::with_capacity(CHUNK);
+                // The positions settled at `dist` are found by scanning every word, a range
+                // at a time, each thread its part of the range.
                 let mut lo = 0;
                 while lo < n {
-                    let hi = (lo + CHUNK).min(n);
-                    cands.clear();
-                    cands.extend(
-                        (lo..hi)
-                            .filter(|&c| settled_now(solved.word(c)) != 0)
-                            .map(|c| c as u32),
+                    let hi = (lo + CHUNK * threads).min(n);
+                    any |= apply(
+                        &mut solved,
+                        game,
+                        Cands::Range(lo, hi),
+                        dist,
+                        threads,
+                        &mut next,
+                        &settled_now,
                     );
-                    round(&mut solved, &cands);
                     lo = hi;
                 }
             }
@@ -291,35 +293,83 @@ fn expand_word(game: &Game, idx: usize, seeds: u8) -> u32 {
     w
 }
 
-/// One round of a wave: the predecessors of `cands` (positions with thresholds settled at
-/// `dist`), generated on every thread, then applied in order on this one. A position is undone
-/// once for all the thresholds the wave settled in it.
+/// The positions a round of a wave undoes the moves into.
+#[derive(Clone, Copy)]
+enum Cands<'a> {
+    /// These (the last wave's list).
+    List(&'a [u32]),
+    /// Those of `lo..hi` settled in this wave.
+    Range(usize, usize),
+}
+
+/// One predecessor found in a round: its index, whether the move into the candidate kept the
+/// turn, which of the candidate's thresholds the wave settled, and which of those it won.
+type Undone = (u32, bool, u8, u8);
+
+/// One round of a wave: every thread generates the predecessors of its share of the
+/// candidates (positions with thresholds settled at `dist`), sorted by which thread's share
+/// of the words they fall in; then every thread applies those of its own share. A position is
+/// undone once for all the thresholds the wave settled in it. What a round changes does not
+/// depend on the order its predecessors are applied in (a count reaches zero only when no
+/// move wins), so the threads give the one-thread result. Returns whether there was any
+/// candidate.
 fn apply(
     solved: &mut Solved,
     game: &Game,
-    cands: &[u32],
+    cands: Cands,
     dist: u32,
     threads: usize,
     next: &mut Option<Vec<u32>>,
     settled_now: &(dyn Fn(u32) -> u32 + Sync),
-) {
-    if cands.is_empty() {
-        return;
-    }
+) -> bool {
     let seeds = game.seeds;
-    let per = cands.len().div_ceil(threads);
-    let found: Vec<Vec<(u32, u64, bool)>> = std::thread::scope(|sc| {
-        let hs: Vec<_> = cands
-            .chunks(per.max(1))
-            .map(|part| {
+    let n = solved.positions();
+    let share = n.div_ceil(threads).max(1);
+    let parts: Vec<Cands> = match cands {
+        Cands::List([]) => return false,
+        Cands::List(list) => list
+            .chunks(list.len().div_ceil(threads))
+            .map(Cands::List)
+            .collect(),
+        Cands::Range(lo, hi) => {
+            let per = (hi - lo).div_ceil(threads).max(1);
+            (lo..hi)
+                .step_by(per)
+                .map(|a| Cands::Range(a, (a + per).min(hi)))
+                .collect()
+        }
+    };
+    let words = &*solved;
+    let found: Vec<(bool, Vec<Vec<Undone>>)> = std::thread::scope(|sc| {
+        let hs: Vec<_> = parts
+            .iter()
+            .map(|&part| {
                 sc.spawn(move || {
-                    let mut out = Vec::new();
+                    let mut out: Vec<Vec<Undone>> = vec![Vec::new(); threads];
                     let mut b = Vec::new();
-                    for &c in part {
+                    let mut any = false;
+                    let mut undo = |c: usize| {
+                        let cw = words.word(c);
+                        // Fields settled in this wave stay as they are: the mask is the same
+                        // when the predecessors are applied.
+                        let mask = settled_now(cw);
+                        if mask == 0 {
+                            return;
+                        }
+                        any = true;
+                        let wins = (0..game.thresholds.len())
+                            .filter(|&j| field(cw, j).0 == WON)
+                            .fold(0, |m, j| m | 1 << j);
                         unmoves(&unrank(c as u64, seeds), seeds, &mut b);
-                        out.extend(b.iter().map(|&(p, same)| (c, p, same)));
+                        for &(p, same) in &b {
+                            out[p as usize / share].push((p as u32, same, mask as u8, wins as u8));
+                        }
+                    };
+                    match part {
+                        Cands::List(list) => list.iter().for_each(|&c| undo(c as usize)),
+                        Cands::Range(lo, hi) => (lo..hi).for_each(&mut undo),
                     }
-                    out
+                    (any, out)
                 })
             })
             .collect();
@@ -327,42 +377,70 @@ fn apply(
             .map(|h| h.join().expect("a retrograde thread panicked"))
             .collect()
     });
-    for (c, p, same) in found.into_iter().flatten() {
-        let cw = solved.word(c as usize);
-        // Fields settled in this wave stay as they are: the mask is the same as when the
-        // position was picked.
-        let mask = settled_now(cw);
-        let p = p as usize;
-        let mut pw = solved.word(p);
-        let before = pw;
-        let mut newly = false;
-        for kc in (0..game.thresholds.len()).filter(|&j| mask >> j & 1 != 0) {
-            let child_wins = field(cw, kc).0 == WON;
-            let kp = if same { kc } else { game.pair[kc] };
-            let (state, byte) = field(pw, kp);
-            if state != OPEN {
-                continue;
-            }
-            if child_wins == same {
-                pw = with_field(pw, kp, WON, dist + 1);
-                newly = true;
-            } else if byte <= 1 {
-                pw = with_field(pw, kp, LOST, dist + 1);
-                newly = true;
-            } else {
-                pw = with_field(pw, kp, OPEN, byte - 1);
-            }
-        }
-        if pw != before {
-            solved.set_word(p, pw);
-        }
-        if newly {
-            match next {
-                Some(list) if list.len() < WAVE_LIST => list.push(p as u32),
-                _ => *next = None,
-            }
+    let any = found.iter().any(|f| f.0);
+    let found: Vec<Vec<Vec<Undone>>> = found.into_iter().map(|f| f.1).collect();
+    let newly: Vec<Vec<u32>> = std::thread::scope(|sc| {
+        let hs: Vec<_> = solved
+            .cells
+            .chunks_mut(2 * share)
+            .enumerate()
+            .map(|(t, cells)| {
+                let found = &found;
+                sc.spawn(move || {
+                    let base = t * share;
+                    let mut newly = Vec::new();
+                    for &(p, same, mask, wins) in found.iter().flat_map(|f| &f[t]) {
+                        let i = p as usize - base;
+                        let before = cells[2 * i] as u32 | (cells[2 * i + 1] as u32) << 16;
+                        let (pw, won_or_lost) = undone(game, before, same, mask, wins, dist);
+                        if pw != before {
+                            cells[2 * i] = pw as u16;
+                            cells[2 * i + 1] = (pw >> 16) as u16;
+                        }
+                        if won_or_lost {
+                            newly.push(p);
+                        }
+                    }
+                    newly
+                })
+            })
+            .collect();
+        hs.into_iter()
+            .map(|h| h.join().expect("a retrograde thread panicked"))
+            .collect()
+    });
+    for p in newly.into_iter().flatten() {
+        match next {
+            Some(list) if list.len() < WAVE_LIST => list.push(p),
+            _ => *next = None,
         }
     }
+    any
+}
+
+/// Predecessor word `pw` after one of its moves, into a position whose thresholds `mask`
+/// were settled at `dist` (`wins`: those won), and whether that settled any of its own.
+#[inline]
+fn undone(game: &Game, mut pw: u32, same: bool, mask: u8, wins: u8, dist: u32) -> (u32, bool) {
+    let mut newly = false;
+    for kc in (0..game.thresholds.len()).filter(|&j| mask >> j & 1 != 0) {
+        let child_wins = wins >> kc & 1 != 0;
+        let kp = if same { kc } else { game.pair[kc] };
+        let (state, byte) = field(pw, kp);
+        if state != OPEN {
+            continue;
+        }
+        if child_wins == same {
+            pw = with_field(pw, kp, WON, dist + 1);
+            newly = true;
+        } else if byte <= 1 {
+            pw = with_field(pw, kp, LOST, dist + 1);
+            newly = true;
+        } else {
+            pw = with_field(pw, kp, OPEN, byte - 1);
+        }
+    }
+    (pw, newly)
 }
 
 /// The 8-seed game as a one-threshold analysis (for checking this builder against the move

@@ -155,6 +155,51 @@ struct Team {
     /// Whether a helper's answer may be the search's: only when one line is asked for, as a
     /// helper searches one line.
     helpers_answer: bool,
+    /// The positions some thread is searching now.
+    busy: Busy,
+}
+
+/// Positions some thread of a search is searching now (simplified ABDADA): a thread that
+/// meets a sibling another thread is on searches its other moves first and comes back to it
+/// later, when the table most often holds its value. The threads then share out a node's
+/// moves instead of repeating each other. A slot holds one key; a collision only loses a
+/// hint, never a value.
+struct Busy {
+    slots: Box<[AtomicU64]>,
+}
+
+/// Slots of [`Busy`]: far more than two threads' stacks of searched positions.
+const BUSY_SLOTS: usize = 1 << 14;
+/// Children with less depth than this left are never deferred: their subtrees are cheaper
+/// than the table traffic that shares them out.
+const DEFER_DEPTH: u32 = 3;
+
+impl Busy {
+    fn new() -> Busy {
+        Busy {
+            slots: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.slots[(key >> 40) as usize & (BUSY_SLOTS - 1)]
+    }
+
+    #[inline]
+    fn is_busy(&self, key: u64) -> bool {
+        self.slot(key).load(Relaxed) == key
+    }
+
+    #[inline]
+    fn enter(&self, key: u64) {
+        self.slot(key).store(key, Relaxed);
+    }
+
+    #[inline]
+    fn leave(&self, key: u64) {
+        let _ = self.slot(key).compare_exchange(key, 0, Relaxed, Relaxed);
+    }
 }
 
 impl Team {
@@ -164,6 +209,7 @@ impl Team {
             threads: threads as u32,
             done: AtomicBool::new(false),
             helpers_answer: multipv == 1,
+            busy: Busy::new(),
         }
     }
 
@@ -346,40 +392,47 @@ impl<'a> Thread<'a> {
             }
             let children = &mut children[..n];
             children.sort_unstable_by_key(|c| std::cmp::Reverse(c.3));
-            for (mv, child, g, _) in children.iter() {
-                let v = if searched == 0 {
-                    self.child_value(me, child, *g, depth - 1, alpha, beta, ply)
+            let busy = self.team.map(|t| &t.busy).filter(|_| depth > DEFER_DEPTH);
+            // Moves another thread is on, searched after the others (see [`Busy`]).
+            let mut later = ArrayVec::<u8, 12>::new();
+            'moves: for pass in 0..2 {
+                let todo: ArrayVec<u8, 12> = if pass == 0 {
+                    (0..n as u8).collect()
                 } else {
-                    // Late move reduction: a late move that captures nothing is first looked
-                    // at one ply shallower, and searched fully only if it then beats alpha.
-                    let reduce = self.lmr && depth >= 3 && searched >= 3 && *g == 0;
-                    let mut v = alpha + 1;
-                    if reduce {
-                        v = self.child_value(me, child, *g, depth - 2, alpha, alpha + 1, ply);
-                    }
-                    if v > alpha && !self.aborted {
-                        v = self.child_value(me, child, *g, depth - 1, alpha, alpha + 1, ply);
-                    }
-                    if v > alpha && v < beta && !self.aborted {
-                        self.child_value(me, child, *g, depth - 1, alpha, beta, ply)
-                    } else {
-                        v
-                    }
+                    std::mem::take(&mut later)
                 };
-                if self.aborted {
-                    return 0;
-                }
-                searched += 1;
-                if v > best {
-                    best = v;
-                    best_move = Some(*mv);
-                    if v > alpha {
-                        alpha = v;
-                        self.update_pv(ply, *mv);
-                        if v >= beta {
-                            break;
+                for &i in &todo {
+                    let (mv, ref child, g, _) = children[i as usize];
+                    let ck = busy.map(|_| key(child));
+                    if let (Some(b), Some(ck)) = (busy, ck) {
+                        if pass == 0 && searched > 0 && b.is_busy(ck) {
+                            later.push(i);
+                            continue;
+                        }
+                        b.enter(ck);
+                    }
+                    let v = self.sibling_value(me, child, g, depth, alpha, beta, ply, searched);
+                    if let (Some(b), Some(ck)) = (busy, ck) {
+                        b.leave(ck);
+                    }
+                    if self.aborted {
+                        return 0;
+                    }
+                    searched += 1;
+                    if v > best {
+                        best = v;
+                        best_move = Some(mv);
+                        if v > alpha {
+                            alpha = v;
+                            self.update_pv(ply, mv);
+                            if v >= beta {
+                                break 'moves;
+                            }
                         }
                     }
+                }
+                if later.is_empty() {
+                    break;
                 }
             }
         }
@@ -406,6 +459,41 @@ impl<'a> Thread<'a> {
             },
         );
         best
+    }
+
+    /// The value of a child after the first (`searched` before it): a null window, and for a
+    /// late quiet move one ply less, then the full search only when it beats alpha.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn sibling_value(
+        &mut self,
+        me: Side,
+        child: &Position,
+        g: i32,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        searched: usize,
+    ) -> i32 {
+        if searched == 0 {
+            return self.child_value(me, child, g, depth - 1, alpha, beta, ply);
+        }
+        // Late move reduction: a late move that captures nothing is first looked at one ply
+        // shallower, and searched fully only if it then beats alpha.
+        let reduce = self.lmr && depth >= 3 && searched >= 3 && g == 0;
+        let mut v = alpha + 1;
+        if reduce {
+            v = self.child_value(me, child, g, depth - 2, alpha, alpha + 1, ply);
+        }
+        if v > alpha && !self.aborted {
+            v = self.child_value(me, child, g, depth - 1, alpha, alpha + 1, ply);
+        }
+        if v > alpha && v < beta && !self.aborted {
+            self.child_value(me, child, g, depth - 1, alpha, beta, ply)
+        } else {
+            v
+        }
     }
 
     /// Sets the principal variation at `ply` to the table's best moves from `pos`, at most
@@ -586,6 +674,7 @@ impl Engine {
         if let Some(r) = self.tablebase_root(pos, start, on_info) {
             return r;
         }
+        self.tt.new_search();
         let deadline = limits.movetime.map(|t| start + t);
         let shared_nodes = AtomicU64::new(0);
         let helpers_stop = AtomicBool::new(false);
@@ -769,40 +858,64 @@ fn iterate(
         // line this is the usual principal variation search.
         let mut exact: Vec<i32> = Vec::with_capacity(multipv + 1);
         let mut best_i = None;
-        #[allow(clippy::needless_range_loop)] // root[i] is both read and written in the loop.
-        for i in 0..root.len() {
-            let (_, child, g, _, _) = root[i];
-            let floor = (exact.len() == multipv).then(|| exact[multipv - 1]);
-            let v = match floor {
-                None => t.child_value(me, &child, g, depth - 1, -INF, INF, 0),
-                Some(f) => {
-                    let v = t.child_value(me, &child, g, depth - 1, f, f + 1, 0);
-                    if v > f && !t.aborted {
-                        t.child_value(me, &child, g, depth - 1, f, INF, 0)
-                    } else {
-                        v
+        let busy = t.team.map(|t| &t.busy).filter(|_| depth > DEFER_DEPTH);
+        // Root moves another thread is on, searched after the others (see [`Busy`]).
+        let mut later = Vec::new();
+        let mut todo: Vec<usize> = (0..root.len()).collect();
+        let mut searched = 0;
+        let mut first_pass = true;
+        while !todo.is_empty() {
+            for &i in &todo {
+                let (_, child, g, _, _) = root[i];
+                let ck = busy.map(|_| key(&child));
+                if let (Some(b), Some(ck)) = (busy, ck) {
+                    if first_pass && searched > 0 && b.is_busy(ck) {
+                        later.push(i);
+                        continue;
                     }
+                    b.enter(ck);
                 }
-            };
+                let floor = (exact.len() == multipv).then(|| exact[multipv - 1]);
+                let v = match floor {
+                    None => t.child_value(me, &child, g, depth - 1, -INF, INF, 0),
+                    Some(f) => {
+                        let v = t.child_value(me, &child, g, depth - 1, f, f + 1, 0);
+                        if v > f && !t.aborted {
+                            t.child_value(me, &child, g, depth - 1, f, INF, 0)
+                        } else {
+                            v
+                        }
+                    }
+                };
+                if let (Some(b), Some(ck)) = (busy, ck) {
+                    b.leave(ck);
+                }
+                if t.aborted {
+                    break;
+                }
+                searched += 1;
+                if floor.is_some_and(|f| v <= f) {
+                    root[i].3 = floor.unwrap_or(-INF) - 1 - i as i32;
+                    continue;
+                }
+                root[i].3 = v;
+                let next = t.pv_len[1].max(1);
+                let line: Vec<Move> = std::iter::once(root[i].0)
+                    .chain((1..next).map_while(|j| t.pv[1][j]))
+                    .collect();
+                root[i].4 = line;
+                let at = exact.partition_point(|&e| e >= v);
+                exact.insert(at, v);
+                exact.truncate(multipv);
+                if at == 0 {
+                    best_i = Some(i);
+                }
+            }
             if t.aborted {
                 break;
             }
-            if floor.is_some_and(|f| v <= f) {
-                root[i].3 = floor.unwrap_or(-INF) - 1 - i as i32;
-                continue;
-            }
-            root[i].3 = v;
-            let next = t.pv_len[1].max(1);
-            let line: Vec<Move> = std::iter::once(root[i].0)
-                .chain((1..next).map_while(|j| t.pv[1][j]))
-                .collect();
-            root[i].4 = line;
-            let at = exact.partition_point(|&e| e >= v);
-            exact.insert(at, v);
-            exact.truncate(multipv);
-            if at == 0 {
-                best_i = Some(i);
-            }
+            todo = std::mem::take(&mut later);
+            first_pass = false;
         }
         // A move fully searched in an unfinished iteration beat the previous best at this
         // depth (the previous best is searched first), so it may be used.
