@@ -918,8 +918,12 @@ fn iterate(
             first_pass = false;
         }
         // A move fully searched in an unfinished iteration beat the previous best at this
-        // depth (the previous best is searched first), so it may be used.
-        if let Some(i) = best_i {
+        // depth (the previous best is searched first), so it may be used. Not when several
+        // lines are asked for: the answer is then the last finished depth's lines, and its
+        // best move must be their first (a move searched with a full window to fill the
+        // lines can beat the previous best's value at the new depth without being proven
+        // best: the others are not all searched yet).
+        if let Some(i) = best_i.filter(|_| multipv == 1 || !t.aborted) {
             result.best = Some(root[i].0);
             result.score = stores + root[i].3;
             result.pv = root[i].4.clone();

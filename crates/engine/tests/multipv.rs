@@ -94,3 +94,25 @@ fn one_line_is_the_single_pv_search() {
         assert_eq!(multi.score, single.score);
     }
 }
+
+/// A search stopped in the middle of a depth answers with the last finished depth's lines:
+/// its best move and score are the first line's, wherever the stop falls.
+#[test]
+fn a_stopped_search_answers_with_its_first_line() {
+    let stop = AtomicBool::new(false);
+    for moves in POSITIONS {
+        let pos = after(moves);
+        for nodes in (5_000..200_000).step_by(13_000) {
+            let mut e = Engine::new(16, 1);
+            e.set_multipv(3);
+            let r = e.search(&pos, &Limits::nodes(nodes), &stop, &mut |_| {});
+            let first = &r.lines[0];
+            assert_eq!(
+                r.best,
+                first.pv.first().copied(),
+                "after {moves}, {nodes} nodes"
+            );
+            assert_eq!(r.score, first.score, "after {moves}, {nodes} nodes");
+        }
+    }
+}
