@@ -146,7 +146,7 @@ fn table_path(dir: Option<&Path>, seeds: u8) -> PathBuf {
 
 /// What `build --seeds 12` says before it starts: it is long.
 pub const TWELVE: &str = "building the 12-seed database of anywoli from the 8-seed one: \
-    834,451,800 positions; expect about 45 minutes on 2 cores, 3.5 GB of memory, a 1.7 GB \
+    834,451,800 positions; expect about 20 minutes on 2 cores, 3.5 GB of memory, a 1.7 GB \
     file (docs/tablebase.md)";
 
 fn check_seeds(seeds: u8) -> Result<(), Failure> {

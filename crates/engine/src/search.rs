@@ -186,20 +186,52 @@ impl Busy {
         &self.slots[(key >> 40) as usize & (BUSY_SLOTS - 1)]
     }
 
+    /// What a thread does with `child` at a node it may share: put it off when another
+    /// thread is on it and `may_defer` (never the first move searched), else search it,
+    /// holding it busy until the mark is dropped. With no `busy` table, always search.
     #[inline]
-    fn is_busy(&self, key: u64) -> bool {
-        self.slot(key).load(Relaxed) == key
+    fn claim<'b>(busy: Option<&'b Busy>, child: &Position, may_defer: bool) -> Claim<'b> {
+        let Some(busy) = busy else {
+            return Claim::Search(None);
+        };
+        let key = key(child);
+        let slot = busy.slot(key);
+        if may_defer && slot.load(Relaxed) == key {
+            return Claim::Later;
+        }
+        slot.store(key, Relaxed);
+        Claim::Search(Some(Mark { busy, key }))
     }
+}
 
-    #[inline]
-    fn enter(&self, key: u64) {
-        self.slot(key).store(key, Relaxed);
-    }
+/// [`Busy::claim`]'s answer.
+enum Claim<'b> {
+    Later,
+    Search(Option<Mark<'b>>),
+}
 
+/// A position held busy while this thread searches it.
+struct Mark<'b> {
+    busy: &'b Busy,
+    key: u64,
+}
+
+impl Drop for Mark<'_> {
     #[inline]
-    fn leave(&self, key: u64) {
-        let _ = self.slot(key).compare_exchange(key, 0, Relaxed, Relaxed);
+    fn drop(&mut self) {
+        let _ = self
+            .busy
+            .slot(self.key)
+            .compare_exchange(self.key, 0, Relaxed, Relaxed);
     }
+}
+
+/// A move's result as its mover sees it: the position it leads to and the seeds it gained.
+#[derive(Clone, Copy)]
+struct Child<'p> {
+    mover: Side,
+    pos: &'p Position,
+    gain: i32,
 }
 
 impl Team {
@@ -346,8 +378,12 @@ impl<'a> Thread<'a> {
         if let Some(mv) = tt_move.filter(|m| pos.moves().contains(*m)) {
             let mut child = *pos;
             if child.play_unchecked(mv).is_ok() {
-                let g = gain(pos, &child, me);
-                let v = self.child_value(me, &child, g, depth - 1, alpha, beta, ply);
+                let c = Child {
+                    mover: me,
+                    pos: &child,
+                    gain: gain(pos, &child, me),
+                };
+                let v = self.child_value(c, depth - 1, alpha, beta, ply);
                 if self.aborted {
                     return 0;
                 }
@@ -403,18 +439,20 @@ impl<'a> Thread<'a> {
                 };
                 for &i in &todo {
                     let (mv, ref child, g, _) = children[i as usize];
-                    let ck = busy.map(|_| key(child));
-                    if let (Some(b), Some(ck)) = (busy, ck) {
-                        if pass == 0 && searched > 0 && b.is_busy(ck) {
+                    let mark = match Busy::claim(busy, child, pass == 0 && searched > 0) {
+                        Claim::Later => {
                             later.push(i);
                             continue;
                         }
-                        b.enter(ck);
-                    }
-                    let v = self.sibling_value(me, child, g, depth, alpha, beta, ply, searched);
-                    if let (Some(b), Some(ck)) = (busy, ck) {
-                        b.leave(ck);
-                    }
+                        Claim::Search(mark) => mark,
+                    };
+                    let c = Child {
+                        mover: me,
+                        pos: child,
+                        gain: g,
+                    };
+                    let v = self.sibling_value(c, depth, alpha, beta, ply, searched);
+                    drop(mark);
                     if self.aborted {
                         return 0;
                     }
@@ -463,13 +501,10 @@ impl<'a> Thread<'a> {
 
     /// The value of a child after the first (`searched` before it): a null window, and for a
     /// late quiet move one ply less, then the full search only when it beats alpha.
-    #[allow(clippy::too_many_arguments)]
     #[inline]
     fn sibling_value(
         &mut self,
-        me: Side,
-        child: &Position,
-        g: i32,
+        c: Child,
         depth: u32,
         alpha: i32,
         beta: i32,
@@ -477,20 +512,20 @@ impl<'a> Thread<'a> {
         searched: usize,
     ) -> i32 {
         if searched == 0 {
-            return self.child_value(me, child, g, depth - 1, alpha, beta, ply);
+            return self.child_value(c, depth - 1, alpha, beta, ply);
         }
         // Late move reduction: a late move that captures nothing is first looked at one ply
         // shallower, and searched fully only if it then beats alpha.
-        let reduce = self.lmr && depth >= 3 && searched >= 3 && g == 0;
+        let reduce = self.lmr && depth >= 3 && searched >= 3 && c.gain == 0;
         let mut v = alpha + 1;
         if reduce {
-            v = self.child_value(me, child, g, depth - 2, alpha, alpha + 1, ply);
+            v = self.child_value(c, depth - 2, alpha, alpha + 1, ply);
         }
         if v > alpha && !self.aborted {
-            v = self.child_value(me, child, g, depth - 1, alpha, alpha + 1, ply);
+            v = self.child_value(c, depth - 1, alpha, alpha + 1, ply);
         }
         if v > alpha && v < beta && !self.aborted {
-            self.child_value(me, child, g, depth - 1, alpha, beta, ply)
+            self.child_value(c, depth - 1, alpha, beta, ply)
         } else {
             v
         }
@@ -529,23 +564,14 @@ impl<'a> Thread<'a> {
         self.pv_len[ply] = next;
     }
 
-    /// The value of `child` to `me`, who just moved into it gaining `g`.
-    #[allow(clippy::too_many_arguments)]
+    /// The value of `c` to its mover.
     #[inline]
-    fn child_value(
-        &mut self,
-        me: Side,
-        child: &Position,
-        g: i32,
-        depth: u32,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-    ) -> i32 {
-        match child.to_move() {
+    fn child_value(&mut self, c: Child, depth: u32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        let g = c.gain;
+        match c.pos.to_move() {
             None => g,
-            Some(s) if s == me => g + self.negamax(child, depth, alpha - g, beta - g, ply + 1),
-            Some(_) => g - self.negamax(child, depth, g - beta, g - alpha, ply + 1),
+            Some(s) if s == c.mover => g + self.negamax(c.pos, depth, alpha - g, beta - g, ply + 1),
+            Some(_) => g - self.negamax(c.pos, depth, g - beta, g - alpha, ply + 1),
         }
     }
 }
@@ -647,8 +673,12 @@ impl Engine {
         for mv in pos.moves() {
             let mut child = *pos;
             if child.play_unchecked(mv).is_ok() {
-                let g = gain(pos, &child, me);
-                let v = t.child_value(me, &child, g, depth - 1, -INF, INF, 0);
+                let c = Child {
+                    mover: me,
+                    pos: &child,
+                    gain: gain(pos, &child, me),
+                };
+                let v = t.child_value(c, depth - 1, -INF, INF, 0);
                 // A value found after the stop is unfinished: drop it.
                 if stop.load(Relaxed) {
                     break;
@@ -867,29 +897,31 @@ fn iterate(
         while !todo.is_empty() {
             for &i in &todo {
                 let (_, child, g, _, _) = root[i];
-                let ck = busy.map(|_| key(&child));
-                if let (Some(b), Some(ck)) = (busy, ck) {
-                    if first_pass && searched > 0 && b.is_busy(ck) {
+                let mark = match Busy::claim(busy, &child, first_pass && searched > 0) {
+                    Claim::Later => {
                         later.push(i);
                         continue;
                     }
-                    b.enter(ck);
-                }
+                    Claim::Search(mark) => mark,
+                };
+                let c = Child {
+                    mover: me,
+                    pos: &child,
+                    gain: g,
+                };
                 let floor = (exact.len() == multipv).then(|| exact[multipv - 1]);
                 let v = match floor {
-                    None => t.child_value(me, &child, g, depth - 1, -INF, INF, 0),
+                    None => t.child_value(c, depth - 1, -INF, INF, 0),
                     Some(f) => {
-                        let v = t.child_value(me, &child, g, depth - 1, f, f + 1, 0);
+                        let v = t.child_value(c, depth - 1, f, f + 1, 0);
                         if v > f && !t.aborted {
-                            t.child_value(me, &child, g, depth - 1, f, INF, 0)
+                            t.child_value(c, depth - 1, f, INF, 0)
                         } else {
                             v
                         }
                     }
                 };
-                if let (Some(b), Some(ck)) = (busy, ck) {
-                    b.leave(ck);
-                }
+                drop(mark);
                 if t.aborted {
                     break;
                 }
