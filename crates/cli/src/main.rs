@@ -352,6 +352,9 @@ enum Command {
         /// Thinking time in milliseconds: level 10's, the most levels 6 to 9 take, and hints'.
         #[arg(long, default_value_t = 1000, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
         movetime: u64,
+        /// Search threads of levels 6 to 10.
+        #[arg(long, default_value_t = 1, value_name = "N", value_parser = usize_in(1, 64))]
+        threads: usize,
     },
 }
 
@@ -515,12 +518,14 @@ fn main() -> ExitCode {
             level,
             side,
             movetime,
+            threads,
         } => play::run(
             &start,
             &play::Options {
                 level,
                 human: side.into(),
                 movetime,
+                threads,
             },
         ),
     };

@@ -32,6 +32,8 @@ pub struct Options {
     pub human: Side,
     /// The time level 10 thinks, and the time `hint` thinks.
     pub movetime: u64,
+    /// Search threads of the engine's searching levels.
+    pub threads: usize,
 }
 
 const HELP: &str = "commands: a move letter (a..l South, A..L North), undo (take back your last move), hint (the engine's advice), board (draw it again), quit";
@@ -56,7 +58,7 @@ pub fn run(start: &Start, opts: &Options) -> CmdResult {
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
-    let mut engine = LevelPlayer::new(opts.level, seed, 16, 1)
+    let mut engine = LevelPlayer::new(opts.level, seed, 16, opts.threads)
         .ok_or_else(|| Failure(format!("no level {}: levels are 1 to 10", opts.level)))?;
     engine.new_game();
     let movetime = Duration::from_millis(opts.movetime);

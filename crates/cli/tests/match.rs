@@ -413,3 +413,25 @@ fn play_a_finished_game_says_who_won() {
     assert_eq!(r.code, 2);
     assert_eq!(r.stderr.lines().count(), 1);
 }
+
+#[test]
+fn play_on_two_threads_and_threads_out_of_range() {
+    let r = play(
+        &["--level", "10", "--threads", "2", "--movetime", "50"],
+        "e\nquit\n",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let reply = r
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("level 10 (North) plays "))
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    let reply: anywoli_core::Move = reply.parse().unwrap();
+    assert_eq!(reply.side(), Side::North);
+    for bad in ["0", "65", "two"] {
+        let r = play(&["--threads", bad], "");
+        assert_eq!(r.code, 2, "--threads {bad}");
+        assert!(r.stderr.contains("--threads"), "{}", r.stderr);
+        assert_eq!(r.stdout, "");
+    }
+}

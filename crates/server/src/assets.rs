@@ -78,6 +78,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../web/tree.js"),
     ),
     (
+        "socket.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/socket.js"),
+    ),
+    (
         "engine.js",
         "text/javascript; charset=utf-8",
         include_str!("../web/engine.js"),

@@ -11,13 +11,6 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-fn think() -> Think {
-    Think {
-        movetime: Duration::from_millis(200),
-        hash_mib: 1,
-    }
-}
-
 // The store every test starts with: SQLite in memory here. `api_postgres.rs` includes this
 // file and defines a `fresh_store` of its own, which shadows this glob-imported one.
 #[allow(unused_imports)]
@@ -29,40 +22,11 @@ mod sqlite_store {
     }
 }
 
+mod oneshot;
+use oneshot::*;
+
 fn router() -> Router {
-    app(AppState::new(fresh_store(), think()))
-}
-
-async fn call(app: &Router, method: &str, uri: &str, body: Option<String>) -> (StatusCode, Value) {
-    let (status, text) = call_text(app, method, uri, body).await;
-    let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
-    (status, v)
-}
-
-async fn call_text(
-    app: &Router,
-    method: &str,
-    uri: &str,
-    body: Option<String>,
-) -> (StatusCode, String) {
-    let req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
-        .body(body.map_or(Body::empty(), Body::from))
-        .unwrap();
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (status, String::from_utf8(bytes.to_vec()).unwrap())
-}
-
-async fn post(app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
-    call(app, "POST", uri, Some(body.to_string())).await
-}
-
-async fn get(app: &Router, uri: &str) -> (StatusCode, Value) {
-    call(app, "GET", uri, None).await
+    router_on(fresh_store())
 }
 
 fn assert_error(got: (StatusCode, Value), status: StatusCode, code: &str, needle: &str) {
@@ -245,7 +209,7 @@ async fn every_promised_error_is_json_and_changes_nothing() {
         json!({"secret": south}).to_string(),
     ] {
         assert_error(
-            call(&app, "POST", &moves, Some(body)).await,
+            call_raw(&app, "POST", &moves, Some(body)).await,
             StatusCode::BAD_REQUEST,
             "malformed",
             "JSON",
@@ -260,7 +224,7 @@ async fn every_promised_error_is_json_and_changes_nothing() {
     // Oversized.
     let big = json!({"move": "e", "secret": "x".repeat(BODY_LIMIT)}).to_string();
     assert_error(
-        call(&app, "POST", &moves, Some(big)).await,
+        call_raw(&app, "POST", &moves, Some(big)).await,
         StatusCode::PAYLOAD_TOO_LARGE,
         "too_large",
         "larger",
@@ -305,7 +269,7 @@ async fn every_promised_error_is_json_and_changes_nothing() {
         "endpoint",
     );
     assert_error(
-        call(&app, "DELETE", &format!("/api/games/{id}"), None).await,
+        call_raw(&app, "DELETE", &format!("/api/games/{id}"), None).await,
         StatusCode::METHOD_NOT_ALLOWED,
         "method_not_allowed",
         "method",
@@ -561,7 +525,7 @@ async fn a_mistyped_page_address_gets_the_page_and_a_404() {
     }
     // Programs still get JSON.
     assert_error(
-        call(&app, "POST", "/games", None).await,
+        call_raw(&app, "POST", "/games", None).await,
         StatusCode::NOT_FOUND,
         "not_found",
         "endpoint",
@@ -759,7 +723,7 @@ async fn records_export_and_import() {
     // The import limit is larger than the others, but a limit all the same.
     let huge = json!({"record": "e ".repeat(2 * 1024 * 1024)}).to_string();
     assert_error(
-        call(&app, "POST", "/api/import", Some(huge)).await,
+        call_raw(&app, "POST", "/api/import", Some(huge)).await,
         StatusCode::PAYLOAD_TOO_LARGE,
         "too_large",
         "larger",

@@ -3,17 +3,11 @@
 // and searching by theme, and solving a kept puzzle through its moves.
 // (Plain comments: `community_postgres.rs` includes this file.)
 
-use std::time::Duration;
-
 use anywoli_core::{parse_position, Rules};
 use anywoli_engine::compose::{compose, ComposeLimits};
-use anywoli_server::{app, AppState, Think};
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use axum::Router;
-use http_body_util::BodyExt;
 use serde_json::{json, Value};
-use tower::ServiceExt;
 
 // The store every test starts with: SQLite in memory here; `community_postgres.rs` defines a
 // `fresh_store` of its own, which shadows this glob-imported one.
@@ -34,35 +28,11 @@ const TWO_WINNERS: &str = "0,0,0,0,1,0,0,0,3,1,0,0/0,0,1,1,0,0,0,0,0,0,0,1 s 44 
 const ONE_MOVE: &str = "0,0,0,0,0,0,0,1,0,0,2,0/3,0,0,1,0,0,0,0,0,0,0,1 s 44 44 - - 92 92";
 const START: &str = "4,4,4,4,4,4,4,4,4,4,4,4/4,4,4,4,4,4,4,4,4,4,4,4 s 0 0 - - 0 0";
 
+mod oneshot;
+use oneshot::*;
+
 fn router() -> Router {
-    let think = Think {
-        movetime: Duration::from_millis(200),
-        hash_mib: 1,
-    };
-    app(AppState::new(fresh_store(), think))
-}
-
-async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
-    let req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
-        .body(body.map_or(Body::empty(), |b| Body::from(b.to_string())))
-        .unwrap();
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    let text = String::from_utf8(bytes.to_vec()).unwrap();
-    let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
-    (status, v)
-}
-
-async fn post(app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
-    call(app, "POST", uri, Some(body)).await
-}
-
-async fn get(app: &Router, uri: &str) -> (StatusCode, Value) {
-    call(app, "GET", uri, None).await
+    router_on(fresh_store())
 }
 
 fn letters(v: &Value) -> Vec<String> {

@@ -2,43 +2,16 @@
 // judged `done` (with `continue` between the moves of a chain), a miss answered with its reason
 // and data, and the errors.
 
-use std::time::Duration;
-
 use anywoli_engine::lessons;
-use anywoli_server::{app, AppState, Think};
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use axum::Router;
-use http_body_util::BodyExt;
-use serde_json::{json, Value};
-use tower::ServiceExt;
+use serde_json::json;
+
+mod oneshot;
+use oneshot::*;
 
 fn router() -> Router {
-    let think = Think {
-        movetime: Duration::from_millis(200),
-        hash_mib: 1,
-    };
-    app(AppState::new(
-        anywoli_server::Store::in_memory().unwrap(),
-        think,
-    ))
-}
-
-async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
-    let req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
-        .body(body.map_or(Body::empty(), |b| Body::from(b.to_string())))
-        .unwrap();
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    let text = String::from_utf8(bytes.to_vec()).unwrap();
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}")),
-    )
+    router_on(anywoli_server::Store::in_memory().unwrap())
 }
 
 #[tokio::test]

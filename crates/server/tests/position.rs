@@ -3,54 +3,20 @@
 //! engine's own play, a proof against the solver, and bad input that changes nothing and never
 //! panics.
 
-use std::time::Duration;
-
 use anywoli_core::{parse_position, Position, Rules};
 use anywoli_engine::solve::Solver;
-use anywoli_server::{app, AppState, Think};
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use axum::Router;
-use http_body_util::BodyExt;
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use tower::ServiceExt;
 
 const START: &str = "4,4,4,4,4,4,4,4,4,4,4,4/4,4,4,4,4,4,4,4,4,4,4,4 s 0 0 - - 0 0";
 
+mod oneshot;
+use oneshot::*;
+
 fn router() -> Router {
-    let think = Think {
-        movetime: Duration::from_millis(200),
-        hash_mib: 1,
-    };
-    app(AppState::new(
-        anywoli_server::Store::in_memory().unwrap(),
-        think,
-    ))
-}
-
-async fn call_raw(
-    app: &Router,
-    uri: &str,
-    content_type: &str,
-    body: String,
-) -> (StatusCode, Value) {
-    let req = Request::builder()
-        .method("POST")
-        .uri(uri)
-        .header("content-type", content_type)
-        .body(Body::from(body))
-        .unwrap();
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    let text = String::from_utf8(bytes.to_vec()).unwrap();
-    let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
-    (status, v)
-}
-
-async fn post(app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
-    call_raw(app, uri, "application/json", body.to_string()).await
+    router_on(anywoli_server::Store::in_memory().unwrap())
 }
 
 /// The answer of `/api/position` for a position string (status 200 asserted).
@@ -362,13 +328,16 @@ async fn malformed_requests_are_api_errors() {
             (s, v["error"].as_str()),
             (StatusCode::PAYLOAD_TOO_LARGE, Some("too_large"))
         );
-        let (s, v) = call_raw(
-            &app,
-            uri,
-            "text/plain",
-            json!({"position": START}).to_string(),
-        )
-        .await;
+        let (s, v) = json(
+            send(
+                &app,
+                "POST",
+                uri,
+                Some("text/plain"),
+                Some(json!({"position": START}).to_string()),
+            )
+            .await,
+        );
         assert_eq!(
             (s, v["error"].as_str()),
             (
@@ -390,13 +359,7 @@ async fn malformed_requests_are_api_errors() {
     );
     assert!(v["message"].as_str().unwrap().contains("97 seeds"), "{v}");
     // Nothing of it made a game, and the endpoint still answers.
-    let req = Request::builder()
-        .uri("/api/games")
-        .body(Body::empty())
-        .unwrap();
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    let games: Value = serde_json::from_slice(&bytes).unwrap();
+    let (_, games) = json(send(&app, "GET", "/api/games", None, None).await);
     assert_eq!(games["games"], json!([]));
     assert_eq!(check(&app, START).await["valid"], true);
 }

@@ -1,34 +1,16 @@
 //! The puzzle API through the router: the collection, the puzzle of the day, judging moves
 //! with North's defence and the traces to animate, and every error.
 
-use std::time::Duration;
-
-use anywoli_server::{app, AppState, Store, Think};
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use anywoli_server::Store;
+use axum::http::StatusCode;
 use axum::Router;
-use http_body_util::BodyExt;
 use serde_json::{json, Value};
-use tower::ServiceExt;
+
+mod oneshot;
+use oneshot::*;
 
 fn router() -> Router {
-    let think = Think {
-        movetime: Duration::from_millis(100),
-        hash_mib: 1,
-    };
-    app(AppState::new(Store::in_memory().unwrap(), think))
-}
-
-async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
-    let req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .body(body.map_or(Body::empty(), |b| Body::from(b.to_string())))
-        .unwrap();
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap())
+    router_on(Store::in_memory().unwrap())
 }
 
 fn moves(line: &[String]) -> Value {

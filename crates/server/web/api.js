@@ -1,4 +1,7 @@
-// Talks to the server: JSON requests, and a WebSocket that reconnects by itself.
+// Talks to the server: JSON requests, and a game's events over a WebSocket that reconnects
+// by itself (socket.js).
+
+import { ReconnectingSocket } from './socket.js';
 
 /** The session's CSRF token while logged in (account.js sets it), sent with every POST. */
 let csrf = null;
@@ -30,71 +33,39 @@ export async function api(method, path, body) {
 
 /**
  * Follows one game's events. On every (re)connection the server first sends the whole state,
- * so a reload or a lost network resumes where the game is. Pings find dead connections that
- * the browser has not noticed.
+ * so a reload or a lost network resumes where the game is.
  */
-export class GameSocket {
+export class GameSocket extends ReconnectingSocket {
   constructor(id, onMessage, onStatus) {
+    super(`/api/games/${id}/events`, onMessage, onStatus);
     this.id = id;
-    this.onMessage = onMessage;
-    this.onStatus = onStatus;
-    this.closed = false;
-    this.delay = 500;
-    this.onOnline = () => this.reconnectNow();
-    window.addEventListener('online', this.onOnline);
     this.connect();
   }
 
-  connect() {
-    if (this.closed) return;
-    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(`${proto}//${location.host}/api/games/${this.id}/events`);
-    this.ws = ws;
-    this.lastHeard = Date.now();
-    ws.onopen = () => {
-      this.delay = 500;
-      this.onStatus(true);
-      this.ping(ws);
-      // A player's connection says whose it is, so the opponent sees them come and go.
-      if (this.secret) ws.send(JSON.stringify({ type: 'hello', secret: this.secret }));
-    };
-    ws.onmessage = (e) => {
-      this.lastHeard = Date.now();
-      let msg;
-      try { msg = JSON.parse(e.data); } catch { return; }
-      if (msg.type === 'hello') return;
-      if (msg.type === 'pong') {
-        if (this.pingSent) this.rtts = [...(this.rtts || []), performance.now() - this.pingSent].slice(-5);
-        this.pingSent = null;
-        return;
-      }
-      this.onMessage(msg);
-    };
-    ws.onclose = () => {
-      if (this.ws !== ws) return;
-      clearInterval(this.pinger);
-      if (this.closed) return;
-      this.onStatus(false);
-      this.timer = setTimeout(() => this.connect(), this.delay);
-      this.delay = Math.min(this.delay * 2, 5000);
-    };
-    clearInterval(this.pinger);
-    this.pinger = setInterval(() => {
-      if (ws.readyState !== WebSocket.OPEN) return;
-      if (Date.now() - this.lastHeard > 35000) { ws.close(); return; }
-      this.ping(ws);
-    }, 15000);
+  opened(ws) {
+    this.ping(ws);
+    // A player's connection says whose it is, so the opponent sees them come and go.
+    if (this.secret) ws.send(JSON.stringify({ type: 'hello', secret: this.secret }));
+  }
+
+  heard(msg) {
+    return msg.type !== 'hello';
   }
 
   /** From now on (and on every reconnection) this connection is the player's with `secret`. */
   hello(secret) {
     this.secret = secret;
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: 'hello', secret }));
+    if (this.open) this.ws.send(JSON.stringify({ type: 'hello', secret }));
   }
 
   ping(ws) {
     this.pingSent = performance.now();
-    ws.send('{"type":"ping"}');
+    super.ping(ws);
+  }
+
+  ponged() {
+    if (this.pingSent) this.rtts = [...(this.rtts || []), performance.now() - this.pingSent].slice(-5);
+    this.pingSent = null;
   }
 
   /** The connection's round trip in milliseconds (the median of the last five pings), which
@@ -102,22 +73,6 @@ export class GameSocket {
   get lag() {
     const r = [...(this.rtts || [])].sort((a, b) => a - b);
     return r.length ? Math.round(r[Math.floor(r.length / 2)]) : 0;
-  }
-
-  reconnectNow() {
-    if (this.closed) return;
-    clearTimeout(this.timer);
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) return;
-    this.delay = 500;
-    this.connect();
-  }
-
-  close() {
-    this.closed = true;
-    clearTimeout(this.timer);
-    clearInterval(this.pinger);
-    window.removeEventListener('online', this.onOnline);
-    if (this.ws) this.ws.close();
   }
 }
 

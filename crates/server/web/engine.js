@@ -4,74 +4,31 @@
 // Scores are shown in seeds from South's side (+ good for South), as on the review's graph.
 
 import { t, currentLang } from './i18n.js';
+import { ReconnectingSocket } from './socket.js';
 
 /** How long the engine searches each position (the server allows up to 30 s). */
 export const MOVETIME_MS = 10000;
 export const MULTIPV = 3;
 
 /**
- * One WebSocket to /api/analysis that reconnects by itself (with a growing pause, and at once
- * when the browser says it is back online) and asks again for the analysis it was running.
+ * One WebSocket to /api/analysis (reconnecting: socket.js) that asks again, on every
+ * reconnection, for the analysis it was running.
  */
-export class EngineSocket {
+export class EngineSocket extends ReconnectingSocket {
   constructor(onMessage, onStatus) {
-    this.onMessage = onMessage;
-    this.onStatus = onStatus;
-    this.closed = false;
-    this.delay = 500;
+    super('/api/analysis', onMessage, onStatus);
     this.want = null;
-    this.onOnline = () => this.reconnectNow();
-    window.addEventListener('online', this.onOnline);
     this.connect();
   }
 
-  get open() {
-    return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN);
+  opened(ws) {
+    if (this.want) ws.send(wire(this.want));
   }
 
-  connect() {
-    if (this.closed) return;
-    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(`${proto}//${location.host}/api/analysis`);
-    this.ws = ws;
-    this.lastHeard = Date.now();
-    ws.onopen = () => {
-      this.delay = 500;
-      this.onStatus(true);
-      if (this.want) ws.send(wire(this.want));
-    };
-    ws.onmessage = (e) => {
-      this.lastHeard = Date.now();
-      let msg;
-      try { msg = JSON.parse(e.data); } catch { return; }
-      if (msg.type === 'pong') return;
-      // What was asked is answered: a reconnection need not ask again.
-      if (msg.type === 'done' && this.want && msg.position === this.want.position) this.want = null;
-      this.onMessage(msg);
-    };
-    ws.onclose = () => {
-      if (this.ws !== ws) return;
-      clearInterval(this.pinger);
-      if (this.closed) return;
-      this.onStatus(false);
-      this.timer = setTimeout(() => this.connect(), this.delay);
-      this.delay = Math.min(this.delay * 2, 5000);
-    };
-    clearInterval(this.pinger);
-    // A connection the browser has not noticed is dead hears nothing: pings find it.
-    this.pinger = setInterval(() => {
-      if (ws.readyState !== WebSocket.OPEN) return;
-      if (Date.now() - this.lastHeard > 35000) { ws.close(); return; }
-      ws.send('{"type":"ping"}');
-    }, 15000);
-  }
-
-  reconnectNow() {
-    if (this.closed) return;
-    clearTimeout(this.timer);
-    if (this.open) return;
-    this.delay = 500;
-    this.connect();
+  heard(msg) {
+    // What was asked is answered: a reconnection need not ask again.
+    if (msg.type === 'done' && this.want && msg.position === this.want.position) this.want = null;
+    return true;
   }
 
   analyse(request) {
@@ -82,14 +39,6 @@ export class EngineSocket {
   stop() {
     this.want = null;
     if (this.open) this.ws.send('{"type":"stop"}');
-  }
-
-  close() {
-    this.closed = true;
-    clearTimeout(this.timer);
-    clearInterval(this.pinger);
-    window.removeEventListener('online', this.onOnline);
-    if (this.ws) this.ws.close();
   }
 }
 
