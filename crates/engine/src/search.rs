@@ -519,7 +519,9 @@ impl<'a> Thread<'a> {
         let reduce = self.lmr && depth >= 3 && searched >= 3 && c.gain == 0;
         let mut v = alpha + 1;
         if reduce {
-            v = self.child_value(c, depth - 2, alpha, alpha + 1, ply);
+            // Two plies for the latest moves of a deep node, one otherwise.
+            let r = if depth >= 6 && searched >= 6 { 2 } else { 1 };
+            v = self.child_value(c, depth - 1 - r, alpha, alpha + 1, ply);
         }
         if v > alpha && !self.aborted {
             v = self.child_value(c, depth - 1, alpha, alpha + 1, ply);
