@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anywoli_core::{Move, Position, Rules, Side, QUIET_LIMIT};
+use anywoli_core::{Move, Position, Rules, Side, XorShift, QUIET_LIMIT};
 use anywoli_engine::arena::{elo, play_game};
 use anywoli_engine::puzzles::{self, Judgement, Puzzle};
 use anywoli_engine::solve::Solver;
@@ -531,14 +531,11 @@ pub fn open(dir: Option<&Path>) -> Result<Tablebase, Failure> {
 /// search without the database cannot see it (a random 8-seed position is mostly decided in
 /// a few plies, and both players find those).
 fn endgame_starts(tb: &Tablebase, seeds: u8, n: usize, seed: u64) -> Vec<Position> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut rng = XorShift::new(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut out = Vec::new();
     let rest = 96 - seeds;
     while out.len() < n {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let holes = unrank(x % positions(seeds), seeds);
+        let holes = unrank(rng.below(positions(seeds)), seeds);
         // No hole of 4 (it cannot arise in play after the start) and seeds on both sides.
         if holes.contains(&4)
             || holes[..12].iter().all(|&c| c == 0)
@@ -1026,12 +1023,10 @@ fn compare(place: &Place, samples: u64, seed: u64) -> CmdResult {
             (Rules::Lottery { seed: 1 }, None),
         ]
     };
-    let mut x = seed | 1;
+    let mut rng = XorShift::new(seed | 1);
     let mut ps = Vec::with_capacity(samples.min(1 << 24) as usize);
     while (ps.len() as u64) < samples {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x = rng.next();
         let holes = unrank(x % n, seeds);
         let side = if x >> 63 == 0 {
             Side::South

@@ -1,39 +1,11 @@
 //! The `anywoli` command line as other programs use it: outputs, exit codes, one-line errors.
 
-use assert_cmd::Command;
+mod support;
+
+use support::{assert_fails, run};
 
 const START: &str = "4,4,4,4,4,4,4,4,4,4,4,4/4,4,4,4,4,4,4,4,4,4,4,4 s 0 0 - - 0 0";
 const AFTER_E: &str = "5,5,5,5,1,5,5,5,0,5,5,5/5,0,5,5,5,5,0,5,5,5,5,0 n 0 0 - - 1 1";
-
-fn anywoli() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_anywoli"))
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(args: &[&str]) -> Run {
-    let out = anywoli().args(args).output().unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
-}
-
-/// Exit status 2, nothing on stdout, one line on stderr containing every `needles`.
-fn assert_fails(args: &[&str], needles: &[&str]) {
-    let r = run(args);
-    assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
-    assert_eq!(r.stdout, "", "{args:?} printed on stdout");
-    assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {:?}", r.stderr);
-    for n in needles {
-        assert!(r.stderr.contains(n), "{args:?}: {:?} lacks {n:?}", r.stderr);
-    }
-}
 
 #[test]
 fn apply_prints_one_position_per_move() {

@@ -2,29 +2,16 @@
 //!
 //! Nothing here asserts speed; movetimes are tiny so the games are quick.
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 use anywoli_core::record::parse_all;
 use anywoli_core::{Position, Record, Rules, Side};
 
 const BIN: &str = env!("CARGO_BIN_EXE_anywoli");
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+mod support;
 
-fn run(args: &[&str]) -> Run {
-    let out = Command::new(BIN).args(args).output().unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
-}
+use support::{run, run_in, Run};
 
 fn temp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("anywoli-test-{}-{name}", std::process::id()))
@@ -320,26 +307,10 @@ fn match_errors_are_one_line_with_status_2() {
 }
 
 fn play(args: &[&str], input: &str) -> Run {
-    let mut child = Command::new(BIN)
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
+    let all: Vec<&str> = std::iter::once("play")
+        .chain(args.iter().copied())
+        .collect();
+    run_in(&all, input)
 }
 
 const START_ROW: &str = "|  4 |  4 |  4 |  4 |  4 |  4 |  4 |  4 |  4 |  4 |  4 |  4 |";

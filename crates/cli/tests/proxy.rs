@@ -22,6 +22,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+mod support;
+
 const HOST: &str = "anywoli.example.org";
 const SITE: &str = include_str!("../../../docs/hosting/nginx.conf");
 const INSTANCES: &str = include_str!("../../../docs/hosting/nginx-instances.conf");
@@ -333,18 +335,7 @@ fn curl(ca: &Path, port: u16, url: &str, post: Option<&[u8]>) -> Answer {
         ])
         .args(["--data-binary", "@-"]);
     }
-    let mut child = cmd
-        .arg(url)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let body = post.unwrap_or_default().to_vec();
-    let writer = std::thread::spawn(move || stdin.write_all(&body));
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
+    let out = support::output_with_input(cmd.arg(url), post.unwrap_or_default());
     assert!(
         out.status.success(),
         "curl {url}: {}",

@@ -4,40 +4,16 @@
 
 use assert_cmd::Command;
 
+mod support;
+
+use support::{run, run_in};
+
 fn anywoli() -> Command {
     Command::new(env!("CARGO_BIN_EXE_anywoli"))
 }
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run_in(args: &[&str], input: &str) -> Run {
-    let out = anywoli()
-        .args(args)
-        .env_remove("ANYWOLI_TABLEBASES")
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
-}
-
-fn run(args: &[&str]) -> Run {
-    run_in(args, "")
-}
-
 fn assert_fails(args: &[&str], needle: &str) {
-    let r = run(args);
-    assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
-    assert_eq!(r.stdout, "", "{args:?}");
-    assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {:?}", r.stderr);
-    assert!(r.stderr.contains(needle), "{args:?}: {:?}", r.stderr);
+    support::assert_fails(args, &[needle]);
 }
 
 /// South forces the capture in 5 plies with e (its only winning move); h loses.

@@ -2,7 +2,7 @@
 //! `MAX_RECORD_LEN`, whatever it holds, must be read and written in milliseconds.
 
 use anywoli_core::record::{parse_all, MAX_RECORD_LEN};
-use anywoli_core::{Position, Record, Rules};
+use anywoli_core::{Position, Record, Rules, XorShift};
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 
@@ -20,16 +20,13 @@ fn many_tags() -> String {
 /// (one game cannot be that long: the quiet rule ends it).
 fn mebibyte_of_moves() -> String {
     let mut text = String::new();
-    let mut x: u64 = 0x2545_f491;
+    let mut rng = XorShift::new(0x2545_f491);
     loop {
         let mut p = Position::start(Rules::Anywoli);
         let mut rec = Record::new(p);
         while !p.is_over() {
             let ms = p.moves();
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let m = ms.nth((x % ms.len() as u64) as usize).unwrap();
+            let m = ms.nth(rng.below(ms.len() as u64) as usize).unwrap();
             p.play(m).unwrap();
             rec.moves.push(m);
         }

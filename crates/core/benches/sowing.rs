@@ -1,6 +1,6 @@
 //! Criterion benchmarks: move application and perft.
 
-use anywoli_core::{perft, Move, Position, Rules};
+use anywoli_core::{perft, Move, Position, Rules, XorShift};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use std::hint::black_box;
 
@@ -8,14 +8,11 @@ use std::hint::black_box;
 fn sample_positions() -> Vec<Position> {
     let mut out = Vec::new();
     let mut p = Position::start(Rules::Anywoli);
-    let mut x: u64 = 0x1234_5678;
+    let mut rng = XorShift::new(0x1234_5678);
     while !p.is_over() && out.len() < 200 {
         out.push(p);
         let moves = p.moves();
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let mv = moves.nth((x % moves.len() as u64) as usize).unwrap();
+        let mv = moves.nth(rng.below(moves.len() as u64) as usize).unwrap();
         let _ = p.play_unchecked(mv);
     }
     out

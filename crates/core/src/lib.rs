@@ -23,6 +23,7 @@ pub mod rules;
 pub mod side;
 pub mod sowing;
 pub mod trace;
+pub mod xorshift;
 pub mod zobrist;
 
 pub use hole::Hole;
@@ -35,3 +36,4 @@ pub use rules::{lottery_draw, Rules, UnknownRules, VARIANTS};
 pub use side::Side;
 pub use sowing::{CaptureKind, EndReason};
 pub use trace::{Event, Trace};
+pub use xorshift::XorShift;

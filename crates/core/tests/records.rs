@@ -365,13 +365,10 @@ fn writing_wraps_moves_at_80_columns() {
     // A full game from a fixed line of play, written and read back.
     let mut p = Position::start(Rules::Anywoli);
     let mut rec = Record::new(p);
-    let mut x: u64 = 0x9e37_79b9;
+    let mut rng = XorShift::new(0x9e37_79b9);
     while !p.is_over() {
         let ms = p.moves();
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let m = ms.nth((x % ms.len() as u64) as usize).unwrap();
+        let m = ms.nth(rng.below(ms.len() as u64) as usize).unwrap();
         p.play(m).unwrap();
         rec.moves.push(m);
     }
@@ -475,16 +472,13 @@ fn many_tags(n: usize) -> String {
 fn games_of_moves(len: usize) -> (String, Vec<Record>) {
     let mut text = String::new();
     let mut games = Vec::new();
-    let mut x: u64 = 0x2545_f491;
+    let mut rng = XorShift::new(0x2545_f491);
     loop {
         let mut p = Position::start(Rules::Anywoli);
         let mut rec = Record::new(p);
         while !p.is_over() {
             let ms = p.moves();
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let m = ms.nth((x % ms.len() as u64) as usize).unwrap();
+            let m = ms.nth(rng.below(ms.len() as u64) as usize).unwrap();
             p.play(m).unwrap();
             rec.moves.push(m);
         }
@@ -581,13 +575,8 @@ fn other_big_shapes_are_read_or_refused() {
 #[test]
 fn set_tags_is_set_tag_for_each() {
     let names = ["Event", "Site", "Date", "South", "North"];
-    let mut x: u64 = 0x1357_9bdf;
-    let mut next = |n: u64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % n
-    };
+    let mut rng = XorShift::new(0x1357_9bdf);
+    let mut next = |n: u64| rng.below(n);
     for _ in 0..500 {
         let mut base = Record::new(Position::start(Rules::Anywoli));
         // The tags are a public field: they may hold a name twice already.

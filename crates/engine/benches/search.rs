@@ -4,7 +4,7 @@
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 
-use anywoli_core::{Position, Rules};
+use anywoli_core::{Position, Rules, XorShift};
 use anywoli_engine::{eval, Engine, Limits};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
@@ -12,14 +12,11 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 fn positions() -> Vec<(&'static str, Position)> {
     let mut out = vec![("start", Position::start(Rules::Anywoli))];
     let mut p = Position::start(Rules::Anywoli);
-    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut rng = XorShift::new(0x2545_f491_4f6c_dd1d);
     let mut ply = 0;
     while !p.is_over() && ply < 120 {
         let ms = p.moves();
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let _ = p.play_unchecked(ms.nth((x % ms.len() as u64) as usize).unwrap());
+        let _ = p.play_unchecked(ms.nth(rng.below(ms.len() as u64) as usize).unwrap());
         ply += 1;
         if ply == 40 {
             out.push(("ply40", p));

@@ -305,15 +305,12 @@ pub fn generate(tb: &Tablebase, per_grade: usize, seed: u64) -> Vec<Puzzle> {
     };
     let n = positions(8);
     let mut by_grade: [Vec<Puzzle>; 5] = Default::default();
-    let mut x = seed | 1;
+    let mut rng = anywoli_core::XorShift::new(seed | 1);
     for _ in 0..4_000_000u32 {
         if by_grade.iter().all(|g| g.len() >= per_grade) {
             break;
         }
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let idx = x % n;
+        let idx = rng.below(n);
         let e = table.entry_at(idx);
         // Wins of at least 3 plies (South needs two moves at least).
         if !(3..=0x7fff).contains(&e) {

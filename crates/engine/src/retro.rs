@@ -751,12 +751,10 @@ pub fn cross_check12(
     seed: u64,
 ) -> CrossCheck {
     let n = positions(12);
-    let mut x = seed | 1;
+    let mut rng = anywoli_core::XorShift::new(seed | 1);
     let mut c = CrossCheck::default();
     while c.tried < samples {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x = rng.next();
         let holes = unrank(x % n, 12);
         if holes.contains(&4) {
             continue;

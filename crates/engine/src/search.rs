@@ -20,6 +20,10 @@ use crate::tt::{Bound, Entry, Table};
 /// Deepest ply a search looks at.
 pub const MAX_PLY: usize = 96;
 const INF: i32 = 30_000;
+/// Reverse futility looks this many plies from the leaves, with this margin (centiseeds)
+/// for each ply left: 2 seeds, half a four.
+const FUTILITY_DEPTH: u32 = 3;
+const FUTILITY_MARGIN: i32 = 200;
 
 /// When a search must stop. Unset limits do not limit; with none set the search goes to
 /// [`MAX_PLY`] or until stopped.
@@ -134,7 +138,8 @@ struct Thread<'a> {
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     aborted: bool,
-    lmr: bool,
+    /// Late move reductions and reverse futility (see [`Engine::selective`]).
+    selective: bool,
     /// Endgame databases, probed below the root (see [`Thread::probe`]).
     tb: Option<&'a Tablebase>,
     /// The other threads of this search, when there are any.
@@ -278,7 +283,7 @@ impl<'a> Thread<'a> {
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             aborted: false,
-            lmr: true,
+            selective: true,
             tb: None,
             team: None,
         }
@@ -369,6 +374,16 @@ impl<'a> Thread<'a> {
             }
         }
 
+        // Reverse futility: near the leaves, a null-window node whose evaluation beats beta
+        // by a margin for each ply left is taken to fail high without a search. Such nodes
+        // are mostly below a bad move of the other side's; pruning them halves the nodes to a
+        // depth (docs/search.md, "Selectivity").
+        if self.selective && beta - alpha == 1 && ply > 0 && depth <= FUTILITY_DEPTH {
+            let e = eval::evaluate_with(pos, self.weights);
+            if e - FUTILITY_MARGIN * depth as i32 >= beta {
+                return e;
+            }
+        }
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -515,11 +530,11 @@ impl<'a> Thread<'a> {
             return self.child_value(c, depth - 1, alpha, beta, ply);
         }
         // Late move reduction: a late move that captures nothing is first looked at one ply
-        // shallower, and searched fully only if it then beats alpha.
-        let reduce = self.lmr && depth >= 3 && searched >= 3 && c.gain == 0;
+        // shallower (two for the latest moves of a deep node), and searched fully only if it
+        // then beats alpha.
+        let reduce = self.selective && depth >= 3 && searched >= 3 && c.gain == 0;
         let mut v = alpha + 1;
         if reduce {
-            // Two plies for the latest moves of a deep node, one otherwise.
             let r = if depth >= 6 && searched >= 6 { 2 } else { 1 };
             v = self.child_value(c, depth - 1 - r, alpha, alpha + 1, ply);
         }
@@ -583,8 +598,10 @@ pub struct Engine {
     tt: Table,
     threads: usize,
     pub weights: Weights,
-    /// Late move reductions (on by default; off to measure what they bring).
-    pub lmr: bool,
+    /// The search's inexact parts, on by default: late move reductions, and reverse
+    /// futility near the leaves. Off, a search is plain alpha-beta: its value at a depth is
+    /// the exact minimax value (tests), and a move's score is its own (reviews).
+    pub selective: bool,
     /// Endgame databases (none by default): probed in the search, and a root they prove is
     /// played from them directly.
     tablebase: Option<Arc<Tablebase>>,
@@ -603,7 +620,7 @@ impl Engine {
             tt: Table::new(hash_mib),
             threads: threads.clamp(1, 64),
             weights: eval::TUNED,
-            lmr: true,
+            selective: true,
             tablebase: None,
             multipv: 1,
             root_moves: None,
@@ -667,7 +684,7 @@ impl Engine {
         };
         let shared = AtomicU64::new(0);
         let mut t = Thread::new(&self.tt, stop, &shared, None, None, &self.weights);
-        t.lmr = self.lmr;
+        t.selective = self.selective;
         t.tb = self.tablebase.as_deref();
         let stores = (pos.store(me) as i32 - pos.store(me.opponent()) as i32) * 100;
         let depth = depth.clamp(1, MAX_PLY as u32);
@@ -724,7 +741,7 @@ impl Engine {
                 limits.nodes,
                 &self.weights,
             );
-            t.lmr = self.lmr;
+            t.selective = self.selective;
             t.tb = self.tablebase.as_deref();
             t.team = (self.threads > 1).then_some(&team);
             t

@@ -197,14 +197,11 @@ mod tests {
             10, 50, -20, 5, 40, 90, -80, 3, 30, 60, 7, -9, 11, 2, 4, -6, 8,
         ];
         let mut samples = Vec::new();
-        let mut x: u64 = 7;
+        let mut rng = anywoli_core::XorShift::new(7);
         for _ in 0..500 {
             let mut f = [0; FEATURES];
             for v in f.iter_mut() {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                *v = (x % 21) as i32 - 10;
+                *v = rng.below(21) as i32 - 10;
             }
             let target = f.iter().zip(&w).map(|(a, b)| a * b).sum();
             samples.push(Sample {

@@ -2,7 +2,7 @@
 //! positions of random play: the fast forms (bit masks, popcounts, counts in 8-bit lanes) must
 //! count the same.
 
-use anywoli_core::{Hole, Position, Rules, Side};
+use anywoli_core::{Hole, Position, Rules, Side, XorShift};
 use anywoli_engine::eval::features;
 
 /// Feature 14 and 15 as defined: for each side, its best first lap counted as the 3s of its
@@ -78,7 +78,7 @@ fn counted(pos: &Position) -> Vec<(usize, i32)> {
 
 #[test]
 fn the_features_count_what_they_say() {
-    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut rng = XorShift::new(0x9e37_79b9_7f4a_7c15);
     let mut checked = 0;
     for _game in 0..200 {
         let mut p = Position::start(Rules::Anywoli);
@@ -90,10 +90,7 @@ fn the_features_count_what_they_say() {
             }
             checked += 1;
             let ms = p.moves();
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let m = ms.nth((x % ms.len() as u64) as usize).unwrap();
+            let m = ms.nth(rng.below(ms.len() as u64) as usize).unwrap();
             p.play_unchecked(m).unwrap();
         }
     }

@@ -19,12 +19,12 @@ fn after(plies: usize) -> Position {
 }
 
 /// A search on a fresh engine: one thread, so that the result is the same every run, and no
-/// late move reductions, under which what a move is worth at a fixed depth depends on the
+/// selective search (reductions, reverse futility), under which what a move is worth at a fixed depth depends on the
 /// order its siblings were searched in (so "the move alone" would be another search); without
 /// them the search is an exact alpha-beta, and a line's score must be its move's.
 fn search(pos: &Position, depth: u32, multipv: usize, only: Option<Vec<Move>>) -> SearchResult {
     let mut e = Engine::new(16, 1);
-    e.lmr = false;
+    e.selective = false;
     e.set_multipv(multipv);
     e.set_root_moves(only);
     let stop = AtomicBool::new(false);

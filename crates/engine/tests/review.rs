@@ -11,10 +11,10 @@ use anywoli_engine::{Engine, Limits, SearchResult};
 const DEPTH: u32 = 4;
 
 fn engine() -> Engine {
-    // As in multipv.rs: no late move reductions, so that a move's value at a fixed depth does
-    // not depend on what its siblings made of the move ordering.
+    // As in multipv.rs: no reductions or pruning, so that a move's value at a fixed depth
+    // does not depend on what its siblings made of the move ordering.
     let mut e = Engine::new(8, 1);
-    e.lmr = false;
+    e.selective = false;
     e
 }
 

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use anywoli_core::{Position, Rules, Side};
+use anywoli_core::{Position, Rules, Side, XorShift};
 use anywoli_engine::eval::FEATURES;
 use anywoli_engine::{Engine, Limits};
 
@@ -29,7 +29,7 @@ fn minimax(pos: &Position, me: Side, plies: u32) -> i32 {
 }
 
 fn random_positions(n: usize, seed: u64) -> Vec<Position> {
-    let mut x = seed;
+    let mut rng = XorShift::new(seed);
     let mut out = Vec::new();
     let mut p = Position::start(Rules::Anywoli);
     while out.len() < n {
@@ -37,9 +37,7 @@ fn random_positions(n: usize, seed: u64) -> Vec<Position> {
             p = Position::start(Rules::Anywoli);
         }
         let ms = p.moves();
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x = rng.next();
         let m = ms.nth((x % ms.len() as u64) as usize).unwrap();
         p.play_unchecked(m).unwrap();
         if !p.is_over() && x.is_multiple_of(3) {
@@ -53,8 +51,8 @@ fn random_positions(n: usize, seed: u64) -> Vec<Position> {
 fn zero_evaluation_search_equals_minimax() {
     let mut engine = Engine::new(4, 1);
     engine.weights = [0; FEATURES];
-    // Reductions trade exactness for depth; without them the search must be exact.
-    engine.lmr = false;
+    // Reductions and pruning trade exactness for depth; without them the search must be exact.
+    engine.selective = false;
     let stop = AtomicBool::new(false);
     for (i, pos) in random_positions(60, 0x9e3779b9).iter().enumerate() {
         let me = pos.to_move().unwrap();

@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 
-use anywoli_core::{Position, Rules, Side, QUIET_LIMIT};
+use anywoli_core::{Position, Rules, Side, XorShift, QUIET_LIMIT};
 use anywoli_engine::solve::Solver;
 use anywoli_engine::tablebase::{
     self, positions, rank, turned, unrank, Table, Tablebase, Verdict, INVALID, LOSS_BIT,
@@ -131,13 +131,10 @@ fn the_verifier_accepts_the_database_and_finds_a_wrong_entry() {
 fn entries_agree_with_the_rules_on_sampled_positions() {
     // A win in 1 has a capture for the mover; a loss in 1 has every move give one away.
     let t = eight();
-    let mut x = 0x1234_5678_9abc_def0u64;
+    let mut rng = XorShift::new(0x1234_5678_9abc_def0);
     let mut checked = 0;
     while checked < 2000 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let i = x % positions(8);
+        let i = rng.below(positions(8));
         let e = t.entry_at(i);
         if e == INVALID {
             continue;
@@ -248,13 +245,8 @@ fn solve_agrees_with_exhaustive_search_on_1000_small_positions() {
         (Rules::Lottery { seed: 1 }, None),
         (Rules::Lottery { seed: 2 }, None),
     ];
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rng = XorShift::new(0x9e37_79b9_7f4a_7c15);
+    let mut next = || rng.next();
     let mut done = 0;
     let mut proven_by_tb = 0;
     while done < 1000 {
@@ -333,12 +325,10 @@ fn the_engine_plays_proven_endings_perfectly() {
 /// Without databases the solver proves the same results by deepening search alone.
 #[test]
 fn solve_without_databases_agrees_with_exhaustive_search() {
-    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut rng = XorShift::new(0x2545_f491_4f6c_dd1d);
     let mut done = 0;
     while done < 200 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x = rng.next();
         let holes = unrank(x % positions(8), 8);
         if holes[..12].iter().all(|&c| c == 0) {
             continue;

@@ -1,7 +1,7 @@
 //! The transposition table: what is stored comes back whole, a bucket keeps its deepest and
 //! newest entries, and threads writing at once never make it answer a torn entry.
 
-use anywoli_core::{Hole, Move};
+use anywoli_core::{Hole, Move, XorShift};
 use anywoli_engine::tt::{Bound, Entry, Table};
 
 fn entry(score: i32, depth: u8, bound: Bound, hole: Option<u8>) -> Entry {
@@ -131,11 +131,9 @@ fn threads_writing_at_once_never_read_a_torn_entry() {
         for seed in 1..=4u64 {
             let t = &t;
             s.spawn(move || {
-                let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                let mut rng = XorShift::new(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
                 for _ in 0..200_000 {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
+                    let x = rng.next();
                     let k = key(x);
                     t.store(k, made(k));
                     let probe = key(x.rotate_left(29));

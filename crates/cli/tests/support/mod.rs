@@ -80,3 +80,58 @@ pub fn http(addr: &str, method: &str, path: &str, body: Option<Value>) -> (u16, 
     let status = head.split(' ').nth(1).unwrap().parse().unwrap();
     (status, serde_json::from_str(rest).unwrap_or(Value::Null))
 }
+
+/// What one run of the binary left: its exit code and both outputs.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `anywoli ARGS…` to its end with `input` on stdin, without `ANYWOLI_TABLEBASES` (a
+/// tester's own databases must not change an answer).
+pub fn run_in(args: &[&str], input: &str) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_anywoli"));
+    cmd.args(args).env_remove("ANYWOLI_TABLEBASES");
+    let out = output_with_input(&mut cmd, input.as_bytes());
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+/// Runs `cmd` to its end with `input` on stdin. The input is written from a thread of its
+/// own, so that a program that answers before reading all of it cannot block the test on a
+/// full pipe; one that exits without reading it closes the pipe, which is not the test's
+/// error (its exit status says what happened).
+pub fn output_with_input(cmd: &mut Command, input: &[u8]) -> std::process::Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().unwrap();
+    let _ = writer.join();
+    out
+}
+
+/// Runs `anywoli ARGS…` with nothing on stdin.
+pub fn run(args: &[&str]) -> Run {
+    run_in(args, "")
+}
+
+/// Exit status 2, nothing on stdout, one line on stderr containing every `needles`.
+pub fn assert_fails(args: &[&str], needles: &[&str]) {
+    let r = run(args);
+    assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+    assert_eq!(r.stdout, "", "{args:?} printed on stdout");
+    assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {:?}", r.stderr);
+    for n in needles {
+        assert!(r.stderr.contains(n), "{args:?}: {:?} lacks {n:?}", r.stderr);
+    }
+}

@@ -412,13 +412,8 @@ mod tests {
         let mut comp = compressor().unwrap();
         let mut dec = zstd::bulk::Decompressor::new().unwrap();
         let (mut raw, mut out) = (Vec::new(), Vec::new());
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = anywoli_core::XorShift::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = || rng.next();
         let (mut refused, mut flipped) = (0, 0);
         for round in 0..300 {
             let n = if round < 10 {
