@@ -376,8 +376,8 @@ impl<'a> Thread<'a> {
 
         // Reverse futility: near the leaves, a null-window node whose evaluation beats beta
         // by a margin for each ply left is taken to fail high without a search. Such nodes
-        // are mostly below a bad move of the other side's; pruning them halves the nodes to a
-        // depth (docs/search.md, "Selectivity").
+        // are mostly below a bad move of the other side's; pruning them cuts the nodes to a
+        // depth 2.3-fold (docs/search.md, "Selectivity").
         if self.selective && beta - alpha == 1 && ply > 0 && depth <= FUTILITY_DEPTH {
             let e = eval::evaluate_with(pos, self.weights);
             if e - FUTILITY_MARGIN * depth as i32 >= beta {
