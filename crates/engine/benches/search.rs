@@ -51,6 +51,14 @@ fn bench_eval(c: &mut Criterion) {
     c.bench_function("evaluate (3 positions)", |b| {
         b.iter(|| ps.iter().map(|p| eval::evaluate(black_box(p))).sum::<i32>())
     });
+    // The linear terms alone: what the network's correction costs on top.
+    c.bench_function("evaluate linear (3 positions)", |b| {
+        b.iter(|| {
+            ps.iter()
+                .map(|p| eval::evaluate_with(black_box(p), &eval::TUNED))
+                .sum::<i32>()
+        })
+    });
 }
 
 criterion_group!(benches, bench_depth, bench_eval);

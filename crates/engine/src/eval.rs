@@ -7,6 +7,8 @@
 
 use anywoli_core::{Hole, Position, Side, QUIET_LIMIT};
 
+use crate::net::Net;
+
 /// Number of features.
 pub const FEATURES: usize = 17;
 
@@ -157,19 +159,52 @@ fn features_of(pos: &Position) -> [i32; FEATURES] {
     f
 }
 
+/// The linear evaluation with weights `w` alone.
 #[inline]
 pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
-    let f = features(pos);
-    let mut s = 0;
-    for i in 0..FEATURES {
-        s += f[i] * w[i];
+    evaluate_net(pos, w, None)
+}
+
+/// The linear evaluation with weights `w`, corrected by `net` when there is one.
+#[inline]
+pub fn evaluate_net(pos: &Position, w: &Weights, net: Option<&Net>) -> i32 {
+    // The network's sums run on 8 lanes with AVX2 against 4 with the default target's SSE2;
+    // Rust never fuses a multiply and an add by itself, so every path gives the same value.
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt")
+    {
+        // SAFETY: the processor has both features the function enables.
+        return unsafe { evaluate_avx2(pos, w, net) };
+    }
+    evaluate_body(pos, w, net)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+unsafe fn evaluate_avx2(pos: &Position, w: &Weights, net: Option<&Net>) -> i32 {
+    evaluate_body(pos, w, net)
+}
+
+#[inline(always)]
+fn evaluate_body(pos: &Position, w: &Weights, net: Option<&Net>) -> i32 {
+    let f = features_of(pos);
+    let mut s = linear(&f, w);
+    if let Some(net) = net {
+        s += net.correction(pos, &f);
     }
     // Never claim more than what is left in play.
     let cap = pos.seeds_in_play() as i32 * 100;
     s.clamp(-cap, cap)
 }
 
+/// The weighted sum of features `f`, in centiseeds.
+#[inline]
+pub fn linear(f: &[i32; FEATURES], w: &Weights) -> i32 {
+    f.iter().zip(w).map(|(f, w)| f * w).sum()
+}
+
+/// The engine's evaluation: [`TUNED`] corrected by the shipped network.
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, &TUNED)
+    evaluate_net(pos, &TUNED, Some(crate::net::shipped()))
 }

@@ -5,6 +5,7 @@ pub mod book;
 pub mod compose;
 pub mod eval;
 pub mod lessons;
+pub mod net;
 pub mod players;
 pub mod protocol;
 pub mod puzzles;

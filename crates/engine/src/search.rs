@@ -14,6 +14,7 @@ use anywoli_core::{Move, Position, Side};
 use arrayvec::ArrayVec;
 
 use crate::eval::{self, Weights};
+use crate::net::Net;
 use crate::tablebase::Tablebase;
 use crate::tt::{Bound, Entry, Table};
 
@@ -134,6 +135,8 @@ struct Thread<'a> {
     deadline: Option<Instant>,
     node_limit: Option<u64>,
     weights: &'a Weights,
+    /// The correction to the linear evaluation, if any (see [`Engine::net`]).
+    net: Option<&'a Net>,
     history: [i32; 24],
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -279,6 +282,7 @@ impl<'a> Thread<'a> {
             deadline,
             node_limit,
             weights,
+            net: None,
             history: [0; 24],
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
@@ -350,7 +354,7 @@ impl<'a> Thread<'a> {
             }
         }
         if depth == 0 || ply >= MAX_PLY {
-            return eval::evaluate_with(pos, self.weights);
+            return eval::evaluate_net(pos, self.weights, self.net);
         }
         let k = key(pos);
         let mut tt_move = None;
@@ -379,7 +383,7 @@ impl<'a> Thread<'a> {
         // are mostly below a bad move of the other side's; pruning them cuts the nodes to a
         // depth 2.3-fold (docs/search.md, "Selectivity").
         if self.selective && beta - alpha == 1 && ply > 0 && depth <= FUTILITY_DEPTH {
-            let e = eval::evaluate_with(pos, self.weights);
+            let e = eval::evaluate_net(pos, self.weights, self.net);
             if e - FUTILITY_MARGIN * depth as i32 >= beta {
                 return e;
             }
@@ -598,6 +602,9 @@ pub struct Engine {
     tt: Table,
     threads: usize,
     pub weights: Weights,
+    /// The network that corrects the linear evaluation (the shipped one by default; `None`:
+    /// the linear evaluation alone, as the tuning tool's comparisons use).
+    pub net: Option<&'static Net>,
     /// The search's inexact parts, on by default: late move reductions, and reverse
     /// futility near the leaves. Off, a search is plain alpha-beta: its value at a depth is
     /// the exact minimax value (tests), and a move's score is its own (reviews).
@@ -620,6 +627,7 @@ impl Engine {
             tt: Table::new(hash_mib),
             threads: threads.clamp(1, 64),
             weights: eval::TUNED,
+            net: Some(crate::net::shipped()),
             selective: true,
             tablebase: None,
             multipv: 1,
@@ -685,6 +693,7 @@ impl Engine {
         let shared = AtomicU64::new(0);
         let mut t = Thread::new(&self.tt, stop, &shared, None, None, &self.weights);
         t.selective = self.selective;
+        t.net = self.net;
         t.tb = self.tablebase.as_deref();
         let stores = (pos.store(me) as i32 - pos.store(me.opponent()) as i32) * 100;
         let depth = depth.clamp(1, MAX_PLY as u32);
@@ -742,6 +751,7 @@ impl Engine {
                 &self.weights,
             );
             t.selective = self.selective;
+            t.net = self.net;
             t.tb = self.tablebase.as_deref();
             t.team = (self.threads > 1).then_some(&team);
             t

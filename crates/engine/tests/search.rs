@@ -51,6 +51,7 @@ fn random_positions(n: usize, seed: u64) -> Vec<Position> {
 fn zero_evaluation_search_equals_minimax() {
     let mut engine = Engine::new(4, 1);
     engine.weights = [0; FEATURES];
+    engine.net = None;
     // Reductions and pruning trade exactness for depth; without them the search must be exact.
     engine.selective = false;
     let stop = AtomicBool::new(false);

@@ -1,4 +1,5 @@
-//! Tunes the evaluation from self-play: `generate`, `fit`, `compare` (docs/tuning.md).
+//! Tunes the evaluation from self-play: `generate`, `fit`, `compare`; and the network that
+//! corrects it: `positions`, `label`, `fitnet` (docs/tuning.md).
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -7,12 +8,15 @@ use anywoli_core::{Position, Rules};
 use anywoli_engine::arena::{elo, play_game};
 use anywoli_engine::eval::{Weights, FEATURE_NAMES, TUNED, UNTUNED};
 use anywoli_engine::players::{LevelPlayer, Player};
-use anywoli_engine::tune;
+use anywoli_engine::net::Net;
+use anywoli_engine::tune::{self, labels};
 
 fn usage() -> ! {
     eprintln!(
-        "usage: anywoli-tune generate GAMES DEPTH NOISE SEED OUT.csv [WEIGHTS] | fit DATA.csv | compare GAMES DEPTH [BASELINE]\n\
-         WEIGHTS and BASELINE: untuned, zero, round1 or tuned (generate's default: tuned; compare's: untuned)"
+        "usage: anywoli-tune generate GAMES DEPTH NOISE SEED OUT.csv [WEIGHTS] | fit DATA.csv | compare GAMES DEPTH [BASELINE [CANDIDATE]]\n\
+         \x20      anywoli-tune positions GAMES DEPTH NOISE SEED OUT.txt | label IN.txt DEPTH OUT.txt | fitnet IN.txt LAMBDA EPOCHS OUT.bin\n\
+         WEIGHTS: untuned, zero, round1 or tuned (generate's default: tuned)\n\
+         BASELINE, CANDIDATE: those, or net (tuned and the shipped network) or net:FILE (tuned and that network); compare's defaults: untuned against tuned"
     );
     std::process::exit(2)
 }
@@ -23,7 +27,8 @@ fn arg<T: std::str::FromStr>(args: &[String], i: usize) -> T {
         .unwrap_or_else(|| usage())
 }
 
-/// A fixed-depth player with given weights (the same search, only the evaluation differs).
+/// A fixed-depth player with given weights and network (the same search, only the
+/// evaluation differs).
 struct Weighted {
     player: LevelPlayer,
     depth: u32,
@@ -50,9 +55,17 @@ impl Player for Weighted {
     }
 }
 
-fn weighted(w: Weights, depth: u32) -> Weighted {
+/// An evaluation the tool can name: linear weights and maybe a network.
+#[derive(Clone, Copy)]
+struct Evaluation {
+    weights: Weights,
+    net: Option<&'static Net>,
+}
+
+fn weighted(e: Evaluation, depth: u32) -> Weighted {
     let mut player = LevelPlayer::new(10, 0, 16, 1).expect("level 10 exists");
-    player.engine_mut().weights = w;
+    player.engine_mut().weights = e.weights;
+    player.engine_mut().net = e.net;
     Weighted { player, depth }
 }
 
@@ -64,6 +77,55 @@ fn named_weights(name: &str) -> Weights {
         "tuned" => TUNED,
         _ => usage(),
     }
+}
+
+fn named_evaluation(name: &str) -> Evaluation {
+    let net = match name {
+        "net" => Some(anywoli_engine::net::shipped()),
+        _ => match name.strip_prefix("net:") {
+            Some(path) => Some(&*Box::leak(Box::new(read_net(path)))),
+            None => {
+                return Evaluation {
+                    weights: named_weights(name),
+                    net: None,
+                }
+            }
+        },
+    };
+    Evaluation {
+        weights: TUNED,
+        net,
+    }
+}
+
+fn read_net(path: &str) -> Net {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
+    Net::from_bytes(&bytes).unwrap_or_else(|e| fail(&format!("{path}: {e}")))
+}
+
+fn fail(msg: &str) -> ! {
+    eprintln!("error: {msg}");
+    std::process::exit(2)
+}
+
+fn read_labelled(path: &str) -> Vec<labels::Labelled> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
+    labels::from_text(&text).unwrap_or_else(|e| fail(&format!("{path}: {e}")))
+}
+
+/// Runs `f` on two threads, each on every other item of `items` (so a file's neighbours,
+/// one game's positions, mostly stay on one thread: its table helps), and puts the results
+/// back in order.
+fn on_two_threads<T: Send, R: Send>(items: Vec<T>, f: impl Fn(Vec<T>) -> Vec<R> + Sync) -> Vec<R> {
+    let n = items.len();
+    let half = n.div_ceil(2);
+    let mut first = items;
+    let second = first.split_off(half);
+    let (a, b) = std::thread::scope(|s| {
+        let h = s.spawn(|| f(second));
+        (f(first), h.join().expect("worker thread"))
+    });
+    a.into_iter().chain(b).collect()
 }
 
 fn main() {
@@ -116,7 +178,10 @@ fn main() {
         Some("compare") => {
             let games: usize = arg(&args, 2);
             let depth: u32 = arg(&args, 3);
-            let baseline = named_weights(args.get(4).map(String::as_str).unwrap_or("untuned"));
+            let baseline_name = args.get(4).map_or("untuned", String::as_str);
+            let candidate_name = args.get(5).map_or("tuned", String::as_str);
+            let baseline = named_evaluation(baseline_name);
+            let candidate = named_evaluation(candidate_name);
             let start = Position::start(Rules::Anywoli);
             let lines =
                 anywoli_engine::arena::balanced_openings(&start, games.div_ceil(2), 4, 99, 8, 300);
@@ -142,7 +207,7 @@ fn main() {
                                     let _ = p.play(m);
                                 }
                                 for tuned_south in [true, false] {
-                                    let mut t = weighted(TUNED, depth);
+                                    let mut t = weighted(candidate, depth);
                                     let mut u = weighted(baseline, depth);
                                     let g = if tuned_south {
                                         play_game([&mut t, &mut u], p, Duration::from_secs(1))
@@ -163,13 +228,80 @@ fn main() {
             });
             let e = elo(&results);
             println!(
-                "tuned vs {} at depth {depth}: {} / {} = {:.1}%, Elo {:+.0} ± {:.0}",
-                args.get(4).map_or("untuned", String::as_str),
+                "{candidate_name} vs {baseline_name} at depth {depth}: {} / {} = {:.1}%, Elo {:+.0} ± {:.0}",
                 e.score,
                 e.games,
                 100.0 * e.score / e.games as f64,
                 e.elo,
                 e.error
+            );
+        }
+        Some("positions") => {
+            let games: usize = arg(&args, 2);
+            let depth: u32 = arg(&args, 3);
+            let noise: i32 = arg(&args, 4);
+            let seed: u64 = arg(&args, 5);
+            let out: String = arg(&args, 6);
+            let seeds: Vec<u64> = vec![seed * 2, seed * 2 + 1];
+            let rows = on_two_threads(seeds, |seeds| {
+                seeds
+                    .into_iter()
+                    .flat_map(|sd| tune::self_play(games / 2, depth, noise, &TUNED, sd, 2))
+                    .map(|(pos, outcome)| labels::Labelled {
+                        pos,
+                        outcome,
+                        value: None,
+                    })
+                    .collect()
+            });
+            std::fs::write(&out, labels::to_text(&rows))
+                .unwrap_or_else(|e| fail(&format!("{out}: {e}")));
+            eprintln!("{} positions written to {out}", rows.len());
+        }
+        Some("label") => {
+            let input: String = arg(&args, 2);
+            let depth: u32 = arg(&args, 3);
+            let out: String = arg(&args, 4);
+            let rows = read_labelled(&input);
+            let rows = on_two_threads(rows, |mut rows| {
+                let mut engine = anywoli_engine::Engine::new(16, 1);
+                labels::label(&mut rows, &mut engine, depth);
+                rows
+            });
+            std::fs::write(&out, labels::to_text(&rows))
+                .unwrap_or_else(|e| fail(&format!("{out}: {e}")));
+            eprintln!("{} positions labelled at depth {depth} in {out}", rows.len());
+        }
+        Some("fitnet") => {
+            let input: String = arg(&args, 2);
+            let lambda: f64 = arg(&args, 3);
+            let epochs: usize = arg(&args, 4);
+            let out: String = arg(&args, 5);
+            let rows = read_labelled(&input);
+            // The last twentieth, whole games of the second thread's half, is held out.
+            let split = rows.len() - rows.len() / 20;
+            let train = tune::net::examples(&rows[..split], &TUNED, lambda);
+            let held = tune::net::examples(&rows[split..], &TUNED, lambda);
+            eprintln!(
+                "{} training, {} held out; linear alone: {:.2} / {:.2} seeds^2",
+                train.len(),
+                held.len(),
+                tune::net::mse(None, &train),
+                tune::net::mse(None, &held)
+            );
+            let schedule = tune::net::Schedule {
+                epochs,
+                batch: 256,
+                rate: 1e-3,
+                seed: 1,
+            };
+            let net = tune::net::train(&train, &held, schedule, &mut |e, tr, he| {
+                eprintln!("epoch {e:3}: training {tr:.2}  held out {he:.2} seeds^2");
+            });
+            std::fs::write(&out, net.to_bytes()).unwrap_or_else(|e| fail(&format!("{out}: {e}")));
+            eprintln!(
+                "best held-out error {:.2} seeds^2, written to {out}",
+                tune::net::mse(Some(&net), &held)
             );
         }
         _ => usage(),

@@ -3,7 +3,11 @@
 //! Each sample is one position of a self-play game: its features and what the side to move
 //! went on to win from there (final store difference minus the current one, in centiseeds).
 //! Least squares with a small ridge term gives the weights that predict that best. The
-//! procedure is deterministic for a given seed.
+//! procedure is deterministic for a given seed. [`net`] trains the network that corrects the
+//! linear evaluation, on positions labelled by a deeper search ([`label`]).
+
+pub mod labels;
+pub mod net;
 
 use std::time::Duration;
 
@@ -31,6 +35,25 @@ pub fn generate(
     seed: u64,
     every: usize,
 ) -> Vec<Sample> {
+    self_play(games, depth, noise, weights, seed, every)
+        .into_iter()
+        .map(|(pos, target)| Sample {
+            features: features(&pos),
+            target,
+        })
+        .collect()
+}
+
+/// The positions of [`generate`]'s games, each with the centiseeds its side to move went on
+/// to win from there (final store difference minus the current one).
+pub fn self_play(
+    games: usize,
+    depth: u32,
+    noise: i32,
+    weights: &Weights,
+    seed: u64,
+    every: usize,
+) -> Vec<(Position, i32)> {
     let start = Position::start(Rules::Anywoli);
     let lines = openings(&start, games, 4, seed);
     let mut out = Vec::new();
@@ -48,6 +71,9 @@ pub fn generate(
         let mut b = LevelPlayer::with_spec(spec, seed ^ (2 * i as u64 + 1), 16, 1);
         a.engine_mut().weights = *weights;
         b.engine_mut().weights = *weights;
+        // The data is the linear evaluation's games, so that it depends on the weights alone.
+        a.engine_mut().net = None;
+        b.engine_mut().net = None;
         let game = play_game(
             [&mut a as &mut dyn Player, &mut b],
             p,
@@ -61,7 +87,7 @@ pub fn generate(
         for (k, &mv) in game.moves.iter().enumerate() {
             if k % every.max(1) == 0 {
                 if let Some(me) = pos.to_move() {
-                    out.push(sample(&pos, &end, me));
+                    out.push((pos, future_gain(&pos, &end, me)));
                 }
             }
             if pos.play(mv).is_err() {
@@ -72,12 +98,10 @@ pub fn generate(
     out
 }
 
-fn sample(pos: &Position, end: &Position, me: Side) -> Sample {
+/// Centiseeds `me` wins from `pos` to `end`, net of the other side.
+fn future_gain(pos: &Position, end: &Position, me: Side) -> i32 {
     let diff = |p: &Position| p.store(me) as i32 - p.store(me.opponent()) as i32;
-    Sample {
-        features: features(pos),
-        target: (diff(end) - diff(pos)) * 100,
-    }
+    (diff(end) - diff(pos)) * 100
 }
 
 /// Least-squares weights with ridge `lambda`, by the normal equations.

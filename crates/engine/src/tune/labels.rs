@@ -1,0 +1,94 @@
+//! Positions labelled for training: what the side to move went on to win in the game, and
+//! what a deeper search says it is worth (docs/tuning.md, "Round 5").
+//!
+//! The file is text, one position a line: the position string, a tab, the outcome (centiseeds
+//! the side to move won from there), and, once labelled, a tab and the search value
+//! (centiseeds still to be won, the stores left out). Any feature set can be fitted again from
+//! it, as the positions themselves are kept.
+
+use std::sync::atomic::AtomicBool;
+
+use anywoli_core::{Position, Rules};
+
+use crate::search::{Engine, Limits};
+
+/// One position of a training file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Labelled {
+    pub pos: Position,
+    /// Centiseeds the side to move won from here to the end of its game.
+    pub outcome: i32,
+    /// Centiseeds a deeper search says the side to move will win from here, if searched.
+    pub value: Option<i32>,
+}
+
+impl Labelled {
+    /// The training target: `(1 − lambda) × outcome + lambda × value` (the outcome alone
+    /// when there is no value).
+    pub fn target(&self, lambda: f64) -> f64 {
+        match self.value {
+            Some(v) => (1.0 - lambda) * self.outcome as f64 + lambda * v as f64,
+            None => self.outcome as f64,
+        }
+    }
+}
+
+pub fn to_text(rows: &[Labelled]) -> String {
+    let mut s = String::new();
+    for r in rows {
+        s.push_str(&format!("{}\t{}", r.pos, r.outcome));
+        if let Some(v) = r.value {
+            s.push_str(&format!("\t{v}"));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// Reads [`to_text`]'s output; an error names the line and the field.
+pub fn from_text(text: &str) -> Result<Vec<Labelled>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = |what: &str| format!("line {}: {what}", i + 1);
+        let mut fields = line.split('\t');
+        let pos = fields.next().unwrap_or_default();
+        let pos = anywoli_core::parse_position(pos, Rules::Anywoli)
+            .map_err(|e| at(&format!("position: {e}")))?;
+        let outcome = fields
+            .next()
+            .ok_or_else(|| at("no outcome"))?
+            .parse()
+            .map_err(|e| at(&format!("outcome: {e}")))?;
+        let value = match fields.next() {
+            Some(v) => Some(v.parse().map_err(|e| at(&format!("value: {e}")))?),
+            None => None,
+        };
+        if fields.next().is_some() {
+            return Err(at("more than three fields"));
+        }
+        out.push(Labelled {
+            pos,
+            outcome,
+            value,
+        });
+    }
+    Ok(out)
+}
+
+/// Searches each position to `depth` with `engine` and keeps its value. The table is kept
+/// from one position to the next (neighbours in a file are neighbours in a game).
+pub fn label(rows: &mut [Labelled], engine: &mut Engine, depth: u32) {
+    let stop = AtomicBool::new(false);
+    for r in rows {
+        let Some(me) = r.pos.to_move() else {
+            r.value = Some(0);
+            continue;
+        };
+        let res = engine.search(&r.pos, &Limits::depth(depth), &stop, &mut |_| {});
+        let stores = (r.pos.store(me) as i32 - r.pos.store(me.opponent()) as i32) * 100;
+        r.value = Some(res.score - stores);
+    }
+}
