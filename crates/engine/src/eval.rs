@@ -2,8 +2,9 @@
 //!
 //! The search scores a position by the seeds still to be won (stores already won are outside
 //! it), so the evaluation estimates future net gain, never the stores. It is linear in a few
-//! features of what decides Anywoli; the weights are fitted by `anywoli tune` (see
-//! docs/tuning.md) and kept in [`TUNED`].
+//! features of what decides Anywoli, the weights fitted by `anywoli-tune` (see
+//! docs/tuning.md) and kept in [`TUNED`], plus the correction of a small network
+//! ([`crate::net`]) that sees where each count sits, which the linear terms cannot.
 
 use anywoli_core::{Hole, Position, Side, QUIET_LIMIT};
 

@@ -41,7 +41,10 @@ fn inputs_see_the_board_from_the_side_to_move() {
     let class_of = |text: &str| {
         let p: Position = text.parse().unwrap();
         let x = inputs(&p, &features(&p));
-        x.sparse[..4].iter().map(|&i| i as usize % CLASSES).collect::<Vec<_>>()
+        x.sparse[..4]
+            .iter()
+            .map(|&i| i as usize % CLASSES)
+            .collect::<Vec<_>>()
     };
     assert_eq!(
         class_of("28,20,19,16,0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0,0,0,0,0 s 6 6 - - 0 9"),

@@ -7,8 +7,8 @@ use std::time::Duration;
 use anywoli_core::{Position, Rules};
 use anywoli_engine::arena::{elo, play_game};
 use anywoli_engine::eval::{Weights, FEATURE_NAMES, TUNED, UNTUNED};
-use anywoli_engine::players::{LevelPlayer, Player};
 use anywoli_engine::net::Net;
+use anywoli_engine::players::{LevelPlayer, Player};
 use anywoli_engine::tune::{self, labels};
 
 fn usage() -> ! {
@@ -270,7 +270,10 @@ fn main() {
             });
             std::fs::write(&out, labels::to_text(&rows))
                 .unwrap_or_else(|e| fail(&format!("{out}: {e}")));
-            eprintln!("{} positions labelled at depth {depth} in {out}", rows.len());
+            eprintln!(
+                "{} positions labelled at depth {depth} in {out}",
+                rows.len()
+            );
         }
         Some("fitnet") => {
             let input: String = arg(&args, 2);
