@@ -113,9 +113,8 @@ fn read_labelled(path: &str) -> Vec<labels::Labelled> {
     labels::from_text(&text).unwrap_or_else(|e| fail(&format!("{path}: {e}")))
 }
 
-/// Runs `f` on two threads, each on every other item of `items` (so a file's neighbours,
-/// one game's positions, mostly stay on one thread: its table helps), and puts the results
-/// back in order.
+/// Runs `f` on two threads, each on one half of `items` (so a file's neighbours, one game's
+/// positions, stay on one thread, where its table helps), and puts the results back in order.
 fn on_two_threads<T: Send, R: Send>(items: Vec<T>, f: impl Fn(Vec<T>) -> Vec<R> + Sync) -> Vec<R> {
     let n = items.len();
     let half = n.div_ceil(2);

@@ -63,11 +63,6 @@ struct Moments {
     v: Net,
 }
 
-/// The gradient of one minibatch, laid out as [`Net`]'s.
-fn zero_like() -> Net {
-    Net::zero()
-}
-
 /// Adds the gradient of one example's squared error (halved) to `g`; returns the error.
 fn backprop(net: &Net, e: &Example, g: &mut Net) -> f32 {
     let h = net.hidden(&e.x);
@@ -152,8 +147,8 @@ pub fn train(
         *b = 0.1;
     }
     let mut mo = Moments {
-        m: zero_like(),
-        v: zero_like(),
+        m: Net::zero(),
+        v: Net::zero(),
     };
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut best = (mse(Some(&net), held), net.clone());
@@ -164,7 +159,7 @@ pub fn train(
         }
         let mut sum = 0f64;
         for batch in order.chunks(s.batch.max(1)) {
-            let mut g = zero_like();
+            let mut g = Net::zero();
             for &k in batch {
                 let err = backprop(&net, &train[k], &mut g);
                 sum += (err * err) as f64;
