@@ -8,8 +8,12 @@ out=${2:-target/ladder}
 mkdir -p "$out"
 cargo build --release -p anywoli-cli
 bin=target/release/anywoli
-for n in 1 2 3 4 5 6 7 8; do  # level 9 (depth 10) needs no clock: 1000 ms is only its cap
-  "$bin" match --games "$games" --jobs 2 --movetime 1000 --out "$out/level$((n + 1))-level$n.txt" \
+# Levels 1 to 9 are fixed depths: 1000 ms is only a cap. The steps between searching levels
+# (7-6, 8-7, 9-8) are smaller than the lower ones, so they get four times the games.
+for n in 1 2 3 4 5 6 7 8; do
+  g=$games
+  if [ "$n" -ge 6 ]; then g=$((games * 4)); fi
+  "$bin" match --games "$g" --jobs 2 --movetime 1000 --out "$out/level$((n + 1))-level$n.txt" \
     "level$((n + 1))" "level$n" | tail -n 3
 done
 "$bin" match --games 40 --jobs 2 --movetime 1000 --out "$out/level10-level9.txt" level10 level9 | tail -n 3

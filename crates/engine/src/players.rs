@@ -43,10 +43,10 @@ pub const LEVELS: [LevelSpec; 10] = [
     level(3, Some(1), 100),
     level(4, Some(2), 80),
     level(5, Some(3), 40),
-    level(6, Some(4), 0),
-    level(7, Some(6), 0),
-    level(8, Some(8), 0),
-    level(9, Some(10), 0),
+    level(6, Some(5), 0),
+    level(7, Some(7), 0),
+    level(8, Some(9), 0),
+    level(9, Some(11), 0),
     level(10, None, 0),
 ];
 
