@@ -8,7 +8,7 @@
 
 use anywoli_core::{Hole, Position, Side, QUIET_LIMIT};
 
-use crate::net::Net;
+use crate::net::Quantized;
 
 /// Number of features.
 pub const FEATURES: usize = 17;
@@ -168,9 +168,11 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
 
 /// The linear evaluation with weights `w`, corrected by `net` when there is one.
 #[inline]
-pub fn evaluate_net(pos: &Position, w: &Weights, net: Option<&Net>) -> i32 {
+pub fn evaluate_net(pos: &Position, w: &Weights, net: Option<&Quantized>) -> i32 {
     // The network's sums run on 8 lanes with AVX2 against 4 with the default target's SSE2;
-    // Rust never fuses a multiply and an add by itself, so every path gives the same value.
+    // its hidden sums are integers and its output's float sums keep one order of additions on
+    // either, and Rust never fuses a multiply and an add by itself: every path gives the same
+    // value.
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt")
     {
@@ -182,12 +184,12 @@ pub fn evaluate_net(pos: &Position, w: &Weights, net: Option<&Net>) -> i32 {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
-unsafe fn evaluate_avx2(pos: &Position, w: &Weights, net: Option<&Net>) -> i32 {
+unsafe fn evaluate_avx2(pos: &Position, w: &Weights, net: Option<&Quantized>) -> i32 {
     evaluate_body(pos, w, net)
 }
 
 #[inline(always)]
-fn evaluate_body(pos: &Position, w: &Weights, net: Option<&Net>) -> i32 {
+fn evaluate_body(pos: &Position, w: &Weights, net: Option<&Quantized>) -> i32 {
     let f = features_of(pos);
     let mut s = linear(&f, w);
     if let Some(net) = net {

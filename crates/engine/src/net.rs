@@ -48,7 +48,7 @@ pub struct Net {
 }
 
 /// What [`Net::from_bytes`] refuses.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error, PartialEq)]
 pub enum NetError {
     #[error("not a network file (the first 8 bytes are not {MAGIC:?})")]
     Magic,
@@ -56,6 +56,8 @@ pub enum NetError {
     Length { got: usize, want: usize },
     #[error("weight {index} is not a finite number")]
     NotFinite { index: usize },
+    #[error("weight {index} is {value}, beyond ±{MAX_WEIGHT}")]
+    OutOfRange { index: usize, value: f32 },
 }
 
 /// The active inputs of a position: its 24 one-hot indices, and the dense values.
@@ -64,10 +66,10 @@ pub struct Inputs {
     pub dense: [f32; DENSE],
 }
 
-/// The inputs of `pos` (not over) from the side to move's point of view, given its linear
-/// features (already computed by the caller, who needs them too).
+/// The one-hot inputs of `pos` from the side to move's point of view: for each hole, my
+/// row first, the index of its count class.
 #[inline(always)]
-pub fn inputs(pos: &Position, features: &[i32; FEATURES]) -> Inputs {
+fn sparse_inputs(pos: &Position) -> [u16; Hole::COUNT] {
     let me = pos.to_move().unwrap_or(Side::South);
     let h = pos.holes();
     let first = if me == Side::South { 0 } else { 12 };
@@ -76,13 +78,45 @@ pub fn inputs(pos: &Position, features: &[i32; FEATURES]) -> Inputs {
         let c = h[(first + j) % Hole::COUNT];
         *s = (j * CLASSES + class(c)) as u16;
     }
-    let mut dense = [0f32; DENSE];
-    for (d, &f) in dense.iter_mut().zip(features) {
-        *d = f as f32 * DENSE_SCALE;
+    sparse
+}
+
+/// The dense inputs as the integers they are made of: the linear features, the seeds in
+/// play and the quiet counter. [`DENSE_UNIT`] turns them into the network's inputs.
+#[inline(always)]
+fn dense_counts(pos: &Position, features: &[i32; FEATURES]) -> [i32; DENSE] {
+    let mut dense = [0i32; DENSE];
+    dense[..FEATURES].copy_from_slice(features);
+    dense[FEATURES] = pos.seeds_in_play() as i32;
+    dense[FEATURES + 1] = pos.quiet_plies() as i32;
+    dense
+}
+
+/// What one unit of each dense count is as a network input.
+fn dense_unit(k: usize) -> f32 {
+    match k {
+        FEATURES => 1.0 / 96.0,
+        k if k == FEATURES + 1 => 1.0 / QUIET_LIMIT as f32,
+        _ => DENSE_SCALE,
     }
-    dense[FEATURES] = pos.seeds_in_play() as f32 / 96.0;
-    dense[FEATURES + 1] = pos.quiet_plies() as f32 / QUIET_LIMIT as f32;
-    Inputs { sparse, dense }
+}
+
+/// The inputs of `pos` (not over) from the side to move's point of view, given its linear
+/// features (already computed by the caller, who needs them too).
+#[inline(always)]
+pub fn inputs(pos: &Position, features: &[i32; FEATURES]) -> Inputs {
+    let mut dense = [0f32; DENSE];
+    for (k, (d, c)) in dense
+        .iter_mut()
+        .zip(dense_counts(pos, features))
+        .enumerate()
+    {
+        *d = c as f32 * dense_unit(k);
+    }
+    Inputs {
+        sparse: sparse_inputs(pos),
+        dense,
+    }
 }
 
 impl Net {
@@ -126,12 +160,6 @@ impl Net {
         s
     }
 
-    /// The correction in centiseeds for `pos`, whose linear features are `features`.
-    #[inline(always)]
-    pub fn correction(&self, pos: &Position, features: &[i32; FEATURES]) -> i32 {
-        (self.output(&inputs(pos, features)) * 100.0) as i32
-    }
-
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
         let mut put = |x: f32| out.extend_from_slice(&x.to_le_bytes());
@@ -159,6 +187,9 @@ impl Net {
             if !x.is_finite() {
                 return Err(NetError::NotFinite { index });
             }
+            if x.abs() > MAX_WEIGHT {
+                return Err(NetError::OutOfRange { index, value: x });
+            }
             values.push(x);
         }
         let mut it = values.into_iter();
@@ -174,11 +205,182 @@ impl Net {
     }
 }
 
+/// Fixed-point units per seed in [`Quantized`]'s hidden layer: with every hidden sum an
+/// exact integer, the order of the additions cannot change a value, so the sums may run in
+/// any order and width and every processor gives the same evaluation. An `i32` then holds
+/// ±8192 seeds; with weights within ±[`MAX_WEIGHT`] and the dense counts' bounds (a few
+/// hundred in all) a hidden sum stays under 1,500.
+const ONE: f32 = (1 << 18) as f32;
+
+/// The largest weight a network file may hold (the shipped one's is 6.2).
+pub const MAX_WEIGHT: f32 = 16.0;
+
+/// A network in the form the search evaluates: hidden weights as fixed-point integers
+/// (2⁻¹⁸ of a seed), the dense inputs taken as the integer counts they are.
+/// Training and the file keep [`Net`]'s floats; this form is made from them once.
+///
+/// Why: a float sum is a chain of dependent additions (4 cycles each on current processors),
+/// and the output's 32 products were one more such chain. Integer additions take one cycle
+/// and may be regrouped, and the output is summed on 8 lanes.
+#[derive(Clone, Debug)]
+pub struct Quantized {
+    sparse: Vec<[i32; HIDDEN]>,
+    dense: [[i32; HIDDEN]; DENSE],
+    b1: [i32; HIDDEN],
+    /// Output weights in centiseeds per fixed-point unit.
+    w2: [f32; HIDDEN],
+    /// Output bias in centiseeds.
+    b2: f32,
+}
+
+impl Net {
+    /// This network in the form the search evaluates.
+    pub fn quantize(&self) -> Quantized {
+        let q = |w: f32, unit: f32| (w * unit * ONE).round() as i32;
+        let mut dense = [[0; HIDDEN]; DENSE];
+        for (k, row) in dense.iter_mut().enumerate() {
+            for (d, &w) in row.iter_mut().zip(&self.w1[SPARSE + k]) {
+                *d = q(w, dense_unit(k));
+            }
+        }
+        Quantized {
+            sparse: self.w1[..SPARSE]
+                .iter()
+                .map(|row| row.map(|w| q(w, 1.0)))
+                .collect(),
+            dense,
+            b1: self.b1.map(|w| q(w, 1.0)),
+            w2: self.w2.map(|w| w * 100.0 / ONE),
+            b2: self.b2 * 100.0,
+        }
+    }
+}
+
+impl Quantized {
+    /// The hidden layer before rectification: integers, so every path gives the same sums.
+    #[inline(always)]
+    fn hidden(&self, sparse: &[u16; Hole::COUNT], dense: &[i32; DENSE]) -> [i32; HIDDEN] {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, checked just above.
+            return unsafe { self.hidden_avx2(sparse, dense) };
+        }
+        self.hidden_portable(sparse, dense)
+    }
+
+    fn hidden_portable(&self, sparse: &[u16; Hole::COUNT], dense: &[i32; DENSE]) -> [i32; HIDDEN] {
+        let mut acc = self.b1;
+        for &i in sparse {
+            for (a, w) in acc.iter_mut().zip(&self.sparse[i as usize]) {
+                *a += w;
+            }
+        }
+        for (&c, row) in dense.iter().zip(&self.dense) {
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += c * w;
+            }
+        }
+        acc
+    }
+
+    /// [`Quantized::hidden`] on four 8-lane registers. Written as plain loops, the compiler
+    /// vectorizes the dense part across rows (integer sums may be reordered) and gathers
+    /// every weight one by one: this search spent more time there than in the float form.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn hidden_avx2(
+        &self,
+        sparse: &[u16; Hole::COUNT],
+        dense: &[i32; DENSE],
+    ) -> [i32; HIDDEN] {
+        use std::arch::x86_64::*;
+        const BLOCKS: usize = HIDDEN / 8;
+        let load = |row: &[i32; HIDDEN], b: usize| {
+            // SAFETY: b < BLOCKS, so the 8 lanes read lie inside the row.
+            unsafe { _mm256_loadu_si256(row.as_ptr().add(8 * b).cast()) }
+        };
+        let mut acc: [__m256i; BLOCKS] = std::array::from_fn(|b| load(&self.b1, b));
+        for &i in sparse {
+            let row = &self.sparse[i as usize];
+            for (b, a) in acc.iter_mut().enumerate() {
+                *a = _mm256_add_epi32(*a, load(row, b));
+            }
+        }
+        for (&c, row) in dense.iter().zip(&self.dense) {
+            let c = _mm256_set1_epi32(c);
+            for (b, a) in acc.iter_mut().enumerate() {
+                *a = _mm256_add_epi32(*a, _mm256_mullo_epi32(c, load(row, b)));
+            }
+        }
+        let mut out = [0i32; HIDDEN];
+        for (b, a) in acc.iter().enumerate() {
+            // SAFETY: as for the loads.
+            unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(8 * b).cast(), *a) };
+        }
+        out
+    }
+
+    /// The correction in centiseeds for `pos`, whose linear features are `features`.
+    #[inline(always)]
+    pub fn correction(&self, pos: &Position, features: &[i32; FEATURES]) -> i32 {
+        let acc = self.hidden(&sparse_inputs(pos), &dense_counts(pos, features));
+        // Eight partial sums, one for each lane of a vector register, added in a fixed order.
+        const LANES: usize = 8;
+        let mut lane = [0f32; LANES];
+        for (h, w) in acc.chunks_exact(LANES).zip(self.w2.chunks_exact(LANES)) {
+            for l in 0..LANES {
+                lane[l] += h[l].max(0) as f32 * w[l];
+            }
+        }
+        let s = ((lane[0] + lane[4]) + (lane[1] + lane[5]))
+            + ((lane[2] + lane[6]) + (lane[3] + lane[7]));
+        (self.b2 + s) as i32
+    }
+}
+
 /// The network built into the program (crates/engine/net.bin, trained as docs/tuning.md
-/// says).
-pub fn shipped() -> &'static Net {
-    static NET: OnceLock<Net> = OnceLock::new();
-    NET.get_or_init(|| {
-        Net::from_bytes(include_bytes!("../net.bin")).expect("the shipped network is well formed")
-    })
+/// says), in the form the search evaluates.
+pub fn shipped() -> &'static Quantized {
+    static NET: OnceLock<Quantized> = OnceLock::new();
+    NET.get_or_init(|| shipped_weights().quantize())
+}
+
+/// The shipped network's weights as trained.
+pub fn shipped_weights() -> Net {
+    Net::from_bytes(include_bytes!("../net.bin")).expect("the shipped network is well formed")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use anywoli_core::{Rules, XorShift};
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn the_avx2_hidden_layer_is_the_portable_one() {
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let net = shipped();
+        let mut rng = XorShift::new(11);
+        let mut p = Position::start(Rules::Anywoli);
+        let mut checked = 0;
+        while checked < 500 {
+            if p.to_move().is_none() {
+                p = Position::start(Rules::Anywoli);
+            }
+            let (sparse, dense) = (
+                sparse_inputs(&p),
+                dense_counts(&p, &crate::eval::features(&p)),
+            );
+            // SAFETY: AVX2 was detected above.
+            let fast = unsafe { net.hidden_avx2(&sparse, &dense) };
+            assert_eq!(fast, net.hidden_portable(&sparse, &dense), "{p}");
+            assert!(fast.iter().any(|&h| h != 0));
+            checked += 1;
+            let moves: Vec<_> = p.moves().collect();
+            p.play(moves[rng.below(moves.len() as u64) as usize])
+                .unwrap();
+        }
+    }
 }

@@ -14,7 +14,7 @@ use anywoli_core::{Move, Position, Side};
 use arrayvec::ArrayVec;
 
 use crate::eval::{self, Weights};
-use crate::net::Net;
+use crate::net::Quantized;
 use crate::tablebase::Tablebase;
 use crate::tt::{Bound, Entry, Table};
 
@@ -136,7 +136,7 @@ struct Thread<'a> {
     node_limit: Option<u64>,
     weights: &'a Weights,
     /// The correction to the linear evaluation, if any (see [`Engine::net`]).
-    net: Option<&'a Net>,
+    net: Option<&'a Quantized>,
     history: [i32; 24],
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -604,7 +604,7 @@ pub struct Engine {
     pub weights: Weights,
     /// The network that corrects the linear evaluation (the shipped one by default; `None`:
     /// the linear evaluation alone, as the tuning tool's comparisons use).
-    pub net: Option<&'static Net>,
+    pub net: Option<&'static Quantized>,
     /// The search's inexact parts, on by default: late move reductions, and reverse
     /// futility near the leaves. Off, a search is plain alpha-beta: its value at a depth is
     /// the exact minimax value (tests), and a move's score is its own (reviews).

@@ -62,7 +62,7 @@ fn a_zero_network_is_the_linear_evaluation() {
     let zero = Net::zero();
     for p in random_positions(3, 300) {
         assert_eq!(
-            evaluate_net(&p, &TUNED, Some(&zero)),
+            evaluate_net(&p, &TUNED, Some(&zero.quantize())),
             evaluate_with(&p, &TUNED),
             "{p}"
         );
@@ -76,7 +76,10 @@ fn the_network_adds_its_output_in_centiseeds() {
     n.b2 = 1.5;
     let p = Position::start(Rules::Anywoli);
     let f = features(&p);
-    assert_eq!(evaluate_net(&p, &TUNED, Some(&n)), linear(&f, &TUNED) + 150);
+    assert_eq!(
+        evaluate_net(&p, &TUNED, Some(&n.quantize())),
+        linear(&f, &TUNED) + 150
+    );
 }
 
 #[test]
@@ -104,6 +107,15 @@ fn the_file_round_trips_and_damage_is_named() {
     let mut nan = bytes.clone();
     nan[8 + 4 * 5..8 + 4 * 6].copy_from_slice(&f32::NAN.to_le_bytes());
     assert_eq!(Net::from_bytes(&nan), Err(NetError::NotFinite { index: 5 }));
+    let mut big = bytes.clone();
+    big[8 + 4 * 7..8 + 4 * 8].copy_from_slice(&(-20.0f32).to_le_bytes());
+    assert_eq!(
+        Net::from_bytes(&big),
+        Err(NetError::OutOfRange {
+            index: 7,
+            value: -20.0
+        })
+    );
 }
 
 #[test]
@@ -115,6 +127,35 @@ fn the_shipped_network_loads_and_changes_the_evaluation() {
         .filter(|p| evaluate_net(p, &TUNED, Some(shipped)) != evaluate_with(p, &TUNED))
         .count();
     assert!(moved > 150, "the network changed {moved} of 200 values");
+}
+
+#[test]
+fn the_fixed_point_form_computes_what_the_trained_floats_do() {
+    // The search's integer hidden layer against the trainer's float one, on the shipped
+    // weights: within one centiseed of the float value once both are truncated, and nearly
+    // always equal.
+    let weights = net::shipped_weights();
+    let fixed = weights.quantize();
+    let mut exact = 0;
+    let positions: Vec<Position> = random_positions(6, 400)
+        .into_iter()
+        .filter(|p| p.to_move().is_some())
+        .collect();
+    for p in &positions {
+        let f = features(p);
+        let float = weights.output(&inputs(p, &f)) * 100.0;
+        let q = fixed.correction(p, &f);
+        assert!(
+            (q - float as i32).abs() <= 1,
+            "{p}: fixed point {q}, floats {float}"
+        );
+        exact += (q == float as i32) as usize;
+    }
+    assert!(
+        exact * 10 >= positions.len() * 9,
+        "{exact} of {} equal",
+        positions.len()
+    );
 }
 
 /// Examples whose residual is a rule the linear terms cannot say: +3 seeds when the side to

@@ -7,7 +7,7 @@ use std::time::Duration;
 use anywoli_core::{Position, Rules};
 use anywoli_engine::arena::{elo, play_game};
 use anywoli_engine::eval::{Weights, FEATURE_NAMES, TUNED, UNTUNED};
-use anywoli_engine::net::Net;
+use anywoli_engine::net::{Net, Quantized};
 use anywoli_engine::players::{LevelPlayer, Player};
 use anywoli_engine::tune::{self, labels};
 
@@ -59,7 +59,7 @@ impl Player for Weighted {
 #[derive(Clone, Copy)]
 struct Evaluation {
     weights: Weights,
-    net: Option<&'static Net>,
+    net: Option<&'static Quantized>,
 }
 
 fn weighted(e: Evaluation, depth: u32) -> Weighted {
@@ -83,7 +83,7 @@ fn named_evaluation(name: &str) -> Evaluation {
     let net = match name {
         "net" => Some(anywoli_engine::net::shipped()),
         _ => match name.strip_prefix("net:") {
-            Some(path) => Some(&*Box::leak(Box::new(read_net(path)))),
+            Some(path) => Some(&*Box::leak(Box::new(read_net(path).quantize()))),
             None => {
                 return Evaluation {
                     weights: named_weights(name),
