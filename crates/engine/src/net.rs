@@ -56,8 +56,12 @@ pub enum NetError {
     Length { got: usize, want: usize },
     #[error("weight {index} is not a finite number")]
     NotFinite { index: usize },
-    #[error("weight {index} is {value}, beyond ±{MAX_WEIGHT}")]
-    OutOfRange { index: usize, value: f32 },
+    #[error("weight {index} is {value}, beyond ±{limit}")]
+    OutOfRange {
+        index: usize,
+        value: f32,
+        limit: f32,
+    },
 }
 
 /// The active inputs of a position: its 24 one-hot indices, and the dense values.
@@ -187,8 +191,13 @@ impl Net {
             if !x.is_finite() {
                 return Err(NetError::NotFinite { index });
             }
-            if x.abs() > MAX_WEIGHT {
-                return Err(NetError::OutOfRange { index, value: x });
+            let limit = weight_limit(index / HIDDEN);
+            if x.abs() > limit {
+                return Err(NetError::OutOfRange {
+                    index,
+                    value: x,
+                    limit,
+                });
             }
             values.push(x);
         }
@@ -212,8 +221,31 @@ impl Net {
 /// hundred in all) a hidden sum stays under 1,500.
 const ONE: f32 = (1 << 18) as f32;
 
+/// From [`SPARSE_ONE`]'s units to [`ONE`]'s.
+const SPARSE_SHIFT: i32 = 5;
+
 /// The largest weight a network file may hold (the shipped one's is 6.2).
 pub const MAX_WEIGHT: f32 = 16.0;
+
+/// Fixed-point units per seed of the one-hot rows, which [`Quantized`] keeps in 16 bits:
+/// 24 KiB for all of them, within a core's first-level cache, where 32-bit rows (48 KiB)
+/// were not. A row's weights add 24 at a time, so their rounding (2⁻¹⁴ of a seed at most)
+/// stays far under the hundredth of a seed the evaluation counts in.
+const SPARSE_ONE: f32 = (1 << 13) as f32;
+
+/// The largest one-hot weight: what 16 bits hold at [`SPARSE_ONE`] (the shipped one's is 2.9).
+pub const MAX_SPARSE_WEIGHT: f32 = 3.99;
+
+/// The bound on the weights of row `row` of the file's order (the one-hot rows, the dense
+/// rows, then the biases and output weights as further rows): what [`Net::from_bytes`]
+/// accepts and what training keeps to.
+pub fn weight_limit(row: usize) -> f32 {
+    if row < SPARSE {
+        MAX_SPARSE_WEIGHT
+    } else {
+        MAX_WEIGHT
+    }
+}
 
 /// A network in the form the search evaluates: hidden weights as fixed-point integers
 /// (2⁻¹⁸ of a seed), the dense inputs taken as the integer counts they are.
@@ -224,7 +256,8 @@ pub const MAX_WEIGHT: f32 = 16.0;
 /// and may be regrouped, and the output is summed on 8 lanes.
 #[derive(Clone, Debug)]
 pub struct Quantized {
-    sparse: Vec<[i32; HIDDEN]>,
+    /// At [`SPARSE_ONE`] units per seed; their sum is shifted to [`ONE`]'s before the rest.
+    sparse: Vec<[i16; HIDDEN]>,
     dense: [[i32; HIDDEN]; DENSE],
     b1: [i32; HIDDEN],
     /// Output weights in centiseeds per fixed-point unit.
@@ -246,7 +279,7 @@ impl Net {
         Quantized {
             sparse: self.w1[..SPARSE]
                 .iter()
-                .map(|row| row.map(|w| q(w, 1.0)))
+                .map(|row| row.map(|w| (w * SPARSE_ONE).round() as i16))
                 .collect(),
             dense,
             b1: self.b1.map(|w| q(w, 1.0)),
@@ -269,11 +302,15 @@ impl Quantized {
     }
 
     fn hidden_portable(&self, sparse: &[u16; Hole::COUNT], dense: &[i32; DENSE]) -> [i32; HIDDEN] {
-        let mut acc = self.b1;
+        let mut ones = [0i32; HIDDEN];
         for &i in sparse {
-            for (a, w) in acc.iter_mut().zip(&self.sparse[i as usize]) {
-                *a += w;
+            for (a, &w) in ones.iter_mut().zip(&self.sparse[i as usize]) {
+                *a += w as i32;
             }
+        }
+        let mut acc = self.b1;
+        for (a, o) in acc.iter_mut().zip(ones) {
+            *a += o << SPARSE_SHIFT;
         }
         for (&c, row) in dense.iter().zip(&self.dense) {
             for (a, w) in acc.iter_mut().zip(row) {
@@ -299,13 +336,21 @@ impl Quantized {
             // SAFETY: b < BLOCKS, so the 8 lanes read lie inside the row.
             unsafe { _mm256_loadu_si256(row.as_ptr().add(8 * b).cast()) }
         };
-        let mut acc: [__m256i; BLOCKS] = std::array::from_fn(|b| load(&self.b1, b));
+        let mut ones = [_mm256_setzero_si256(); BLOCKS];
         for &i in sparse {
             let row = &self.sparse[i as usize];
-            for (b, a) in acc.iter_mut().enumerate() {
-                *a = _mm256_add_epi32(*a, load(row, b));
+            for (b, a) in ones.iter_mut().enumerate() {
+                // SAFETY: b < BLOCKS: 8 of the row's 32 weights.
+                let w = unsafe { _mm_loadu_si128(row.as_ptr().add(8 * b).cast()) };
+                *a = _mm256_add_epi32(*a, _mm256_cvtepi16_epi32(w));
             }
         }
+        let mut acc: [__m256i; BLOCKS] = std::array::from_fn(|b| {
+            _mm256_add_epi32(
+                load(&self.b1, b),
+                _mm256_slli_epi32::<SPARSE_SHIFT>(ones[b]),
+            )
+        });
         for (&c, row) in dense.iter().zip(&self.dense) {
             let c = _mm256_set1_epi32(c);
             for (b, a) in acc.iter_mut().enumerate() {

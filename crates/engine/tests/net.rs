@@ -107,14 +107,38 @@ fn the_file_round_trips_and_damage_is_named() {
     let mut nan = bytes.clone();
     nan[8 + 4 * 5..8 + 4 * 6].copy_from_slice(&f32::NAN.to_le_bytes());
     assert_eq!(Net::from_bytes(&nan), Err(NetError::NotFinite { index: 5 }));
-    let mut big = bytes.clone();
-    big[8 + 4 * 7..8 + 4 * 8].copy_from_slice(&(-20.0f32).to_le_bytes());
+    // A one-hot weight beyond what 16 bits hold in fixed point, and a dense one beyond the
+    // general bound; each within the other's bound is accepted.
+    let put = |bytes: &[u8], index: usize, x: f32| {
+        let mut b = bytes.to_vec();
+        b[8 + 4 * index..8 + 4 * (index + 1)].copy_from_slice(&x.to_le_bytes());
+        b
+    };
     assert_eq!(
-        Net::from_bytes(&big),
+        Net::from_bytes(&put(&bytes, 7, -4.5)),
         Err(NetError::OutOfRange {
             index: 7,
-            value: -20.0
+            value: -4.5,
+            limit: net::MAX_SPARSE_WEIGHT
         })
+    );
+    assert!(Net::from_bytes(&put(&bytes, 7, -3.9)).is_ok());
+    let dense = SPARSE * HIDDEN + 3;
+    assert!(Net::from_bytes(&put(&bytes, dense, 4.5)).is_ok());
+    assert_eq!(
+        Net::from_bytes(&put(&bytes, dense, 20.0)),
+        Err(NetError::OutOfRange {
+            index: dense,
+            value: 20.0,
+            limit: net::MAX_WEIGHT
+        })
+    );
+    let message = Net::from_bytes(&put(&bytes, 7, -4.5))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.contains("weight 7") && message.contains("3.99"),
+        "{message}"
     );
 }
 

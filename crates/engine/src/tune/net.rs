@@ -9,7 +9,7 @@ use anywoli_core::XorShift;
 
 use super::labels::Labelled;
 use crate::eval::{features, linear, Weights};
-use crate::net::{inputs, Inputs, Net, HIDDEN, INPUTS, SPARSE};
+use crate::net::{inputs, weight_limit, Inputs, Net, HIDDEN, INPUTS, MAX_WEIGHT, SPARSE};
 
 /// One training example.
 pub struct Example {
@@ -102,11 +102,13 @@ fn step(net: &mut Net, g: &Net, mo: &mut Moments, t: i32, rate: f32, n: usize) {
     let c1 = 1.0 - B1.powi(t);
     let c2 = 1.0 - B2.powi(t);
     let scale = 1.0 / n as f32;
-    let update = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32| {
+    // Kept within the bounds a network file may hold (`weight_limit`), so whatever is
+    // trained can be saved, loaded and put in fixed point.
+    let update = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32, limit: f32| {
         let g = g * scale;
         *m = B1 * *m + (1.0 - B1) * g;
         *v = B2 * *v + (1.0 - B2) * g * g;
-        *w -= rate * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
+        *w = (*w - rate * (*m / c1) / ((*v / c2).sqrt() + 1e-8)).clamp(-limit, limit);
     };
     for i in 0..INPUTS {
         for j in 0..HIDDEN {
@@ -115,14 +117,17 @@ fn step(net: &mut Net, g: &Net, mo: &mut Moments, t: i32, rate: f32, n: usize) {
                 g.w1[i][j],
                 &mut mo.m.w1[i][j],
                 &mut mo.v.w1[i][j],
+                weight_limit(i),
             );
         }
     }
     for j in 0..HIDDEN {
-        update(&mut net.b1[j], g.b1[j], &mut mo.m.b1[j], &mut mo.v.b1[j]);
-        update(&mut net.w2[j], g.w2[j], &mut mo.m.w2[j], &mut mo.v.w2[j]);
+        let b1 = &mut net.b1[j];
+        update(b1, g.b1[j], &mut mo.m.b1[j], &mut mo.v.b1[j], MAX_WEIGHT);
+        let w2 = &mut net.w2[j];
+        update(w2, g.w2[j], &mut mo.m.w2[j], &mut mo.v.w2[j], MAX_WEIGHT);
     }
-    update(&mut net.b2, g.b2, &mut mo.m.b2, &mut mo.v.b2);
+    update(&mut net.b2, g.b2, &mut mo.m.b2, &mut mo.v.b2, MAX_WEIGHT);
 }
 
 /// Trains a network on `train`, reporting each epoch's error on `held` through `report`, and
@@ -174,4 +179,40 @@ pub fn train(
         }
     }
     best.1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_step_keeps_every_weight_within_what_a_file_may_hold() {
+        // A gradient far too large for any sane rate throws each weight towards a bound; the
+        // result must still save, load and go into fixed point like any other network.
+        let mut net = Net::zero();
+        let mut g = Net::zero();
+        for (i, row) in g.w1.iter_mut().enumerate() {
+            for (j, w) in row.iter_mut().enumerate() {
+                *w = if (i + j) % 2 == 0 { 1e6 } else { -1e6 };
+            }
+        }
+        g.b1 = [1e6; HIDDEN];
+        g.w2 = [-1e6; HIDDEN];
+        g.b2 = 1e6;
+        let mut mo = Moments {
+            m: Net::zero(),
+            v: Net::zero(),
+        };
+        for t in 1..=3 {
+            step(&mut net, &g, &mut mo, t, 50.0, 1);
+        }
+        for (i, row) in net.w1.iter().enumerate() {
+            for &w in row {
+                assert_eq!(w.abs(), weight_limit(i), "row {i}");
+            }
+        }
+        assert!(net.b1.iter().chain(&net.w2).all(|w| w.abs() == MAX_WEIGHT));
+        assert_eq!(net.b2, -MAX_WEIGHT);
+        assert_eq!(Net::from_bytes(&net.to_bytes()), Ok(net.clone()));
+    }
 }
