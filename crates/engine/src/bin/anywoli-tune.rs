@@ -14,8 +14,9 @@ use anywoli_engine::tune::{self, labels};
 fn usage() -> ! {
     eprintln!(
         "usage: anywoli-tune generate GAMES DEPTH NOISE SEED OUT.csv [WEIGHTS] | fit DATA.csv | compare GAMES DEPTH [BASELINE [CANDIDATE]]\n\
-         \x20      anywoli-tune positions GAMES DEPTH NOISE SEED OUT.txt | label IN.txt DEPTH OUT.txt | fitnet IN.txt LAMBDA EPOCHS OUT.bin\n\
+         \x20      anywoli-tune positions GAMES DEPTH NOISE SEED OUT.txt [EVAL] | label IN.txt DEPTH OUT.txt [EVAL] | fitnet IN.txt LAMBDA EPOCHS OUT.bin\n\
          WEIGHTS: untuned, zero, round1 or tuned (generate's default: tuned)\n\
+         EVAL: what positions' players and label's search evaluate with, named as BASELINE below (default: tuned, the linear evaluation alone)\n\
          BASELINE, CANDIDATE: those, or net (tuned and the shipped network) or net:FILE (tuned and that network); compare's defaults: untuned against tuned"
     );
     std::process::exit(2)
@@ -241,11 +242,14 @@ fn main() {
             let noise: i32 = arg(&args, 4);
             let seed: u64 = arg(&args, 5);
             let out: String = arg(&args, 6);
+            let e = named_evaluation(args.get(7).map_or("tuned", String::as_str));
             let seeds: Vec<u64> = vec![seed * 2, seed * 2 + 1];
             let rows = on_two_threads(seeds, |seeds| {
                 seeds
                     .into_iter()
-                    .flat_map(|sd| tune::self_play(games / 2, depth, noise, &TUNED, sd, 2))
+                    .flat_map(|sd| {
+                        tune::self_play(games / 2, depth, noise, &e.weights, e.net, sd, 2)
+                    })
                     .map(|(pos, outcome)| labels::Labelled {
                         pos,
                         outcome,
@@ -261,9 +265,12 @@ fn main() {
             let input: String = arg(&args, 2);
             let depth: u32 = arg(&args, 3);
             let out: String = arg(&args, 4);
+            let e = named_evaluation(args.get(5).map_or("tuned", String::as_str));
             let rows = read_labelled(&input);
             let rows = on_two_threads(rows, |mut rows| {
                 let mut engine = anywoli_engine::Engine::new(16, 1);
+                engine.weights = e.weights;
+                engine.net = e.net;
                 labels::label(&mut rows, &mut engine, depth);
                 rows
             });

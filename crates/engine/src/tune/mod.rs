@@ -15,6 +15,7 @@ use anywoli_core::{Position, Rules, Side};
 
 use crate::arena::{openings, play_game};
 use crate::eval::{features, Weights, FEATURES};
+use crate::net::Quantized;
 use crate::players::{LevelPlayer, LevelSpec, Player};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -35,7 +36,7 @@ pub fn generate(
     seed: u64,
     every: usize,
 ) -> Vec<Sample> {
-    self_play(games, depth, noise, weights, seed, every)
+    self_play(games, depth, noise, weights, None, seed, every)
         .into_iter()
         .map(|(pos, target)| Sample {
             features: features(&pos),
@@ -45,12 +46,14 @@ pub fn generate(
 }
 
 /// The positions of [`generate`]'s games, each with the centiseeds its side to move went on
-/// to win from there (final store difference minus the current one).
+/// to win from there (final store difference minus the current one). The players evaluate
+/// with `weights` and `net`: `None` makes the data depend on the weights alone.
 pub fn self_play(
     games: usize,
     depth: u32,
     noise: i32,
     weights: &Weights,
+    net: Option<&'static Quantized>,
     seed: u64,
     every: usize,
 ) -> Vec<(Position, i32)> {
@@ -71,9 +74,8 @@ pub fn self_play(
         let mut b = LevelPlayer::with_spec(spec, seed ^ (2 * i as u64 + 1), 16, 1);
         a.engine_mut().weights = *weights;
         b.engine_mut().weights = *weights;
-        // The data is the linear evaluation's games, so that it depends on the weights alone.
-        a.engine_mut().net = None;
-        b.engine_mut().net = None;
+        a.engine_mut().net = net;
+        b.engine_mut().net = net;
         let game = play_game(
             [&mut a as &mut dyn Player, &mut b],
             p,
