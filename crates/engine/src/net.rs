@@ -233,7 +233,7 @@ pub const MAX_WEIGHT: f32 = 16.0;
 /// stays far under the hundredth of a seed the evaluation counts in.
 const SPARSE_ONE: f32 = (1 << 13) as f32;
 
-/// The largest one-hot weight: what 16 bits hold at [`SPARSE_ONE`] (the shipped one's is 2.9).
+/// The largest one-hot weight: what 16 bits hold at [`SPARSE_ONE`] (the shipped one's is 3.26).
 pub const MAX_SPARSE_WEIGHT: f32 = 3.99;
 
 /// The bound on the weights of row `row` of the file's order (the one-hot rows, the dense
