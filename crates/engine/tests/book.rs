@@ -112,17 +112,17 @@ fn lookup_finds_the_start_and_positions_two_plies_in() {
 
 #[test]
 fn scores_agree_with_a_fresh_shallow_search() {
-    // The book's depth is far beyond this one's, so only the sense must agree: the book's
-    // move is a good move to a depth-8 search too, and its score is near.
+    // The book's depth is far beyond this one's, and with the network a shallow search's
+    // scores swing by many seeds from one ply to the next (from the start at depths 8 to 12
+    // it scores d at -0.5, +5.4, -17.9, -12.2 and +2.6 seeds), so single moves may disagree.
+    // Over the whole book the sense must agree: the scores go together, and the book's move
+    // is rarely far below a depth-8 search's best.
     let book = shipped();
     let reached = walk(book);
     let mut engine = Engine::new(16, 1);
     engine.set_multipv(12);
-    // The shipped book was searched with the linear evaluation, before the network
-    // (docs/book.md): a shallow search agrees with it in that evaluation's terms. With the
-    // network a depth-8 search from the start ranks d 19 seeds below e, while at depth 14
-    // it puts e and d first, as the book does.
-    engine.net = None;
+    let (mut pairs, mut far_below, mut positions) = (Vec::new(), 0, 0);
+    let mut best_gaps = Vec::new();
     for (key, entry) in book.entries() {
         let pos = reached[key];
         engine.clear();
@@ -139,18 +139,37 @@ fn scores_agree_with_a_fresh_shallow_search() {
             .iter()
             .map(|&(m, s)| (m, s - stores))
             .collect();
-        let (best, score) = entry.moves[0];
+        for &(m, score) in &entry.moves {
+            pairs.push((score as f64, fresh[&m] as f64));
+        }
         let fresh_best = r.root_scores[0].1 - stores;
-        assert!(
-            fresh[&best] >= fresh_best - 1500,
-            "{pos}: the book's {best} is {} at depth 8, the best {fresh_best}",
-            fresh[&best]
-        );
-        assert!(
-            (score - fresh_best).abs() <= 2000,
-            "{pos}: book {score}, depth 8 {fresh_best}"
-        );
+        far_below += (fresh[&entry.moves[0].0] < fresh_best - 1500) as usize;
+        best_gaps.push((entry.moves[0].1 - fresh_best).abs());
+        positions += 1;
     }
+    let n = pairs.len() as f64;
+    let mean = |f: &dyn Fn(&(f64, f64)) -> f64| pairs.iter().map(f).sum::<f64>() / n;
+    let (mb, mf) = (mean(&|p| p.0), mean(&|p| p.1));
+    let cov = mean(&|p| (p.0 - mb) * (p.1 - mf));
+    let (vb, vf) = (mean(&|p| (p.0 - mb).powi(2)), mean(&|p| (p.1 - mf).powi(2)));
+    let r = cov / (vb * vf).sqrt();
+    best_gaps.sort_unstable();
+    let median_gap = best_gaps[best_gaps.len() / 2];
+    eprintln!(
+        "{} scores, correlation {r:.3}; the book's move 15 seeds below the best in {far_below} \
+         of {positions}; best scores {median_gap} centiseeds apart (median), at most {}",
+        pairs.len(),
+        best_gaps[best_gaps.len() - 1]
+    );
+    // Measured with the depth-13 book of the linear evaluation and with the network's:
+    // correlations 0.990 and 0.993, one position far below (the start), medians 1.4 and 1.0
+    // seeds. A book with its scores' signs or sides mixed up correlates below zero.
+    assert!(r > 0.95, "book and depth 8 correlate at {r:.3}");
+    assert!(
+        far_below * 20 <= positions,
+        "the book's move is 15 seeds below a depth-8 search's best in {far_below} of {positions}"
+    );
+    assert!(median_gap <= 300, "median gap {median_gap} centiseeds");
 }
 
 #[test]
