@@ -224,7 +224,8 @@ const ONE: f32 = (1 << 18) as f32;
 /// From [`SPARSE_ONE`]'s units to [`ONE`]'s.
 const SPARSE_SHIFT: i32 = 5;
 
-/// The largest weight a network file may hold (the shipped one's is 6.2).
+/// The largest weight a network file may hold (round 6's shipped network has one at it: a
+/// hidden unit's weight on the quiet counter).
 pub const MAX_WEIGHT: f32 = 16.0;
 
 /// Fixed-point units per seed of the one-hot rows, which [`Quantized`] keeps in 16 bits:

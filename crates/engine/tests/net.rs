@@ -158,8 +158,8 @@ fn the_fixed_point_form_computes_what_the_trained_floats_do() {
     // The search's integer hidden layer against the trainer's float one, on the shipped
     // weights: within one centiseed of the float value once both are truncated, and mostly
     // equal. The one-hot rows' 2^-13 steps leave a few hundredths of a centiseed, enough to
-    // cross a truncation boundary now and then: 353 of these 400 for round 2's network
-    // (larger weights than round 1's, which matched on over 90%).
+    // cross a truncation boundary now and then: 353 of these 400 for round 6's network
+    // (larger weights than round 5's, which matched on over 90%; docs/tuning.md).
     let weights = net::shipped_weights();
     let fixed = weights.quantize();
     let mut exact = 0;
