@@ -52,8 +52,9 @@ struct ServeArgs {
     #[arg(long, value_name = "N", value_parser = usize_in(1, 10_000_000),
           default_value_t = anywoli_server::Limits::default().max_connections)]
     max_connections: usize,
-    /// Connections open at once from one client (an IPv4 address, an IPv6 /64), 0 for no cap
-    /// [default: 64, or 0 with --public-url, where every connection comes from the proxy]
+    /// Connections open at once from one client (an IPv4 address, an IPv6 /64), 0 for no cap;
+    /// a --trusted-proxy has none [default: 48, or 0 with --public-url and no --trusted-proxy,
+    /// where every connection comes from the proxy]
     #[arg(long, value_name = "N", value_parser = usize_in(0, 10_000_000))]
     max_connections_per_client: Option<usize>,
     /// Seconds a client may take to send a request's headers, from their first byte.
@@ -92,6 +93,31 @@ struct ServeArgs {
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=3_600),
           default_value_t = anywoli_server::round::ENGINE_LEASE.as_secs())]
     engine_lease: u64,
+    /// A reverse proxy whose X-Forwarded-For (or X-Real-IP) names the client, as an address
+    /// or network (repeatable; e.g. 127.0.0.1/32 for nginx on this machine). Every limit per
+    /// client then counts the client's address, not the proxy's. None by default: a peer that
+    /// is not trusted cannot pick the address it is counted under.
+    #[arg(long = "trusted-proxy", value_name = "CIDR")]
+    trusted_proxies: Vec<anywoli_server::TrustedProxies>,
+    /// WebSockets (live games, the lobby, the analysis board) open at once, all clients
+    /// together; one more is refused with 503.
+    #[arg(long, value_name = "N", value_parser = usize_in(1, 10_000_000),
+          default_value_t = anywoli_server::ws::SocketLimits::default().max_sockets)]
+    max_sockets: usize,
+    /// WebSockets open at once from one client (an IPv4 address, an IPv6 /64; the forwarded
+    /// one behind a --trusted-proxy); one more is refused with 429. 0 for no cap.
+    #[arg(long, value_name = "N", value_parser = usize_in(0, 10_000_000),
+          default_value_t = anywoli_server::ws::SocketLimits::default().max_sockets_per_client)]
+    max_sockets_per_client: usize,
+    /// Seconds between the server's pings on each WebSocket.
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=3_600),
+          default_value_t = anywoli_server::ws::SocketLimits::default().ping_interval.as_secs())]
+    socket_ping_interval: u64,
+    /// Seconds a WebSocket may stay silent (not even answering a ping) before it is closed
+    /// at the next ping.
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=86_400),
+          default_value_t = anywoli_server::ws::SocketLimits::default().idle_timeout.as_secs())]
+    socket_idle_timeout: u64,
 }
 
 impl Default for ServeArgs {
@@ -113,6 +139,11 @@ impl Default for ServeArgs {
             logins_per_minute: c.rates.logins_per_minute,
             allowed_hosts: Vec::new(),
             engine_lease: c.engine_lease.as_secs(),
+            trusted_proxies: Vec::new(),
+            max_sockets: c.sockets.max_sockets,
+            max_sockets_per_client: c.sockets.max_sockets_per_client,
+            socket_ping_interval: c.sockets.ping_interval.as_secs(),
+            socket_idle_timeout: c.sockets.idle_timeout.as_secs(),
         }
     }
 }
@@ -122,12 +153,20 @@ fn serve(args: ServeArgs) -> Result<(), Failure> {
         None => None,
         Some(u) => Some(anywoli_server::PublicUrl::parse(u).map_err(|e| Failure(e.to_string()))?),
     };
-    // Behind a reverse proxy every connection comes from the proxy: a cap per client would
-    // be a cap on everyone.
+    let trusted = anywoli_server::TrustedProxies::join(args.trusted_proxies);
+    // Behind a reverse proxy that is not trusted, every connection comes from the proxy: a
+    // cap per client would be a cap on everyone. A trusted proxy is exempt from the cap.
     let per_client = match (args.max_connections_per_client, &public_url) {
         (Some(n), _) => n,
-        (None, Some(_)) => 0,
-        (None, None) => anywoli_server::Limits::default().max_connections_per_client,
+        (None, Some(_)) if trusted.is_empty() => 0,
+        _ => anywoli_server::Limits::default().max_connections_per_client,
+    };
+    let sockets = anywoli_server::ws::SocketLimits {
+        max_sockets: args.max_sockets,
+        max_sockets_per_client: args.max_sockets_per_client,
+        ping_interval: std::time::Duration::from_secs(args.socket_ping_interval),
+        idle_timeout: std::time::Duration::from_secs(args.socket_idle_timeout),
+        ..anywoli_server::ws::SocketLimits::default()
     };
     let limits = anywoli_server::Limits {
         max_connections: args.max_connections,
@@ -150,6 +189,8 @@ fn serve(args: ServeArgs) -> Result<(), Failure> {
         },
         allowed_hosts: args.allowed_hosts,
         engine_lease: std::time::Duration::from_secs(args.engine_lease),
+        trusted_proxies: trusted,
+        sockets,
         ..anywoli_server::Config::default()
     })
     .map_err(Failure)

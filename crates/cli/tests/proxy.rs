@@ -89,6 +89,7 @@ fn start_anywoli(db: &std::ffi::OsStr, dir: &Path) -> (Running, u16) {
         .args(["serve", "--addr", "127.0.0.1", "--port", "0", "--db"])
         .arg(db)
         .args(["--public-url", &format!("https://{HOST}")])
+        .args(["--trusted-proxy", "127.0.0.1/32"])
         .env("RUST_LOG", "warn")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -381,7 +382,7 @@ impl Write for Tunnel {
     }
 }
 
-/// A WebSocket to a game's events through nginx over TLS (`openssl s_client` carrying
+/// A WebSocket to `path` through nginx over TLS (`openssl s_client` carrying
 /// tungstenite's bytes). A pipe has no read timeout: a watchdog kills the tunnel after 60 s,
 /// which fails a read that hangs.
 struct Watch {
@@ -391,7 +392,7 @@ struct Watch {
 }
 
 impl Watch {
-    fn open(port: u16, cert: &Path, id: &str) -> Watch {
+    fn open(port: u16, cert: &Path, path: &str) -> Watch {
         let mut tls = Command::new("openssl")
             .args(["s_client", "-connect", &format!("127.0.0.1:{port}")])
             .args(["-servername", HOST, "-verify_hostname", HOST, "-CAfile"])
@@ -418,9 +419,8 @@ impl Watch {
                 let _ = Command::new("kill").args(["-KILL", &pid]).status();
             }
         });
-        let (ws, answer) =
-            tungstenite::client(format!("wss://{HOST}/api/games/{id}/events"), tunnel)
-                .expect("the WebSocket handshake through nginx");
+        let (ws, answer) = tungstenite::client(format!("wss://{HOST}{path}"), tunnel)
+            .expect("the WebSocket handshake through nginx");
         assert_eq!(answer.status().as_u16(), 101);
         Watch {
             ws,
@@ -558,7 +558,7 @@ fn the_documented_nginx_configuration_serves_the_app_over_tls() {
     assert_eq!(imported.json()["game"]["moves"], json!(["e"]));
 
     // The game's events over a WebSocket through the proxy.
-    let mut watch = Watch::open(ports.https, &cert, &id);
+    let mut watch = Watch::open(ports.https, &cert, &format!("/api/games/{id}/events"));
     let ws = &mut watch.ws;
     let first = next_json(ws);
     assert_eq!(first["type"], "state", "{first}");
@@ -583,6 +583,53 @@ fn the_documented_nginx_configuration_serves_the_app_over_tls() {
     let _ = ws.close(None);
     drop(watch);
 
+    // Every other WebSocket of the app, each through the long-timeout location (issue 36:
+    // the lobby and the analysis board failed through the proxy).
+    assert_eq!(
+        nginx_socket_routes(),
+        anywoli_server::WEBSOCKET_ROUTES
+            .iter()
+            .map(|r| r.to_string())
+            .collect::<std::collections::BTreeSet<_>>(),
+        "nginx.conf's WebSocket location lists every WebSocket route of the app"
+    );
+    for route in anywoli_server::WEBSOCKET_ROUTES {
+        let path = route.replace("{id}", &id);
+        let mut watch = Watch::open(ports.https, &cert, &path);
+        let ws = &mut watch.ws;
+        match route {
+            "/api/games/{id}/events" => assert_eq!(next_json(ws)["type"], "state"),
+            "/api/lobby" => {
+                let hello = next_json(ws);
+                assert_eq!(hello["type"], "lobby", "{hello}");
+                ws.send(tungstenite::Message::text(
+                    r#"{"type":"seek","clock":"5+3","rules":"anywoli"}"#,
+                ))
+                .unwrap();
+                let seeking = next_json(ws);
+                assert_eq!(seeking["type"], "seeking", "{seeking}");
+            }
+            "/api/analysis" => {
+                ws.send(tungstenite::Message::text(
+                    json!({"type": "analyse", "position": START, "movetime": 200}).to_string(),
+                ))
+                .unwrap();
+                let info = next_json(ws);
+                assert_eq!(info["type"], "info", "{info}");
+            }
+            other => panic!("a WebSocket route this test does not know: {other}"),
+        }
+        ws.send(tungstenite::Message::text(r#"{"type":"ping"}"#))
+            .unwrap();
+        loop {
+            let m = next_json(ws);
+            if m["type"] == "pong" {
+                break;
+            }
+        }
+        let _ = ws.close(None);
+    }
+
     // Plain HTTP sends everything to HTTPS, path and query kept.
     let url = format!("http://{HOST}:{}/g/{id}?x=1", ports.http);
     let redirect = curl(&cert, ports.http, &url, None);
@@ -600,6 +647,25 @@ fn the_documented_nginx_configuration_serves_the_app_over_tls() {
     drop(nginx);
     drop(anywoli);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+const START: &str = "4,4,4,4,4,4,4,4,4,4,4,4/4,4,4,4,4,4,4,4,4,4,4,4 s 0 0 - - 0 0";
+
+/// The routes nginx.conf's WebSocket location matches, written as the app's routes are.
+fn nginx_socket_routes() -> std::collections::BTreeSet<String> {
+    let line = SITE
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("location ~ ^/api/("))
+        .expect("a WebSocket location in nginx.conf");
+    let inner = line
+        .strip_prefix("location ~ ^/api/(")
+        .and_then(|l| l.strip_suffix(")$ {"))
+        .unwrap_or_else(|| panic!("the WebSocket location reads: {line}"));
+    inner
+        .split('|')
+        .map(|alt| format!("/api/{}", alt.replace("[^/]+", "{id}")))
+        .collect()
 }
 
 /// An instance's count of moves it stored, from its own `/metrics`.

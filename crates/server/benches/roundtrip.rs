@@ -95,6 +95,7 @@ fn main() {
             },
             allowed_hosts: Vec::new(),
             engine_lease: anywoli_server::round::ENGINE_LEASE,
+            ..Config::default()
         }))
         .unwrap();
     let mut conn = Conn::open(server.addr);

@@ -24,6 +24,7 @@ pub mod round;
 pub mod site;
 pub mod store;
 pub mod trace_json;
+pub mod ws;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -33,6 +34,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::Router;
 
+pub use api::client::{BadProxy, TrustedProxies};
 pub use api::games::DEFAULT_LEVEL;
 pub use api::position::{PROOF_MAX_SEEDS, PROOF_NODES};
 pub use api::{AppState, Options};
@@ -68,6 +70,10 @@ pub struct Config {
     pub allowed_hosts: Vec<String>,
     /// How long an instance's claim on the engine's turn holds (`--engine-lease`).
     pub engine_lease: Duration,
+    /// Reverse proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`).
+    pub trusted_proxies: TrustedProxies,
+    /// WebSockets: caps, pings and timeouts (`--max-sockets` and the like).
+    pub sockets: ws::SocketLimits,
 }
 
 impl Default for Config {
@@ -82,9 +88,16 @@ impl Default for Config {
             rates: RateLimits::default(),
             allowed_hosts: Vec::new(),
             engine_lease: round::ENGINE_LEASE,
+            trusted_proxies: TrustedProxies::default(),
+            sockets: ws::SocketLimits::default(),
         }
     }
 }
+
+/// Every route that upgrades to a WebSocket: a game's events, the lobby, the analysis board.
+/// The router takes them from here, and `crates/cli/tests/proxy.rs` opens each through the
+/// shipped nginx configuration, whose WebSocket location must list them all.
+pub const WEBSOCKET_ROUTES: [&str; 3] = ["/api/games/{id}/events", "/api/lobby", "/api/analysis"];
 
 /// The whole app as a router, for a server or for tests that call it directly.
 pub fn app(state: AppState) -> Router {
@@ -113,8 +126,6 @@ pub fn app(state: AppState) -> Router {
         .route("/account/logout-all", post(account::logout_all))
         .route("/account/password", post(account::change_password))
         .route("/account/claim", post(account::claim))
-        .route("/lobby", get(lobby::lobby))
-        .route("/analysis", get(analysis::analysis))
         .route("/challenges", get(lobby::list).post(lobby::create))
         .route("/challenges/{id}/accept", post(lobby::accept_challenge))
         .route("/challenges/{id}/decline", post(lobby::decline_challenge))
@@ -125,7 +136,6 @@ pub fn app(state: AppState) -> Router {
         .route("/games/{id}/rematch", post(play::rematch))
         .route("/games/{id}/hint", post(play::hint))
         .route("/games/{id}/record", get(games::record))
-        .route("/games/{id}/events", get(events::events))
         .route("/puzzles", get(puzzles::list))
         .route("/lessons", get(lessons::list))
         .route(
@@ -198,6 +208,9 @@ pub fn app(state: AppState) -> Router {
         .route("/analysis", get(assets::index))
         .route("/analysis/{id}", get(assets::game_page))
         .route("/assets/{name}", get(assets::asset))
+        .route(WEBSOCKET_ROUTES[0], get(events::events))
+        .route(WEBSOCKET_ROUTES[1], get(lobby::lobby))
+        .route(WEBSOCKET_ROUTES[2], get(analysis::analysis))
         .route("/healthz", get(metrics::healthz))
         .route("/metrics", get(metrics::metrics))
         .nest("/api", api)
@@ -250,6 +263,8 @@ pub async fn start(config: &Config) -> Result<Server, String> {
     options.rates = config.rates;
     options.allowed_hosts = config.allowed_hosts.clone();
     options.engine_lease = config.engine_lease;
+    options.trusted_proxies = config.trusted_proxies.clone();
+    options.sockets = config.sockets;
     let state = AppState::with_options(store, options);
     state.rounds().start_background()?;
     let metrics = state.metrics().clone();
@@ -259,6 +274,7 @@ pub async fn start(config: &Config) -> Result<Server, String> {
         listener,
         router,
         config.limits,
+        config.trusted_proxies.clone(),
         metrics,
         async move {
             let _ = rx.await;
@@ -282,6 +298,13 @@ pub async fn serve(config: Config) -> Result<(), String> {
     );
     for line in reach_lines(&SiteView::new(server.addr, config.public_url.as_ref())) {
         eprintln!("anywoli: {line}");
+    }
+    if config.public_url.is_some() && config.trusted_proxies.is_empty() {
+        eprintln!(
+            "anywoli: warning: --public-url without --trusted-proxy: behind a reverse proxy \
+             every client counts as the proxy's address for the limits per client; start with \
+             --trusted-proxy 127.0.0.1/32 (the proxy's address) so that each counts as itself"
+        );
     }
     stop.await;
     eprintln!("anywoli: stopping");

@@ -74,10 +74,13 @@
 //!   off it kept 960 (973 descriptors, no "too many open files"), refused the rest and served
 //!   again as the idle timeout closed them. With a higher limit (the systemd unit of
 //!   docs/hosting.md sets `LimitNOFILE=16384`) raise it: about 13 kB a connection.
-//! - **[`DEFAULT_MAX_CONNECTIONS_PER_CLIENT`] = 64.** A page takes up to 6 connections while it
+//! - **[`DEFAULT_MAX_CONNECTIONS_PER_CLIENT`] = 48.** A page takes up to 6 connections while it
 //!   loads (the browser's limit per server) and then holds a WebSocket and a keep-alive
-//!   connection: 64 is ten pages loading at once, or a household or classroom sharing one
-//!   address, while one address can hold at most a fifteenth of the server.
+//!   connection: 48 is eight pages loading at once, or a household or classroom sharing one
+//!   address. It was 64 until issue 36: 15 addresses at 64 took all 960 places and locked
+//!   everyone else out; 16 at 48 hold 768 and leave 192 for newcomers. A trusted proxy
+//!   (`--trusted-proxy`) has no cap per client: its clients are capped by their forwarded
+//!   address (sockets, rates).
 //! - **[`DEFAULT_HEADER_TIMEOUT`] = 10 s.** The page's heads (under 650 bytes) fit in one TCP
 //!   segment, so they arrive whole and the timer hardly runs; 10 s lets a head split over two
 //!   segments survive losing the second twice (TCP retransmits after about 1 s, then 2 s, then
@@ -123,7 +126,7 @@ use crate::ApiError;
 /// Default of `--max-connections`.
 pub const DEFAULT_MAX_CONNECTIONS: usize = 960;
 /// Default of `--max-connections-per-client`.
-pub const DEFAULT_MAX_CONNECTIONS_PER_CLIENT: usize = 64;
+pub const DEFAULT_MAX_CONNECTIONS_PER_CLIENT: usize = 48;
 /// Default of `--header-timeout`.
 pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// Default of `--idle-timeout`.
@@ -174,6 +177,7 @@ pub(crate) async fn serve(
     listener: TcpListener,
     router: Router,
     limits: Limits,
+    trusted: crate::api::client::TrustedProxies,
     metrics: Arc<crate::metrics::Metrics>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
@@ -182,6 +186,7 @@ pub(crate) async fn serve(
         total: Arc::new(Semaphore::new(max)),
         per_client: limits.max_connections_per_client,
         clients: Mutex::new(HashMap::new()),
+        trusted,
     });
     metrics.watch_connections(gate.total.clone(), max);
     let (stop_tx, stop_rx) = watch::channel(false);
@@ -297,6 +302,9 @@ struct Gate {
     total: Arc<Semaphore>,
     per_client: usize,
     clients: Mutex<HashMap<IpAddr, usize>>,
+    /// Reverse proxies, whose connections are their many clients': no cap per client for
+    /// them (the sockets and rates are capped per forwarded client instead).
+    trusted: crate::api::client::TrustedProxies,
 }
 
 /// Why a connection was refused.
@@ -309,7 +317,8 @@ enum Full {
 impl Gate {
     fn admit(self: &Arc<Gate>, ip: IpAddr) -> Result<Slot, Full> {
         let key = client_key(ip);
-        if self.per_client > 0 {
+        let per_client = self.per_client > 0 && !self.trusted.contains(ip);
+        if per_client {
             let mut clients = self.lock();
             let n = clients.entry(key).or_insert(0);
             if *n >= self.per_client {
@@ -317,7 +326,7 @@ impl Gate {
             }
             *n += 1;
         }
-        let client = (self.per_client > 0).then(|| (self.clone(), key));
+        let client = per_client.then(|| (self.clone(), key));
         // From here the slot gives the client's count back when dropped, refused or not.
         let Ok(permit) = self.total.clone().try_acquire_owned() else {
             drop(ClientCount(client));
@@ -909,6 +918,7 @@ mod tests {
             total: Arc::new(Semaphore::new(3)),
             per_client: 2,
             clients: Mutex::new(HashMap::new()),
+            trusted: "192.0.2.9".parse().unwrap(),
         });
         let a: IpAddr = "192.0.2.1".parse().unwrap();
         let b: IpAddr = "192.0.2.2".parse().unwrap();
@@ -923,5 +933,23 @@ mod tests {
         assert_eq!(gate.lock().get(&client_key(a)), Some(&1));
         let _a3 = gate.admit(a).unwrap();
         assert!(matches!(gate.admit(a), Err(Full::Client)));
+    }
+
+    #[test]
+    fn a_trusted_proxy_has_no_cap_per_client() {
+        let gate = Arc::new(Gate {
+            total: Arc::new(Semaphore::new(5)),
+            per_client: 1,
+            clients: Mutex::new(HashMap::new()),
+            trusted: "127.0.0.1/32".parse().unwrap(),
+        });
+        let proxy: IpAddr = "127.0.0.1".parse().unwrap();
+        let held: Vec<_> = (0..5).map(|_| gate.admit(proxy).unwrap()).collect();
+        assert!(
+            matches!(gate.admit(proxy), Err(Full::Total)),
+            "the total still holds"
+        );
+        assert!(gate.lock().is_empty());
+        drop(held);
     }
 }

@@ -54,6 +54,7 @@ async fn server(name: &str, limits: Limits) -> Server {
         rates: Default::default(),
         allowed_hosts: Vec::new(),
         engine_lease: anywoli_server::round::ENGINE_LEASE,
+        ..Config::default()
     })
     .await
     .unwrap()
@@ -577,4 +578,222 @@ async fn until_first_response_len(s: &mut TcpStream) -> usize {
             }
         }
     }
+}
+
+// ---- WebSockets (issue 36): silent ones close, and they are capped per client and in all,
+// the client being the forwarded address behind a trusted proxy.
+
+type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+async fn socket_server(
+    name: &str,
+    sockets: anywoli_server::ws::SocketLimits,
+    trusted: Option<&str>,
+) -> Server {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("limits-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    start(&Config {
+        port: 0,
+        db: dir.join("games.sqlite"),
+        limits: roomy(),
+        sockets,
+        trusted_proxies: trusted.map(|t| t.parse().unwrap()).unwrap_or_default(),
+        ..Config::default()
+    })
+    .await
+    .unwrap()
+}
+
+/// A WebSocket to `path` from `from` (an address in 127.0.0.0/8), with an `X-Forwarded-For`
+/// if given: the socket, or the HTTP refusal's status and JSON body.
+async fn socket_from(
+    from: [u8; 4],
+    to: SocketAddr,
+    path: &str,
+    forwarded: Option<&str>,
+) -> Result<Ws, (u16, Value)> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = format!("ws://{to}{path}").into_client_request().unwrap();
+    if let Some(f) = forwarded {
+        req.headers_mut()
+            .insert("x-forwarded-for", f.parse().unwrap());
+    }
+    let stream = connect_from(from, to).await;
+    match tokio_tungstenite::client_async(req, tokio_tungstenite::MaybeTlsStream::Plain(stream))
+        .await
+    {
+        Ok((ws, _)) => Ok(ws),
+        Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => {
+            let body = resp.body().clone().unwrap_or_default();
+            Err((
+                resp.status().as_u16(),
+                serde_json::from_slice(&body).unwrap_or(Value::Null),
+            ))
+        }
+        Err(e) => panic!("the handshake failed: {e}"),
+    }
+}
+
+fn few_sockets(total: usize, per_client: usize) -> anywoli_server::ws::SocketLimits {
+    anywoli_server::ws::SocketLimits {
+        max_sockets: total,
+        max_sockets_per_client: per_client,
+        ..Default::default()
+    }
+}
+
+#[tokio::test]
+async fn a_silent_websocket_is_closed_and_one_that_answers_pings_is_kept() {
+    let sockets = anywoli_server::ws::SocketLimits {
+        ping_interval: Duration::from_millis(200),
+        idle_timeout: Duration::from_millis(800),
+        ..Default::default()
+    };
+    let server = socket_server("silent", sockets, None).await;
+    // The silent client is a raw connection that upgrades and then never reads or writes a
+    // byte, as a stranger holding sockets would.
+    let mut silent = TcpStream::connect(server.addr).await.unwrap();
+    silent
+        .write_all(
+            b"GET /api/lobby HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\n\
+              Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
+              Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+        )
+        .await
+        .unwrap();
+    let mut alive = socket_from([127, 0, 0, 1], server.addr, "/api/analysis", None)
+        .await
+        .unwrap();
+    // The live one reads all along, and so answers every ping (tungstenite does, as a browser
+    // does); the silent one reads nothing for many idle timeouts.
+    let reader = tokio::spawn(async move {
+        let mut pings = 0;
+        let until = tokio::time::Instant::now() + Duration::from_secs(4);
+        while let Ok(Some(m)) = tokio::time::timeout_at(until, alive.next()).await {
+            if matches!(m.unwrap(), Message::Ping(_)) {
+                pings += 1;
+            }
+        }
+        (alive, pings)
+    });
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let got = until_closed(&mut silent, patience(SHORT)).await;
+    let text = String::from_utf8_lossy(&got);
+    assert!(text.starts_with("HTTP/1.1 101"), "{text}");
+    // The server's frames after the handshake: the lobby, pings (0x89, empty), then a close
+    // frame (0x88) with 1001 and its reason.
+    let close = [&[0x88, 20, 0x03, 0xE9][..], b"no answer to pings"].concat();
+    let pings = got.windows(2).filter(|w| *w == [0x89, 0]).count();
+    assert!(
+        got.ends_with(&close),
+        "the silent socket is closed with 1001: {got:?}"
+    );
+    assert!(pings >= 2, "it was pinged first ({pings})");
+    let (mut alive, pinged) = reader.await.unwrap();
+    assert!(pinged >= 10, "the live one was pinged all along ({pinged})");
+    alive
+        .send(Message::Text(r#"{"type":"ping"}"#.into()))
+        .await
+        .unwrap();
+    assert_eq!(next_json(&mut alive).await["type"], "pong", "and is open");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn websockets_over_the_cap_per_client_are_refused_while_others_are_served() {
+    let server = socket_server("sockets-per-client", few_sockets(100, 2), None).await;
+    let a = server.addr;
+    let _one = socket_from([127, 0, 0, 1], a, "/api/lobby", None)
+        .await
+        .unwrap();
+    let _two = socket_from([127, 0, 0, 1], a, "/api/analysis", None)
+        .await
+        .unwrap();
+    let (status, body) = socket_from([127, 0, 0, 1], a, "/api/lobby", None)
+        .await
+        .expect_err("a third socket from the same address is refused");
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (429, Some("too_many_sockets")),
+        "{body}"
+    );
+    // Without --trusted-proxy a forwarded address is not believed.
+    let refused = socket_from([127, 0, 0, 1], a, "/api/lobby", Some("203.0.113.5")).await;
+    assert_eq!(refused.err().map(|e| e.0), Some(429));
+    // Another address is served, sockets and pages alike.
+    let mut other = socket_from([127, 0, 0, 2], a, "/api/lobby", None)
+        .await
+        .unwrap();
+    assert_eq!(next_json(&mut other).await["type"], "lobby");
+    works(&mut connect_from([127, 0, 0, 3], a).await).await;
+    // A closed socket gives its place back.
+    drop(_one);
+    let deadline = tokio::time::Instant::now() + patience(SHORT);
+    loop {
+        match socket_from([127, 0, 0, 1], a, "/api/lobby", None).await {
+            Ok(_) => break,
+            Err(e) if tokio::time::Instant::now() < deadline => {
+                assert_eq!(e.0, 429);
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            Err(e) => panic!("the place never came back: {e:?}"),
+        }
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_cap() {
+    let server = socket_server("sockets-proxy", few_sockets(100, 2), Some("127.0.0.1/32")).await;
+    let a = server.addr;
+    let from_proxy =
+        |client: &'static str| socket_from([127, 0, 0, 1], a, "/api/lobby", Some(client));
+    let _one = from_proxy("198.51.100.7, 203.0.113.1").await.unwrap();
+    let _two = from_proxy("203.0.113.1").await.unwrap();
+    let (status, body) = from_proxy("10.9.9.9, 203.0.113.1")
+        .await
+        .expect_err("its third");
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (429, Some("too_many_sockets"))
+    );
+    // Another client of the same proxy is let in: the proxy itself has no cap.
+    let mut other = from_proxy("203.0.113.2").await.unwrap();
+    assert_eq!(next_json(&mut other).await["type"], "lobby");
+    // A peer that is not the trusted proxy cannot pick its address.
+    let _three = socket_from([127, 0, 0, 9], a, "/api/lobby", Some("203.0.113.3"))
+        .await
+        .unwrap();
+    let _four = socket_from([127, 0, 0, 9], a, "/api/lobby", Some("203.0.113.4"))
+        .await
+        .unwrap();
+    let refused = socket_from([127, 0, 0, 9], a, "/api/lobby", Some("203.0.113.5")).await;
+    assert_eq!(refused.err().map(|e| e.0), Some(429));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn websockets_over_the_total_are_refused_with_503_and_pages_still_served() {
+    let server = socket_server("sockets-total", few_sockets(3, 0), None).await;
+    let a = server.addr;
+    let mut held = Vec::new();
+    for i in 1..=3 {
+        held.push(
+            socket_from([127, 0, 0, i], a, "/api/lobby", None)
+                .await
+                .unwrap(),
+        );
+    }
+    let (status, body) = socket_from([127, 0, 0, 4], a, "/api/lobby", None)
+        .await
+        .expect_err("a fourth socket");
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (503, Some("busy")),
+        "{body}"
+    );
+    works(&mut connect_from([127, 0, 0, 4], a).await).await;
+    server.stop().await;
 }

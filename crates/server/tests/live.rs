@@ -28,6 +28,7 @@ fn config(db: PathBuf) -> Config {
         },
         allowed_hosts: Vec::new(),
         engine_lease: anywoli_server::round::ENGINE_LEASE,
+        ..Config::default()
     }
 }
 

@@ -10,16 +10,18 @@ use std::time::Duration;
 
 use anywoli_core::{parse_position, Rules};
 use anywoli_engine::{Engine, Info, Limits, MAX_MULTIPV};
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::State;
 use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
+use crate::api::client::ClientIp;
 use crate::api::AppState;
 use crate::engine_queue::{Priority, QueueError};
 use crate::error::{ApiError, ApiResult};
+use crate::ws::{Bounds, Channel};
 
 /// The longest one analysis searches, and how long when the request says nothing.
 pub const MAX_MOVETIME_MS: u64 = 30_000;
@@ -51,75 +53,107 @@ fn one() -> usize {
     1
 }
 
+/// What the analysis board may send: requests, stops and pings, each well under 4 KiB. A
+/// person stepping through a game asks for a new position per step: 60 in 10 s is holding an
+/// arrow key down.
+const BOUNDS: Bounds = Bounds {
+    max_message: MAX_MESSAGE,
+    max_messages: 60,
+    window: Duration::from_secs(10),
+};
+
 /// `GET /api/analysis`.
 pub async fn analysis(
     State(st): State<AppState>,
+    client: ClientIp,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
     let ws = ws.map_err(|e| {
         ApiError::malformed(format!("this endpoint takes a WebSocket connection: {e}"))
     })?;
-    Ok(ws
-        .max_message_size(MAX_MESSAGE)
-        .max_frame_size(MAX_MESSAGE)
-        .read_buffer_size(MAX_MESSAGE)
-        .write_buffer_size(16 * 1024)
-        .max_write_buffer_size(1024 * 1024)
-        .on_upgrade(move |socket| run(socket, st)))
+    let permit = st.sockets().admit(client.0)?;
+    let limits = st.sockets().limits();
+    let (tx, rx) = mpsc::channel::<Value>(64);
+    let channel = Analyst {
+        st,
+        tx,
+        rx,
+        running: None,
+    };
+    Ok(BOUNDS.upgrade(ws).on_upgrade(move |socket| async move {
+        crate::ws::serve(socket, channel, None, BOUNDS, limits, permit).await;
+    }))
 }
 
 fn error(e: &ApiError) -> Value {
     json!({"type": "error", "error": e.code, "message": e.message})
 }
 
-async fn run(mut socket: WebSocket, st: AppState) {
-    let (tx, mut rx) = mpsc::channel::<Value>(64);
-    let mut running: Option<Arc<AtomicBool>> = None;
-    loop {
-        let out = tokio::select! {
-            m = rx.recv() => match m {
-                Some(v) => v,
-                None => continue,
-            },
-            msg = socket.recv() => match msg {
-                Some(Ok(Message::Text(t))) => {
-                    match serde_json::from_str::<Request>(&t) {
-                        Ok(Request::Ping) => json!({"type": "pong"}),
-                        Ok(Request::Stop) => {
-                            if let Some(s) = running.take() {
-                                s.store(true, Ordering::Relaxed);
-                            }
-                            continue;
-                        }
-                        Ok(Request::Analyse { position, rules, seed, multipv, movetime }) => {
-                            if let Some(s) = running.take() {
-                                s.store(true, Ordering::Relaxed);
-                            }
-                            match start(&st, &position, &rules, seed, multipv, movetime, tx.clone()) {
-                                Ok(stop) => {
-                                    running = Some(stop);
-                                    continue;
-                                }
-                                Err(e) => error(&e),
-                            }
-                        }
-                        Err(e) => error(&ApiError::malformed(format!("not an analysis request: {e}"))),
-                    }
-                }
-                Some(Ok(_)) => continue,
-                Some(Err(_)) | None => break,
-            },
-        };
-        if socket
-            .send(Message::Text(out.to_string().into()))
-            .await
-            .is_err()
-        {
-            break;
+/// One analysis board: the engine's lines go out, requests come in. At most one analysis
+/// runs for it; a new request, `stop` or the socket's end stops it.
+struct Analyst {
+    st: AppState,
+    tx: mpsc::Sender<Value>,
+    rx: mpsc::Receiver<Value>,
+    running: Option<Arc<AtomicBool>>,
+}
+
+impl Analyst {
+    fn stop(&mut self) {
+        if let Some(s) = self.running.take() {
+            s.store(true, Ordering::Relaxed);
         }
     }
-    if let Some(s) = running {
-        s.store(true, Ordering::Relaxed);
+}
+
+impl Drop for Analyst {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+impl Channel for Analyst {
+    async fn next(&mut self) -> Option<String> {
+        // Never `None`: this channel holds a sender itself.
+        self.rx.recv().await.map(|v| v.to_string())
+    }
+
+    async fn answer(&mut self, text: String) -> Option<String> {
+        let reply = match serde_json::from_str::<Request>(&text) {
+            Ok(Request::Ping) => json!({"type": "pong"}),
+            Ok(Request::Stop) => {
+                self.stop();
+                return None;
+            }
+            Ok(Request::Analyse {
+                position,
+                rules,
+                seed,
+                multipv,
+                movetime,
+            }) => {
+                self.stop();
+                match start(
+                    &self.st,
+                    &position,
+                    &rules,
+                    seed,
+                    multipv,
+                    movetime,
+                    self.tx.clone(),
+                ) {
+                    Ok(stop) => {
+                        self.running = Some(stop);
+                        return None;
+                    }
+                    Err(e) => error(&e),
+                }
+            }
+            Err(e) => error(&ApiError::malformed(format!(
+                "not an analysis request: {e}"
+            ))),
+        };
+        Some(reply.to_string())
     }
 }
 

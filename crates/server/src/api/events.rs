@@ -3,46 +3,89 @@
 
 use std::sync::Arc;
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use serde_json::json;
 use tokio::sync::broadcast;
 
+use crate::api::client::ClientIp;
 use crate::api::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::round::view::event_message;
 use crate::round::{game::Event, Command, Rounds};
 use crate::trace_json::side_name;
+use crate::ws::{Bounds, Channel};
 
-/// The largest message a client may send (a ping, or a hello with its seat's secret).
-const MAX_MESSAGE: usize = 4096;
-/// Messages a client may send per [`RATE_WINDOW`]; the page pings every 15 s. More closes
-/// the socket (the page reconnects by itself, so a mistake costs a reconnect, not the game).
-const MAX_MESSAGES: u32 = 20;
-const RATE_WINDOW: std::time::Duration = std::time::Duration::from_secs(10);
+/// What a watcher may send: pings and one hello with its seat's secret, well under 4 KiB; the
+/// page pings every 15 s, so 20 in 10 s is a client gone wrong.
+const BOUNDS: Bounds = Bounds {
+    max_message: 4096,
+    max_messages: 20,
+    window: std::time::Duration::from_secs(10),
+};
 
 /// `GET /api/games/{id}/events`.
 pub async fn events(
     State(st): State<AppState>,
     Path(id): Path<String>,
+    client: ClientIp,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
+    let permit = st.sockets().admit(client.0)?;
     // Subscribing in the round means no event can fall between the state and the stream.
     let (first, rx) = st.rounds().call(&id, Command::Watch).await?;
     let ws = ws.map_err(|e| {
         ApiError::malformed(format!("this endpoint takes a WebSocket connection: {e}"))
     })?;
-    let rounds = st.rounds().clone();
-    // Small buffers: a watcher receives a few KiB per event and sends only pings, and every
-    // open socket holds its buffers (128 KiB each by default).
-    Ok(ws
-        .max_message_size(MAX_MESSAGE)
-        .max_frame_size(MAX_MESSAGE)
-        .read_buffer_size(MAX_MESSAGE)
-        .write_buffer_size(16 * 1024)
-        .max_write_buffer_size(1024 * 1024)
-        .on_upgrade(move |socket| watch(socket, first, rx, rounds, id)))
+    let channel = Watcher {
+        rx,
+        rounds: st.rounds().clone(),
+        id,
+        presence: None,
+        lagged: false,
+    };
+    let limits = st.sockets().limits();
+    Ok(BOUNDS.upgrade(ws).on_upgrade(move |socket| async move {
+        crate::ws::serve(socket, channel, Some(first), BOUNDS, limits, permit).await;
+    }))
+}
+
+/// One watcher of a game: the round's events go out, pings and the hello come in.
+struct Watcher {
+    rx: broadcast::Receiver<Arc<str>>,
+    rounds: Arc<Rounds>,
+    id: String,
+    presence: Option<Presence>,
+    /// Fell behind the round's events: the next push is the whole state. Kept across a
+    /// cancelled push, so that the state still goes out.
+    lagged: bool,
+}
+
+impl Channel for Watcher {
+    async fn next(&mut self) -> Option<String> {
+        loop {
+            if self.lagged {
+                let g = self.rounds.snapshot(&self.id).await.ok()?;
+                self.lagged = false;
+                return Some(event_message(&Event::State, &g));
+            }
+            match self.rx.recv().await {
+                Ok(t) => return Some(t.to_string()),
+                // Too slow to follow every event: the current state replaces them.
+                Err(broadcast::error::RecvError::Lagged(_)) => self.lagged = true,
+                Err(broadcast::error::RecvError::Closed) => return None,
+            }
+        }
+    }
+
+    async fn answer(&mut self, text: String) -> Option<String> {
+        Some(
+            answer(&text, &self.rounds, &self.id, &mut self.presence)
+                .await
+                .to_string(),
+        )
+    }
 }
 
 /// A player's connection to the game (after its `hello`): when it closes, however it does,
@@ -109,70 +152,4 @@ async fn answer(
             json!({"type": "error", "error": "malformed", "message": "a client sends {\"type\":\"ping\"} or {\"type\":\"hello\",\"secret\":…}"})
         }
     }
-}
-
-/// Sends the game's state, then every event, until the client goes away.
-async fn watch(
-    mut socket: WebSocket,
-    first: String,
-    mut rx: broadcast::Receiver<Arc<str>>,
-    rounds: Arc<Rounds>,
-    id: String,
-) {
-    let mut presence: Option<Presence> = None;
-    if socket.send(Message::Text(first.into())).await.is_err() {
-        return;
-    }
-    let mut window = tokio::time::Instant::now();
-    let mut received = 0u32;
-    loop {
-        tokio::select! {
-            ev = rx.recv() => {
-                let text = match ev {
-                    Ok(t) => t.to_string(),
-                    Err(broadcast::error::RecvError::Lagged(_)) => {
-                        // Too slow to follow every event: the current state replaces them.
-                        match rounds.snapshot(&id).await {
-                            Ok(g) => event_message(&Event::State, &g),
-                            Err(_) => return,
-                        }
-                    }
-                    Err(broadcast::error::RecvError::Closed) => return,
-                };
-                if socket.send(Message::Text(text.into())).await.is_err() {
-                    return;
-                }
-            }
-            msg = socket.recv() => match msg {
-                Some(Ok(_)) if too_many(&mut window, &mut received) => {
-                    let _ = socket
-                        .send(Message::Close(Some(axum::extract::ws::CloseFrame {
-                            code: axum::extract::ws::close_code::POLICY,
-                            reason: "too many messages".into(),
-                        })))
-                        .await;
-                    return;
-                }
-                Some(Ok(Message::Text(t))) => {
-                    let reply = answer(&t, &rounds, &id, &mut presence).await;
-                    if socket.send(Message::Text(reply.to_string().into())).await.is_err() {
-                        return;
-                    }
-                }
-                Some(Ok(_)) => {}
-                Some(Err(_)) | None => return,
-            }
-        }
-    }
-}
-
-/// Counts a client's message; true once it sent more than [`MAX_MESSAGES`] in a window.
-fn too_many(window: &mut tokio::time::Instant, received: &mut u32) -> bool {
-    let now = tokio::time::Instant::now();
-    if now.duration_since(*window) >= RATE_WINDOW {
-        *window = now;
-        *received = 0;
-    }
-    *received += 1;
-    *received > MAX_MESSAGES
 }

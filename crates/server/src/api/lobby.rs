@@ -2,7 +2,7 @@
 //! state is crate::lobby's; this file reads requests and says what happened.
 
 use anywoli_core::Rules;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 use tokio::sync::broadcast;
 
 use crate::account::{key_of, Authed, Viewer};
+use crate::api::client::ClientIp;
 use crate::api::AppState;
 use crate::dates::now_ms;
 use crate::error::{ApiError, ApiResult};
@@ -24,101 +25,74 @@ use crate::lobby::start::{rating_of, start, Pairing};
 use crate::lobby::Membership;
 use crate::round::clock::TimeControl;
 use crate::trace_json::side_name;
+use crate::ws::{Bounds, Channel};
 
-/// The largest message a client may send (a seek is well under 1 KiB).
-const MAX_MESSAGE: usize = 4096;
-/// Messages a client may send per [`RATE_WINDOW`]; more closes the socket.
-const MAX_MESSAGES: u32 = 30;
-const RATE_WINDOW: std::time::Duration = std::time::Duration::from_secs(10);
+/// What a lobby client may send: seeks (well under 1 KiB), cancels, accepts and pings.
+const BOUNDS: Bounds = Bounds {
+    max_message: 4096,
+    max_messages: 30,
+    window: std::time::Duration::from_secs(10),
+};
 
 /// `GET /api/lobby`.
 pub async fn lobby(
     State(st): State<AppState>,
     viewer: Viewer,
+    client: ClientIp,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
     let ws = ws.map_err(|e| {
         ApiError::malformed(format!("this endpoint takes a WebSocket connection: {e}"))
     })?;
+    let permit = st.sockets().admit(client.0)?;
     let name = viewer.name().map(str::to_string);
-    Ok(ws
-        .max_message_size(MAX_MESSAGE)
-        .max_frame_size(MAX_MESSAGE)
-        .read_buffer_size(MAX_MESSAGE)
-        .write_buffer_size(16 * 1024)
-        .max_write_buffer_size(1024 * 1024)
-        .on_upgrade(move |socket| run(socket, st, name)))
+    let limits = st.sockets().limits();
+    Ok(BOUNDS.upgrade(ws).on_upgrade(move |socket| async move {
+        let (seeks, public, own, me) = st.lobby().join(name.clone());
+        let hello = ServerMessage::Lobby { seeks, you: name };
+        let channel = LobbyClient {
+            st,
+            public,
+            own,
+            me,
+        };
+        let first = Some(hello.text().to_string());
+        crate::ws::serve(socket, channel, first, BOUNDS, limits, permit).await;
+        // Dropping the channel's membership takes this connection's seeks out of the lobby.
+    }))
 }
 
-async fn run(mut socket: WebSocket, st: AppState, name: Option<String>) {
-    let (seeks, mut public, mut own, me) = st.lobby().join(name.clone());
-    let hello = ServerMessage::Lobby { seeks, you: name };
-    if socket
-        .send(Message::Text(hello.text().to_string().into()))
-        .await
-        .is_err()
-    {
-        return;
-    }
-    let mut window = tokio::time::Instant::now();
-    let mut received = 0u32;
-    loop {
+/// One lobby connection: the lobby's changes and this connection's own news go out, seeks,
+/// cancels and accepts come in.
+struct LobbyClient {
+    st: AppState,
+    public: broadcast::Receiver<std::sync::Arc<str>>,
+    own: tokio::sync::mpsc::Receiver<std::sync::Arc<str>>,
+    me: Membership,
+}
+
+impl Channel for LobbyClient {
+    async fn next(&mut self) -> Option<String> {
         tokio::select! {
-            m = public.recv() => match m {
-                Ok(text) => {
-                    if socket.send(Message::Text(text.to_string().into())).await.is_err() {
-                        return;
-                    }
-                }
+            m = self.public.recv() => match m {
+                Ok(text) => Some(text.to_string()),
                 Err(broadcast::error::RecvError::Lagged(_)) => {
                     // Too slow to follow every seek: the whole list replaces them.
-                    let seeks = st.lobby().snapshot();
-                    let m = ServerMessage::Lobby { seeks, you: me.name.clone() };
-                    if socket.send(Message::Text(m.text().to_string().into())).await.is_err() {
-                        return;
-                    }
+                    let seeks = self.st.lobby().snapshot();
+                    let m = ServerMessage::Lobby { seeks, you: self.me.name.clone() };
+                    Some(m.text().to_string())
                 }
-                Err(broadcast::error::RecvError::Closed) => return,
+                Err(broadcast::error::RecvError::Closed) => None,
             },
-            m = own.recv() => match m {
-                Some(text) => {
-                    if socket.send(Message::Text(text.to_string().into())).await.is_err() {
-                        return;
-                    }
-                }
-                None => return,
-            },
-            msg = socket.recv() => match msg {
-                Some(Ok(Message::Text(t))) => {
-                    if too_many(&mut window, &mut received) {
-                        let _ = socket.send(Message::Close(Some(axum::extract::ws::CloseFrame {
-                            code: axum::extract::ws::close_code::POLICY,
-                            reason: "too many messages".into(),
-                        }))).await;
-                        return;
-                    }
-                    if let Some(reply) = answer(&st, &me, &t).await {
-                        if socket.send(Message::Text(reply.text().to_string().into())).await.is_err() {
-                            return;
-                        }
-                    }
-                }
-                Some(Ok(_)) => {}
-                Some(Err(_)) | None => return,
-            }
+            m = self.own.recv() => m.map(|t| t.to_string()),
         }
     }
-    // Dropping `me` takes this connection's seeks out of the lobby.
-}
 
-fn too_many(window: &mut tokio::time::Instant, received: &mut u32) -> bool {
-    let now = tokio::time::Instant::now();
-    if now.duration_since(*window) >= RATE_WINDOW {
-        *window = now;
-        *received = 0;
+    async fn answer(&mut self, text: String) -> Option<String> {
+        answer(&self.st, &self.me, &text)
+            .await
+            .map(|m| m.text().to_string())
     }
-    *received += 1;
-    *received > MAX_MESSAGES
 }
 
 /// Answers a client's message; `None` when the answer goes another way (`started`).

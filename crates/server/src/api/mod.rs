@@ -39,6 +39,8 @@ pub struct Inner {
     pub hosts: AllowedHosts,
     pub attempts: crate::account::attempts::Attempts,
     pub reviews: review::Running,
+    pub trusted_proxies: client::TrustedProxies,
+    pub sockets: Arc<crate::ws::SocketCaps>,
 }
 
 /// How the app behaves, beyond its store.
@@ -54,6 +56,10 @@ pub struct Options {
     pub allowed_hosts: Vec<String>,
     /// How long an instance's claim on the engine's turn holds (`--engine-lease`).
     pub engine_lease: std::time::Duration,
+    /// Reverse proxies whose `X-Forwarded-For` is believed (`--trusted-proxy`).
+    pub trusted_proxies: client::TrustedProxies,
+    /// WebSockets in all and per client, pings and timeouts (`--max-sockets` and the like).
+    pub sockets: crate::ws::SocketLimits,
 }
 
 impl Options {
@@ -65,6 +71,8 @@ impl Options {
             rates: RateLimits::default(),
             allowed_hosts: Vec::new(),
             engine_lease: ENGINE_LEASE,
+            trusted_proxies: client::TrustedProxies::default(),
+            sockets: crate::ws::SocketLimits::default(),
         }
     }
 }
@@ -109,7 +117,19 @@ impl AppState {
             hosts,
             attempts: Default::default(),
             reviews: Default::default(),
+            trusted_proxies: o.trusted_proxies,
+            sockets: crate::ws::SocketCaps::new(o.sockets),
         }))
+    }
+
+    /// The reverse proxies whose forwarding headers are believed.
+    pub fn trusted_proxies(&self) -> &client::TrustedProxies {
+        &self.0.trusted_proxies
+    }
+
+    /// The WebSockets open, and their bounds.
+    pub fn sockets(&self) -> &Arc<crate::ws::SocketCaps> {
+        &self.0.sockets
     }
 
     pub fn hosts(&self) -> AllowedHosts {

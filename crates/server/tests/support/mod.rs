@@ -56,6 +56,7 @@ pub fn config(addr: &str, public_url: Option<&str>, db: PathBuf) -> Config {
         },
         allowed_hosts: Vec::new(),
         engine_lease: anywoli_server::round::ENGINE_LEASE,
+        ..Config::default()
     }
 }
 
