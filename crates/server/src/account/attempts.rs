@@ -1,7 +1,11 @@
-//! Failed logins per name, from any address: at most [`MAX_FAILURES`] in [`WINDOW`], so that
-//! guessing one player's password from many addresses is as slow as from one. A refused
-//! attempt is not checked (and does not count), so a name under attack is locked for at most
-//! the window after the last failure counted, not for ever.
+//! Failed logins per name and client address (crate::api::account's `attempt_key`): at most
+//! [`MAX_FAILURES`] in [`WINDOW`]. A refused attempt is not checked (and does not count), so a
+//! pair under attack is locked for at most the window after the last failure counted, not for
+//! ever. Until issue 36 the key was the name alone, so that guessing from many addresses was as
+//! slow as from one; but then anybody could lock anybody out with five wrong passwords. A
+//! guesser with many addresses now gets five guesses per address and 15 minutes, each an
+//! Argon2id hash that the hashing queue admits (crate::account::password) after the address's
+//! own rate (`--logins-per-minute`).
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;

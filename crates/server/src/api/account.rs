@@ -125,7 +125,8 @@ pub async fn login(
 ) -> ApiResult<Response> {
     client.check(&st.limiters().logins, "signups and logins")?;
     let key = key_of(&req.name);
-    not_locked(&st, &key)?;
+    let attempt = attempt_key(&key, &client);
+    not_locked(&st, &attempt)?;
     let lookup = key.clone();
     let account = st.rounds().db(move |s| s.account(&lookup)).await?;
     let stored = account
@@ -133,7 +134,7 @@ pub async fn login(
         .map_or(password::NOBODY.to_string(), |a| a.hash.clone());
     let right = password::verify(req.password, stored).await?;
     let Some(account) = account.filter(|_| right) else {
-        st.attempts().failed(&key);
+        st.attempts().failed(&attempt);
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
             "bad_login",
@@ -149,6 +150,16 @@ pub async fn login(
     Ok(resp)
 }
 
+/// What failed passwords are counted under: the name *and* the client's address (issue 36:
+/// counted by name alone, five wrong passwords from anyone locked the owner out for 15
+/// minutes). A guesser is held back on their own address; the owner elsewhere is not.
+fn attempt_key(name_key: &str, client: &ClientIp) -> String {
+    match client.0 {
+        Some(ip) => format!("{name_key} {}", crate::rate_limit::client_key(ip)),
+        None => name_key.to_string(),
+    }
+}
+
 /// Refuses a password check for a name with too many wrong passwords lately.
 fn not_locked(st: &AppState, key: &str) -> ApiResult<()> {
     st.attempts().check(key).map_err(|wait| {
@@ -156,7 +167,7 @@ fn not_locked(st: &AppState, key: &str) -> ApiResult<()> {
             StatusCode::TOO_MANY_REQUESTS,
             "rate_limited",
             format!(
-                "too many failed attempts for this name; try again in {} s",
+                "too many failed attempts for this name from your address; try again in {} s",
                 wait.as_secs()
             ),
         )
@@ -207,14 +218,15 @@ pub async fn change_password(
     check_password(&req.new)?;
     let key = key_of(&s.name);
     // Guessing the password through this form is held back as through the login form.
-    not_locked(&st, &key)?;
+    let attempt = attempt_key(&key, &client);
+    not_locked(&st, &attempt)?;
     let account = st
         .rounds()
         .db(move |db| db.account(&key))
         .await?
         .ok_or_else(crate::account::session::not_logged_in)?;
     if !password::verify(req.old, account.hash).await? {
-        st.attempts().failed(&key_of(&s.name));
+        st.attempts().failed(&attempt);
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "bad_login",
