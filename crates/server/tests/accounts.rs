@@ -1433,8 +1433,10 @@ async fn a_rated_game_rates_both_players_once() {
     assert_eq!(before["ratings"], json!([]));
     assert_eq!(before["history"], json!([]));
 
-    play(&srv, id, &s, "e").await;
-    play(&srv, id, &n, "F").await;
+    // Four plies: a game resigned sooner is not rated (the next test).
+    for (secret, mv) in [(&s, "e"), (&n, "F"), (&s, "a"), (&n, "A")] {
+        play(&srv, id, secret, mv).await;
+    }
     let over = resign(&srv, id, &n).await;
     assert_eq!(
         (over["status"].as_str(), over["result"].as_str()),
@@ -1509,7 +1511,9 @@ async fn a_rated_game_rates_both_players_once() {
     close(&next["seats"]["south"]["rating"]["rating"], l.0, 1e-6);
     close(&next["seats"]["north"]["rating"]["rating"], w.0, 1e-6);
     // Okello (South now, with North's old secret) wins this one.
-    play(&srv, &next_id, &n, "e").await;
+    for (secret, mv) in [(&n, "e"), (&s, "F"), (&n, "a"), (&s, "A")] {
+        play(&srv, &next_id, secret, mv).await;
+    }
     let over = resign(&srv, &next_id, &s).await;
     assert_eq!(over["result"], "1-0");
     let (l2, w2) = after_game(l, w, 1.0);
@@ -1615,7 +1619,9 @@ async fn profiles_and_their_lists_of_games() {
     // A rated blitz win, an unrated rapid loss, a draw, and a game still going on.
     let rated = "ratedgame234";
     let (rs, rn) = rated_game(&srv, rated, ["Abula", "Okello"], "5+3").await;
-    play(&srv, rated, &rs, "e").await;
+    for (secret, mv) in [(&rs, "e"), (&rn, "F"), (&rs, "a"), (&rn, "A")] {
+        play(&srv, rated, secret, mv).await;
+    }
     resign(&srv, rated, &rn).await;
     let (rapid, rapid_s, _) = friend_game(&srv, &a, &b, Some("10+0")).await;
     resign(&srv, &rapid, &rapid_s).await;
@@ -1983,5 +1989,31 @@ async fn an_accounts_course_progress_is_kept_and_only_grows() {
         srv.get_as(&other, "/api/lessons/progress").await.ok(200)["done"],
         json!([])
     );
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn a_rated_game_ended_before_its_fourth_ply_changes_no_rating() {
+    // Issue 36: two accounts of one person took one from 1500 to 1842 in ten games resigned
+    // at ply 0.
+    let srv = Srv::start(fresh_store()).await;
+    srv.signup("Abula", "abula's password").await;
+    srv.signup("Okello", "okello's password").await;
+    let moves = ["e", "F", "a", "A"];
+    for plies in 0..4 {
+        let id = format!("quickgame{}", ["abc", "bcd", "cde", "def"][plies]);
+        let (s, n) = rated_game(&srv, &id, ["Abula", "Okello"], "5+3").await;
+        for (k, mv) in moves[..plies].iter().enumerate() {
+            play(&srv, &id, if k % 2 == 0 { &s } else { &n }, mv).await;
+        }
+        let over = resign(&srv, &id, &n).await;
+        assert_eq!(over["result"], "1-0", "ply {plies}: the result stands");
+        assert_eq!(over["rating_change"], Value::Null, "ply {plies}: {over}");
+    }
+    for name in ["Abula", "Okello"] {
+        let p = srv.get(&format!("/api/players/{name}")).await.ok(200);
+        assert_eq!(p["ratings"], json!([]), "{p}");
+        assert_eq!(p["history"], json!([]), "{p}");
+    }
     srv.stop().await;
 }

@@ -633,6 +633,23 @@ async fn local_games_resign_rematch_and_archive() {
     )
     .await;
     assert_eq!(r["game"]["result"], "1-0");
+    // A finished game is final: no take-back reopens it (issue 36), and nothing changed.
+    assert_error(
+        post(
+            &app,
+            &format!("/api/games/{id}/takeback"),
+            json!({"secret": secret}),
+        )
+        .await,
+        StatusCode::CONFLICT,
+        "not_allowed",
+        "analysis board",
+    );
+    let (_, g) = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(
+        (g["result"].as_str(), g["moves"].clone()),
+        (Some("1-0"), json!(["e"]))
+    );
     let (s, m) = post(
         &app,
         &format!("/api/games/{id}/rematch"),

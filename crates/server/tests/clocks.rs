@@ -226,6 +226,52 @@ async fn abort_until_both_moved(server: &Server) {
     assert_eq!((s, r["error"].as_str()), (409, Some("not_allowed")), "{r}");
 }
 
+/// Issue 36: a real-time game whose first move does not come is aborted, from the moment each
+/// side's first move is due (30 s in blitz), and watchers hear it.
+async fn a_first_move_not_made_aborts_the_game(server: &Server) {
+    let (id, south, _north) = friends(server, "3+2").await;
+    let url = format!("ws://{}/api/games/{id}/events", server.addr);
+    let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    shift_for_tests(29_000);
+    assert_eq!(
+        game(server, &id).await["status"],
+        "playing",
+        "South still has 1 s"
+    );
+    shift_for_tests(2_000);
+    let g = game(server, &id).await;
+    assert_eq!(
+        (g["status"].as_str(), g["result"].as_str()),
+        (Some("aborted"), Some("*")),
+        "{g}"
+    );
+    let (s, _) = play(server, &id, &south, 0).await;
+    assert_eq!(s, 409, "an aborted game takes no move");
+    let aborted = next_of(&mut ws, "aborted").await;
+    assert_eq!(aborted["game"]["status"], "aborted");
+
+    // North's wait starts with South's first move, not with the game.
+    let (id, south, north) = friends(server, "3+2").await;
+    shift_for_tests(20_000);
+    let (s, r) = play(server, &id, &south, 0).await;
+    assert_eq!(s, 200, "{r}");
+    shift_for_tests(20_000);
+    assert_eq!(
+        game(server, &id).await["status"],
+        "playing",
+        "North has 10 s left"
+    );
+    shift_for_tests(11_000);
+    assert_eq!(game(server, &id).await["status"], "aborted");
+    let _ = north;
+
+    // A game with both first moves made runs on its clocks alone.
+    let (id, south, north) = friends(server, "3+2").await;
+    both_sides_move_once(server, &id, &south, &north).await;
+    shift_for_tests(40_000);
+    assert_eq!(game(server, &id).await["status"], "playing");
+}
+
 async fn the_computer_plays_on_a_clock(server: &Server) {
     let (s, v) = post(
         server,
@@ -375,6 +421,7 @@ async fn clocks_flags_aborts_and_claims() {
     a_flag_falls(&server).await;
     a_move_after_the_flag_loses(&server).await;
     abort_until_both_moved(&server).await;
+    a_first_move_not_made_aborts_the_game(&server).await;
     the_computer_plays_on_a_clock(&server).await;
     a_win_is_claimed_from_a_player_who_left(&server).await;
     server.stop().await;

@@ -833,7 +833,8 @@ class GameView {
     $('#hint').disabled = !canPlay;
     // Something to take back: a move of one of this browser's sides.
     const myMoves = g.moves.some((mv) => me.includes(mv === mv.toLowerCase() ? 'south' : 'north'));
-    $('#takeback').hidden = !(held && computerOrLocal && g.termination !== 'resignation');
+    // A finished game is final: going back in it is the analysis board's job.
+    $('#takeback').hidden = !(held && computerOrLocal && g.status === 'playing');
     $('#takeback').disabled = !myMoves || this.pending || animating || Boolean(this.sowing);
     $('#resign').hidden = !(held && g.status === 'playing');
     $('#abort').hidden = !(held && g.can_abort);

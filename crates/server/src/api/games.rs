@@ -162,6 +162,12 @@ pub async fn get(State(st): State<AppState>, Path(id): Path<String>) -> ApiResul
     Ok(Json(GameView::of(&g)))
 }
 
+/// Watch (`live=true`) lists a real-time game only if it changed this recently: a game whose
+/// players left stays "playing" until someone claims it, and 10 minutes is past any real-time
+/// move (the slowest, classical 180+60, leaves a player 3 hours in all, but a move that takes
+/// longer than 10 minutes is not much to watch either). Issue 36: Watch listed 10 dead games.
+pub const WATCH_ACTIVE_MS: i64 = 10 * 60 * 1000;
+
 /// `GET /api/games?limit=N`: the public list (finished games, and live ones made public);
 /// `mine=true` the logged-in account's own games instead, `live=true` public games in play.
 pub async fn list(
@@ -210,7 +216,10 @@ pub async fn list(
                 limit,
             }
         }
-        (false, true) => Listing::Live { limit },
+        (false, true) => Listing::Live {
+            limit,
+            active_since: crate::dates::now_ms() - WATCH_ACTIVE_MS,
+        },
         (false, false) => Listing::Public { limit },
     };
     let rows = st.rounds().db(move |s| s.list(&listing)).await?;

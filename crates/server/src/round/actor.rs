@@ -396,9 +396,21 @@ impl Round {
         self.arm_flag_timer();
     }
 
-    /// Ends the game on time if the side to move has used up its clock, allowance included.
+    /// Ends the game on time if the side to move has used up its clock, allowance included,
+    /// or aborts it if its first move did not come in time.
     async fn check_flag(&mut self) {
         let g = &self.game;
+        if g.first_move_deadline().is_some_and(|d| now_ms() >= d) {
+            self.drop_pending();
+            if let Err(e) = self.commit(Change::Abort { at: now_ms() }).await {
+                tracing::warn!(
+                    "the abort of game {} (no first move) could not be stored: {}",
+                    self.game.id,
+                    e.message
+                );
+            }
+            return;
+        }
         let (Some(clock), Some(to_move)) = (g.clock, g.pos.to_move()) else {
             return;
         };
@@ -422,13 +434,12 @@ impl Round {
         }
     }
 
-    /// Sends this round a [`Command::FlagCheck`] when the side to move's time will be up.
+    /// Sends this round a [`Command::FlagCheck`] when the side to move's time will be up, or
+    /// its wait for a first move.
     fn arm_flag_timer(&mut self) {
-        let deadline = match (self.game.clock, self.game.is_playing()) {
-            (Some(c), true) => c.deadline(self.game.pos.to_move()),
-            _ => None,
+        let Some(deadline) = self.game.deadline() else {
+            return;
         };
-        let Some(deadline) = deadline else { return };
         if self.flag_timer.is_some_and(|t| t <= deadline) {
             return;
         }
@@ -657,6 +668,7 @@ impl Round {
             seat,
             secret: secret.clone(),
             account: account.map(str::to_string),
+            at: now_ms(),
         })
         .await?;
         Ok((GameView::of(&self.game), seat, secret))
@@ -670,14 +682,12 @@ impl Round {
                 "moves are taken back only in games against the computer or on one screen",
             ));
         }
-        if matches!(
-            g.status,
-            crate::round::game::Status::Over {
-                termination: Some(crate::round::game::Termination::Resignation),
-                ..
-            }
-        ) {
-            return Err(ApiError::not_allowed("the game was resigned"));
+        // A finished game is final (issue 36: a take-back after the end reopened it); the
+        // analysis board is where one goes back in a finished game.
+        if !g.is_playing() {
+            return Err(ApiError::not_allowed(
+                "the game is over and its moves stay as they are: open it on the analysis board to try others",
+            ));
         }
         // Back to the last position where one of the caller's seats was to move, so that a
         // take-back against the computer also undoes the computer's replies.

@@ -11,6 +11,27 @@ use crate::rating::{Category, GameRatings};
 use crate::round::clock::{Clock, TimeControl};
 use crate::store::{ClockRow, EngineClaim, GameRow};
 
+/// A rated game changes ratings only if it ended after this many plies (each side moved
+/// twice). Issue 36: two accounts of one person took one from 1500 to 1842 in ten games
+/// resigned at ply 0. No game of Anywoli ends by its rules this early (the first capture
+/// comes at ply 1 at the soonest, and 92 seeds are still in play), so only a resignation, a
+/// flag, a claim or an agreed draw can: lichess likewise rates no game of fewer than 2 plies.
+pub const MIN_RATED_PLIES: usize = 4;
+
+/// How long a player of a real-time game between two people has for their first move, from
+/// the moment it is theirs (both seats taken, or the opponent's first move), by the clock's
+/// category; past it the game is aborted (no result, no rating). Issue 36: a 10+5 game with no
+/// move was still live 31 minutes later. lichess aborts after 20 to 35 s by speed; these are a
+/// little longer, for a phone on a slow network, and at most 60 s as the issue asks. A
+/// correspondence game (days per move) has none: its clock runs from the first move.
+pub fn first_move_ms(category: Category) -> Option<i64> {
+    match category {
+        Category::Bullet | Category::Blitz => Some(30_000),
+        Category::Rapid => Some(45_000),
+        Category::Classical => Some(60_000),
+        Category::Correspondence => None,
+    }
+}
 /// How the seats are held.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Mode {
@@ -269,11 +290,13 @@ pub enum Change {
         loser: Side,
         at: i64,
     },
-    /// A friend takes the free seat (logged in as `account`, or not).
+    /// A friend takes the free seat (logged in as `account`, or not) at `at`: from then on
+    /// the game is between two people, and South's first move is due.
     Join {
         seat: Side,
         secret: String,
         account: Option<String>,
+        at: i64,
     },
     /// Who holds the seats by name, and whether the game is listed while played.
     Seating {
@@ -581,7 +604,7 @@ impl Game {
                 control: c.control.name(),
                 left: c.left,
                 since: c.since,
-                deadline: c.deadline(self.pos.to_move()).filter(|_| self.is_playing()),
+                deadline: self.deadline(),
             }),
             offer: self.offer.map(Offer::to_db),
             away: self.away,
@@ -593,16 +616,41 @@ impl Game {
         }
     }
 
+    /// When the game must be looked at again even if nobody asks: when the side to move's flag
+    /// falls, or its wait for a first move ends. None when nothing can happen by itself.
+    pub fn deadline(&self) -> Option<i64> {
+        if !self.is_playing() {
+            return None;
+        }
+        let flag = self.clock.and_then(|c| c.deadline(self.pos.to_move()));
+        flag.or_else(|| self.first_move_deadline())
+    }
+
+    /// When a real-time game between two people is aborted for want of its side to move's
+    /// first move ([`first_move_ms`] after the change that made it theirs: the seats filled, or
+    /// the opponent's first move).
+    pub fn first_move_deadline(&self) -> Option<i64> {
+        let wait = first_move_ms(self.category()?)?;
+        let side = self.pos.to_move()?;
+        let both_seated = self.secrets.iter().all(Option::is_some);
+        let people = self.mode == Mode::Friend && self.players == [Player::Human; 2];
+        (self.is_playing() && people && both_seated && !self.moved[side.index()])
+            .then_some(self.updated + wait)
+    }
+
     /// The rating category of the game's clock; none for an untimed game.
     pub fn category(&self) -> Option<Category> {
         self.clock.map(|c| c.control.category())
     }
 
     /// South's score if the game just ended in a way that rates it: a rated game between two
-    /// accounts, over with a result, not yet rated.
+    /// accounts, over with a result after at least [`MIN_RATED_PLIES`] plies, not yet rated.
     pub fn score_to_rate(&self) -> Option<f64> {
         let p = &self.people;
         if !p.rated || p.ratings.change.is_some() || p.accounts.iter().any(Option::is_none) {
+            return None;
+        }
+        if self.moves.len() < MIN_RATED_PLIES {
             return None;
         }
         match &self.status {
@@ -799,9 +847,11 @@ impl Game {
                 seat,
                 secret,
                 account,
+                at,
             } => {
                 self.secrets[seat.index()] = Some(secret.clone());
                 self.people.accounts[seat.index()] = account.clone();
+                self.updated = *at;
                 Event::Seat
             }
             Change::Seating { accounts, public } => {

@@ -66,6 +66,7 @@ fn stored(
             seat,
             secret,
             account,
+            ..
         } => store.claim_seat(head, seat.index(), secret, account.as_deref()),
         Change::Seating { accounts, public } => store.set_seating(head, accounts.clone(), *public),
         Change::Rematch { next } => store.create_rematch(head, &next.to_row()),

@@ -73,8 +73,9 @@ pub enum Outcome {
 pub enum Listing {
     /// Every finished game, and games in play that are public.
     Public { limit: usize },
-    /// Public games in play, to watch.
-    Live { limit: usize },
+    /// Public games in play, to watch: those changed since `active_since` (milliseconds since
+    /// the epoch), and correspondence games whatever their last change (days per move).
+    Live { limit: usize, active_since: i64 },
     /// One player's games: live ones too when `all` (the player asking), else only those
     /// another person may see (finished, or public).
     Player {
@@ -571,7 +572,18 @@ pub(super) fn list(db: &mut dyn Sql, l: &Listing, collate: &str) -> StoreResult<
     let mut params: Vec<Val> = Vec::new();
     let (filter, limit) = match l {
         Listing::Public { limit } => ("(g.status != 'playing' OR g.public)".to_string(), *limit),
-        Listing::Live { limit } => ("(g.status = 'playing' AND g.public)".to_string(), *limit),
+        Listing::Live {
+            limit,
+            active_since,
+        } => {
+            params.push((*active_since).into());
+            (
+                "(g.status = 'playing' AND g.public
+                  AND (g.category = 'correspondence' OR g.updated > $1))"
+                    .to_string(),
+                *limit,
+            )
+        }
         Listing::Player {
             name,
             all,

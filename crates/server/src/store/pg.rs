@@ -467,7 +467,7 @@ impl PgConn {
                         UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
                             clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
                         offer = $9, south_away = $10, north_away = $11, south_secret = $12,
-                        south_account = $13
+                        south_account = $13, updated = $14
                         WHERE id = $1 AND revision = $2 AND south_secret IS NULL RETURNING id)
                      SELECT COUNT(*) FROM g"
                 } else {
@@ -475,11 +475,11 @@ impl PgConn {
                         UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
                             clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
                         offer = $9, south_away = $10, north_away = $11, north_secret = $12,
-                        north_account = $13
+                        north_account = $13, updated = $14
                         WHERE id = $1 AND revision = $2 AND north_secret IS NULL RETURNING id)
                      SELECT COUNT(*) FROM g"
                 };
-                self.change(head, sql, &[secret, account])?
+                self.change(head, sql, &[secret, account, &head.at])?
             }
             Op::SetSeating {
                 head,

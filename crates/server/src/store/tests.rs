@@ -538,7 +538,12 @@ fn exercise(store: &Store) {
         ),
         ("over", "1-0", Some("resignation"))
     );
-    store.claim_seat(head("a", 3, 0), 1, "n", None).unwrap();
+    store.claim_seat(head("a", 3, 12), 1, "n", None).unwrap();
+    let updated = store.load("a").unwrap().unwrap().0.updated;
+    assert_eq!(
+        updated, 12,
+        "a seat's claim is the time its first move is due from"
+    );
     assert!(store.claim_seat(head("a", 4, 0), 1, "m", None).is_err());
     assert!(
         store.claim_seat(head("a", 4, 0), 0, "m", None).is_err(),
@@ -582,6 +587,31 @@ fn exercise(store: &Store) {
     assert_eq!(store.ids_after("a", 2).unwrap(), ["b", "f"]);
     assert_eq!(store.ids_after("f", 2).unwrap(), Vec::<String>::new());
     assert_eq!(store.ids_after("", 10).unwrap(), ["Z", "a", "b", "f"]);
+
+    // Watch lists a game in play only if it changed lately, a correspondence game whatever
+    // (issue 36: dead games were listed for ever).
+    let mut fresh = game("w");
+    fresh.updated = 1_000;
+    store.create_game(&fresh, &[]).unwrap();
+    let mut slow = game("v");
+    slow.updated = 10;
+    slow.category = Some("correspondence".to_string());
+    store.create_game(&slow, &[]).unwrap();
+    let live = |since: i64| -> Vec<String> {
+        let mut ids: Vec<String> = store
+            .list(&Listing::Live {
+                limit: 10,
+                active_since: since,
+            })
+            .unwrap()
+            .into_iter()
+            .map(|g| g.id)
+            .collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(live(500), ["v", "w"], "a, b and Z last changed before 500");
+    assert_eq!(live(0), ["Z", "b", "v", "w"], "a ended");
 }
 
 #[test]

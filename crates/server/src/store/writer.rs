@@ -222,15 +222,16 @@ impl Op {
                 account,
             } => {
                 touch(c, head)?;
+                // The join's time is when the first move became due (Game::first_move_deadline).
                 let sql = if *seat == 0 {
-                    "UPDATE games SET south_secret = ?2, south_account = ?3
+                    "UPDATE games SET south_secret = ?2, south_account = ?3, updated = ?4
                      WHERE id = ?1 AND south_secret IS NULL"
                 } else {
-                    "UPDATE games SET north_secret = ?2, north_account = ?3
+                    "UPDATE games SET north_secret = ?2, north_account = ?3, updated = ?4
                      WHERE id = ?1 AND north_secret IS NULL"
                 };
                 if c.prepare_cached(sql)?
-                    .execute(params![head.id, secret, account])?
+                    .execute(params![head.id, secret, account, head.at])?
                     != 1
                 {
                     return Err(conflict(&head.id));
