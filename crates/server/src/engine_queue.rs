@@ -13,6 +13,10 @@
 //! - A job whose caller goes away (the client hung up) before it starts leaves the queue and
 //!   never runs; a job that has started finishes and its result is dropped.
 //! - A job that panics frees its worker and gives [`QueueError::Failed`].
+//! - A long job that can stop early (an analysis, up to 30 s: [`EngineQueue::run_yielding`])
+//!   **yields** its worker to a game: when a computer's move must wait, the queue sets the
+//!   stop flag of the running yielding job that started first, which then ends at once with
+//!   what it found (issue 36: eight analyses pushed a level-8 reply to 30 s).
 //!
 //! # Defaults, in figures
 //!
@@ -40,6 +44,7 @@
 //!   Worth it from 4 cores up, where it costs a quarter of the capacity or less.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -106,6 +111,9 @@ struct State {
     hints: VecDeque<Waiter>,
     next_id: u64,
     closed: bool,
+    /// The running jobs that yield to games, by when they started: their grant's id and
+    /// their stop flag.
+    yielding: Vec<(u64, Arc<AtomicBool>)>,
 }
 
 struct Waiter {
@@ -118,6 +126,8 @@ struct Waiter {
 struct Grant {
     shared: Option<Arc<Shared>>,
     priority: Priority,
+    /// Set for a job that yields to games: its place in `State::yielding`.
+    yields: Option<u64>,
 }
 
 impl Drop for Grant {
@@ -127,6 +137,9 @@ impl Drop for Grant {
             st.idle += 1;
             if self.priority == Priority::Hint {
                 st.running_hints -= 1;
+            }
+            if let Some(id) = self.yields {
+                st.yielding.retain(|(y, _)| *y != id);
             }
             shared.dispatch(&mut st);
         }
@@ -149,6 +162,7 @@ impl Shared {
         Grant {
             shared: Some(self.clone()),
             priority,
+            yields: None,
         }
     }
 
@@ -195,6 +209,7 @@ impl EngineQueue {
                     hints: VecDeque::new(),
                     next_id: 0,
                     closed: false,
+                    yielding: Vec::new(),
                 }),
                 waited: Default::default(),
             }),
@@ -243,6 +258,40 @@ impl EngineQueue {
         }
     }
 
+    /// [`run`](Self::run) for a hint-priority job that stops early when `stop` is set (an
+    /// analysis): while it runs, a computer's move that has to wait for a worker sets `stop`
+    /// (of the yielding job that started first), so that games never wait for it.
+    pub async fn run_yielding<T, F>(&self, stop: Arc<AtomicBool>, job: F) -> Result<T, QueueError>
+    where
+        T: Send + 'static,
+        F: FnOnce() -> T + Send + 'static,
+    {
+        let asked = std::time::Instant::now();
+        let mut grant = self.acquire(Priority::Hint).await?;
+        self.waited(Priority::Hint).observe(asked.elapsed());
+        {
+            let mut st = self.shared.lock();
+            let id = st.next_id;
+            st.next_id += 1;
+            grant.yields = Some(id);
+            if st.games.is_empty() {
+                st.yielding.push((id, stop));
+            } else {
+                // A game already waits: this job yields before it starts.
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+        let handle = tokio::task::spawn_blocking(move || {
+            let _grant = grant;
+            job()
+        });
+        match handle.await {
+            Ok(value) => Ok(value),
+            Err(e) if e.is_panic() => Err(QueueError::Failed),
+            Err(_) => Err(QueueError::Closed),
+        }
+    }
+
     /// Waits for a worker.
     async fn acquire(&self, priority: Priority) -> Result<Grant, QueueError> {
         let shared = &self.shared;
@@ -273,7 +322,14 @@ impl EngineQueue {
             st.next_id += 1;
             let waiter = Waiter { id, tx };
             match priority {
-                Priority::Game => st.games.push_back(waiter),
+                Priority::Game => {
+                    st.games.push_back(waiter);
+                    // Each game that has to wait stops one yielding job, the oldest.
+                    if !st.yielding.is_empty() {
+                        let (_, stop) = st.yielding.remove(0);
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
                 Priority::Hint => st.hints.push_back(waiter),
             }
             (id, rx)
@@ -365,8 +421,70 @@ impl Drop for Ticket {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::mpsc;
+
+    /// A yielding job on `q` that runs until its stop flag is set: (the flag, its task, which
+    /// answers how long it ran).
+    async fn analysis(
+        q: &EngineQueue,
+    ) -> (
+        Arc<AtomicBool>,
+        tokio::task::JoinHandle<std::time::Duration>,
+    ) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let running = q.running();
+        let (q2, flag) = (q.clone(), stop.clone());
+        let task = tokio::spawn(async move {
+            let watch = flag.clone();
+            q2.run_yielding(flag, move || {
+                let t = std::time::Instant::now();
+                // A 30 s analysis, unless it is told to stop.
+                while !watch.load(Ordering::Relaxed) && t.elapsed().as_secs() < 30 {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                t.elapsed()
+            })
+            .await
+            .unwrap()
+        });
+        while q.running() == running {
+            tokio::task::yield_now().await;
+        }
+        (stop, task)
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn analyses_yield_their_workers_to_games_at_once() {
+        let q = EngineQueue::new(2, 8);
+        let (first, first_task) = analysis(&q).await;
+        let (second, second_task) = analysis(&q).await;
+        assert_eq!(q.running(), 2);
+        // A computer's move that would wait stops the analysis that started first, only it.
+        let asked = std::time::Instant::now();
+        q.run(Priority::Game, || ()).await.unwrap();
+        assert!(first.load(Ordering::Relaxed));
+        assert!(
+            !second.load(Ordering::Relaxed),
+            "one game, one analysis stopped"
+        );
+        let ran = first_task.await.unwrap();
+        assert!(ran.as_secs() < 30, "it stopped early ({ran:?})");
+        assert!(
+            asked.elapsed().as_secs() < 30,
+            "the game did not wait for it"
+        );
+        // A hint does not stop an analysis: it waits its turn.
+        let hint = {
+            let q = q.clone();
+            tokio::spawn(async move { q.run(Priority::Hint, || ()).await })
+        };
+        until_waiting(&q, (0, 0)).await;
+        hint.await.unwrap().unwrap();
+        assert!(!second.load(Ordering::Relaxed));
+        second.store(true, Ordering::Relaxed);
+        second_task.await.unwrap();
+        assert_eq!(q.running(), 0);
+    }
 
     /// Starts a Game job that holds its worker until the returned sender sends (or drops).
     async fn hold(q: &EngineQueue) -> (mpsc::Sender<()>, tokio::task::JoinHandle<()>) {

@@ -797,3 +797,68 @@ async fn websockets_over_the_total_are_refused_with_503_and_pages_still_served()
     works(&mut connect_from([127, 0, 0, 4], a).await).await;
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_runs_at_most_two_analyses_at_once() {
+    let server = socket_server("analyses", few_sockets(100, 16), None).await;
+    let a = server.addr;
+    let start = "4,4,4,4,4,4,4,4,4,4,4,4/4,4,4,4,4,4,4,4,4,4,4,4 s 0 0 - - 0 0";
+    let ask = json!({"type": "analyse", "position": start, "movetime": 30_000}).to_string();
+    let mut boards = Vec::new();
+    for _ in 0..3 {
+        boards.push(
+            socket_from([127, 0, 0, 5], a, "/api/analysis", None)
+                .await
+                .unwrap(),
+        );
+    }
+    for b in &mut boards[..2] {
+        b.send(Message::Text(ask.clone().into())).await.unwrap();
+        assert_eq!(next_json(b).await["type"], "info", "it runs");
+    }
+    boards[2]
+        .send(Message::Text(ask.clone().into()))
+        .await
+        .unwrap();
+    let refused = next_json(&mut boards[2]).await;
+    assert_eq!(refused["type"], "error", "{refused}");
+    assert_eq!(refused["error"], "too_many_analyses", "{refused}");
+    // A board that asks again replaces its own analysis: still two, none refused.
+    boards[0]
+        .send(Message::Text(ask.clone().into()))
+        .await
+        .unwrap();
+    let mut other = socket_from([127, 0, 0, 6], a, "/api/analysis", None)
+        .await
+        .unwrap();
+    other
+        .send(Message::Text(r#"{"type":"ping"}"#.into()))
+        .await
+        .unwrap();
+    assert_eq!(next_json(&mut other).await["type"], "pong");
+    // Closing a board frees its place at once.
+    drop(boards.remove(1));
+    let deadline = tokio::time::Instant::now() + patience(SHORT);
+    loop {
+        boards[1]
+            .send(Message::Text(ask.clone().into()))
+            .await
+            .unwrap();
+        let got = tokio::time::timeout(Duration::from_millis(300), boards[1].next()).await;
+        match got {
+            Err(_) => break, // no refusal: it runs (or waits for a worker)
+            Ok(Some(Ok(Message::Text(t)))) => {
+                let v: Value = serde_json::from_str(&t).unwrap();
+                if v["error"] != "too_many_analyses" {
+                    break;
+                }
+                assert!(
+                    tokio::time::Instant::now() < deadline,
+                    "the place never came back"
+                );
+            }
+            Ok(other) => panic!("unexpected {other:?}"),
+        }
+    }
+    server.stop().await;
+}

@@ -19,7 +19,7 @@ use tokio::sync::mpsc;
 
 use crate::api::client::ClientIp;
 use crate::api::AppState;
-use crate::engine_queue::{Priority, QueueError};
+use crate::engine_queue::QueueError;
 use crate::error::{ApiError, ApiResult};
 use crate::ws::{Bounds, Channel};
 
@@ -76,6 +76,7 @@ pub async fn analysis(
     let (tx, rx) = mpsc::channel::<Value>(64);
     let channel = Analyst {
         st,
+        client: client.0,
         tx,
         rx,
         running: None,
@@ -93,22 +94,34 @@ fn error(e: &ApiError) -> Value {
 /// runs for it; a new request, `stop` or the socket's end stops it.
 struct Analyst {
     st: AppState,
+    /// Who asks: at most [`crate::ws::caps::ANALYSES_PER_CLIENT`] of their analyses run at once.
+    client: Option<std::net::IpAddr>,
     tx: mpsc::Sender<Value>,
     rx: mpsc::Receiver<Value>,
-    running: Option<Arc<AtomicBool>>,
+    /// The analysis running: its stop flag and its task.
+    running: Option<(Arc<AtomicBool>, tokio::task::JoinHandle<()>)>,
 }
 
 impl Analyst {
     fn stop(&mut self) {
-        if let Some(s) = self.running.take() {
+        if let Some((s, _)) = &self.running {
             s.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Stops the analysis running and forgets it: one still waiting for a worker leaves the
+    /// queue at once, and its place among the client's analyses is free again.
+    fn replace(&mut self) {
+        if let Some((s, task)) = self.running.take() {
+            s.store(true, Ordering::Relaxed);
+            task.abort();
         }
     }
 }
 
 impl Drop for Analyst {
     fn drop(&mut self) {
-        self.stop();
+        self.replace();
     }
 }
 
@@ -132,18 +145,17 @@ impl Channel for Analyst {
                 multipv,
                 movetime,
             }) => {
-                self.stop();
-                match start(
-                    &self.st,
-                    &position,
-                    &rules,
+                self.replace();
+                let asked = Asked {
+                    position: &position,
+                    rules: &rules,
                     seed,
                     multipv,
                     movetime,
-                    self.tx.clone(),
-                ) {
-                    Ok(stop) => {
-                        self.running = Some(stop);
+                };
+                match start(&self.st, self.client, asked, self.tx.clone()) {
+                    Ok(running) => {
+                        self.running = Some(running);
                         return None;
                     }
                     Err(e) => error(&e),
@@ -157,16 +169,30 @@ impl Channel for Analyst {
     }
 }
 
-/// Starts an analysis; its messages go to `tx`. The flag that stops it.
-fn start(
-    st: &AppState,
-    position: &str,
-    rules: &str,
+/// What an analysis request asks for.
+struct Asked<'a> {
+    position: &'a str,
+    rules: &'a str,
     seed: u64,
     multipv: usize,
     movetime: Option<u64>,
+}
+
+/// Starts an analysis for `client`; its messages go to `tx`. The flag that stops it (the
+/// engine queue sets it too, when a computer's move needs the worker).
+fn start(
+    st: &AppState,
+    client: Option<std::net::IpAddr>,
+    asked: Asked<'_>,
     tx: mpsc::Sender<Value>,
-) -> ApiResult<Arc<AtomicBool>> {
+) -> ApiResult<(Arc<AtomicBool>, tokio::task::JoinHandle<()>)> {
+    let Asked {
+        position,
+        rules,
+        seed,
+        multipv,
+        movetime,
+    } = asked;
     let rules = Rules::from_name(rules, seed).map_err(|e| ApiError::malformed(e.to_string()))?;
     let pos = parse_position(position, rules).map_err(|e| ApiError::malformed(e.to_string()))?;
     if !(1..=MAX_MULTIPV).contains(&multipv) {
@@ -180,11 +206,14 @@ fn start(
             "movetime must be from 1 to {MAX_MOVETIME_MS} ms"
         )));
     }
+    // Held until the analysis has ended, not merely been asked to stop.
+    let permit = st.analyses().admit(client)?;
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
+    let yields = stop.clone();
     let position = position.to_string();
     let rounds = st.rounds().clone();
-    tokio::spawn(async move {
+    let task = tokio::spawn(async move {
         let expected = multipv.min(pos.moves().count());
         let asked = position.clone();
         let job_tx = tx.clone();
@@ -209,7 +238,9 @@ fn start(
             };
             engine.search(&pos, &limits, &flag, &mut on_info)
         };
-        let done = match rounds.ctx.engine.run(Priority::Hint, job).await {
+        let ran = rounds.ctx.engine.run_yielding(yields, job).await;
+        drop(permit);
+        let done = match ran {
             Ok(r) => json!({
                 "type": "done",
                 "position": position,
@@ -225,5 +256,5 @@ fn start(
         };
         let _ = tx.send(done).await;
     });
-    Ok(stop)
+    Ok((stop, task))
 }

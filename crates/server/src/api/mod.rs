@@ -41,6 +41,7 @@ pub struct Inner {
     pub reviews: review::Running,
     pub trusted_proxies: client::TrustedProxies,
     pub sockets: Arc<crate::ws::SocketCaps>,
+    pub analyses: Arc<crate::ws::SocketCaps>,
 }
 
 /// How the app behaves, beyond its store.
@@ -119,12 +120,18 @@ impl AppState {
             reviews: Default::default(),
             trusted_proxies: o.trusted_proxies,
             sockets: crate::ws::SocketCaps::new(o.sockets),
+            analyses: crate::ws::SocketCaps::analyses(),
         }))
     }
 
     /// The reverse proxies whose forwarding headers are believed.
     pub fn trusted_proxies(&self) -> &client::TrustedProxies {
         &self.0.trusted_proxies
+    }
+
+    /// The analyses running, per client.
+    pub fn analyses(&self) -> &Arc<crate::ws::SocketCaps> {
+        &self.0.analyses
     }
 
     /// The WebSockets open, and their bounds.

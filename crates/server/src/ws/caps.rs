@@ -79,13 +79,22 @@ impl Default for SocketLimits {
     }
 }
 
-/// The sockets open now, in all and per client.
+/// The sockets open now, in all and per client (or anything else counted the same way: the
+/// analyses running, [`SocketCaps::analyses`]).
 #[derive(Debug)]
 pub struct SocketCaps {
     limits: SocketLimits,
     total: Arc<Semaphore>,
     clients: Mutex<HashMap<IpAddr, usize>>,
+    /// The refusal's code and what is counted, for its message.
+    code: &'static str,
+    what: &'static str,
 }
+
+/// Analyses one client may have running at once (the analysis board of two tabs). Issue 36:
+/// eight anonymous analysis sockets held both cores for 30 s each; with games preempting them
+/// (crate::engine_queue) and this cap, one address holds at most two workers' worth.
+pub const ANALYSES_PER_CLIENT: usize = 2;
 
 impl SocketCaps {
     pub fn new(limits: SocketLimits) -> Arc<SocketCaps> {
@@ -93,6 +102,25 @@ impl SocketCaps {
             limits,
             total: Arc::new(Semaphore::new(limits.max_sockets.max(1))),
             clients: Mutex::new(HashMap::new()),
+            code: "too_many_sockets",
+            what: "live connections open",
+        })
+    }
+
+    /// The analyses running: [`ANALYSES_PER_CLIENT`] per client, refused with
+    /// `429 too_many_analyses`; in all they are bounded by the engine queue.
+    pub fn analyses() -> Arc<SocketCaps> {
+        let limits = SocketLimits {
+            max_sockets: usize::MAX >> 4,
+            max_sockets_per_client: ANALYSES_PER_CLIENT,
+            ..SocketLimits::default()
+        };
+        Arc::new(SocketCaps {
+            limits,
+            total: Arc::new(Semaphore::new(limits.max_sockets)),
+            clients: Mutex::new(HashMap::new()),
+            code: "too_many_analyses",
+            what: "analyses running",
         })
     }
 
@@ -118,12 +146,13 @@ impl SocketCaps {
             let mut clients = self.lock();
             let n = clients.entry(key).or_insert(0);
             if *n >= per_client {
+                let what = self.what;
                 return Err(ApiError::new(
                     StatusCode::TOO_MANY_REQUESTS,
-                    "too_many_sockets",
+                    self.code,
                     format!(
-                        "your address has {per_client} live connections open, the most one \
-                         address may hold: close a tab or two"
+                        "your address has {per_client} {what}, the most one address may hold: \
+                         close a tab or two"
                     ),
                 )
                 .with_retry_after(10));
