@@ -862,3 +862,66 @@ async fn a_client_runs_at_most_two_analyses_at_once() {
     }
     server.stop().await;
 }
+
+/// Sends a seek on `ws` and answers its outcome: `seeking`, or the error's code.
+async fn seek_on(ws: &mut Ws) -> String {
+    let seek = json!({"type": "seek", "clock": "5+3"}).to_string();
+    ws.send(Message::Text(seek.into())).await.unwrap();
+    loop {
+        let m = next_json(ws).await;
+        match m["type"].as_str() {
+            Some("seeking") => return "seeking".to_string(),
+            Some("error") => return m["error"].as_str().unwrap().to_string(),
+            _ => {}
+        }
+    }
+}
+
+#[tokio::test]
+async fn one_address_holds_at_most_six_seeks_however_many_sockets() {
+    let server = socket_server("seeks", few_sockets(100, 16), None).await;
+    let a = server.addr;
+    let mut pages = Vec::new();
+    for _ in 0..3 {
+        let mut ws = socket_from([127, 0, 0, 7], a, "/api/lobby", None)
+            .await
+            .unwrap();
+        assert_eq!(next_json(&mut ws).await["type"], "lobby");
+        pages.push(ws);
+    }
+    let mut outcomes = Vec::new();
+    for page in &mut pages {
+        for _ in 0..3 {
+            outcomes.push(seek_on(page).await);
+        }
+    }
+    assert_eq!(
+        outcomes,
+        ["seeking", "seeking", "seeking", "seeking", "seeking", "seeking"]
+            .into_iter()
+            .chain(["rate_limited"; 3])
+            .collect::<Vec<_>>(),
+        "three a page, six an address"
+    );
+    let mut other = socket_from([127, 0, 0, 8], a, "/api/lobby", None)
+        .await
+        .unwrap();
+    let hello = next_json(&mut other).await;
+    assert_eq!(hello["seeks"].as_array().map(Vec::len), Some(6));
+    assert_eq!(
+        seek_on(&mut other).await,
+        "seeking",
+        "another address seeks"
+    );
+    // A page that goes takes its seeks with it, and the address may seek again.
+    drop(pages.remove(0));
+    let deadline = tokio::time::Instant::now() + patience(SHORT);
+    while seek_on(&mut pages[1]).await != "seeking" {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the seeks never went"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    server.stop().await;
+}

@@ -720,6 +720,21 @@ async fn challenges_by_name() {
     let id = ch["id"].clone();
     let m = expect(&mut b, "challenge").await;
     assert_eq!(m["challenge"], ch);
+    // One waiting challenge from one player to another (issue 36: one stranger could fill
+    // all of a player's places); nothing changes.
+    let (status, v) = call(
+        addr,
+        "POST",
+        "/api/challenges",
+        Some(json!({"to": "Bako", "clock": "3+2"})),
+        As::Authed(&abula),
+    )
+    .await;
+    assert_eq!(
+        (status, v["error"].as_str()),
+        (409, Some("already_challenged")),
+        "{v}"
+    );
 
     let (status, v) = call(addr, "GET", "/api/challenges", None, As::CookieOnly(&bako)).await;
     assert_eq!(status, 200, "{v}");
@@ -979,10 +994,12 @@ async fn a_rated_lobby_game_changes_both_ratings() {
     }
     assert_eq!(g["rating_change"], Value::Null, "not before the end");
 
-    // A move each, then South resigns.
+    // Four plies (a game resigned sooner is not rated), then South resigns.
     let moves = format!("/api/games/{game}/moves");
     let mut g = g;
-    for seat in ["south", "north"] {
+    for _ in 0..4 {
+        let seat = g["to_move"].as_str().unwrap().to_string();
+        let seat = seat.as_str();
         let mv = g["legal"][0].clone();
         let (status, v) = call(
             addr,

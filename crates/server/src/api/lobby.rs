@@ -48,7 +48,7 @@ pub async fn lobby(
     let name = viewer.name().map(str::to_string);
     let limits = st.sockets().limits();
     Ok(BOUNDS.upgrade(ws).on_upgrade(move |socket| async move {
-        let (seeks, public, own, me) = st.lobby().join(name.clone());
+        let (seeks, public, own, me) = st.lobby().join(name.clone(), client.0);
         let hello = ServerMessage::Lobby { seeks, you: name };
         let channel = LobbyClient {
             st,

@@ -26,10 +26,16 @@ use message::{Challenge, GoneReason, Seek, ServerMessage};
 
 /// A challenge unanswered this long goes away.
 pub const CHALLENGE_TTL_MS: i64 = 10 * 60 * 1000;
-/// Open seeks one connection may have at once.
+/// Open seeks one connection may have at once, and one account.
 pub const SEEKS_PER_CONNECTION: usize = 3;
-/// Open seeks in the whole lobby; past it, new seeks are refused until some go.
+/// Open seeks one client address may have at once (issue 36: 720 sockets of one stranger
+/// filled the whole lobby, 3 seeks each): two people of a household seeking three each.
+pub const SEEKS_PER_CLIENT: usize = 6;
+/// Open seeks in the whole lobby; past it, new seeks are refused (`503 busy`) until some go.
 pub const MAX_SEEKS: usize = 2000;
+/// A seek nobody accepted for this long goes away, even while its maker's page stays open (a
+/// forgotten tab would hold it for ever); the page says so and the maker can seek again.
+pub const SEEK_TTL: Duration = Duration::from_secs(20 * 60);
 /// Challenges one account may have waiting that it sent, and that it received.
 pub const CHALLENGES_PER_ACCOUNT: usize = 20;
 /// How often an instance tells the others which seeks it holds (and drops challenges past
@@ -51,11 +57,16 @@ struct Held {
     owner: Owner,
     /// When its instance last said it holds it (another instance's seek).
     seen: Instant,
+    /// When it was opened here (this instance's seeks), for [`SEEK_TTL`].
+    opened: Instant,
+    /// The maker's client address (this instance's seeks).
+    client: Option<std::net::IpAddr>,
 }
 
-/// A lobby connection: who, and where its own messages go.
+/// A lobby connection: who, from where, and where its own messages go.
 struct Conn {
     name: Option<String>,
+    client: Option<std::net::IpAddr>,
     tx: mpsc::Sender<Arc<str>>,
 }
 
@@ -139,7 +150,11 @@ impl Lobby {
 
     /// Joins: the open seeks as they are now, the stream of public changes from then on (no
     /// change can fall between), the connection's own messages, and its membership.
-    pub fn join(self: &Arc<Self>, name: Option<String>) -> Joined {
+    pub fn join(
+        self: &Arc<Self>,
+        name: Option<String>,
+        client: Option<std::net::IpAddr>,
+    ) -> Joined {
         let (tx, rx) = mpsc::channel(QUEUE);
         let mut s = self.lock();
         s.next_conn += 1;
@@ -148,6 +163,7 @@ impl Lobby {
             id,
             Conn {
                 name: name.clone(),
+                client: client.map(crate::rate_limit::client_key),
                 tx,
             },
         );
@@ -173,28 +189,15 @@ impl Lobby {
             let mut s = self.lock();
             s.conns.remove(&conn);
             let me = self.me().to_string();
-            let gone: Vec<String> = s
-                .seeks
+            s.seeks
                 .iter()
                 .filter(|(_, h)| h.owner.conn == conn && h.owner.instance == me)
                 .map(|(id, _)| id.clone())
-                .collect();
-            for id in &gone {
-                s.seeks.remove(id);
-            }
-            gone
+                .collect()
         };
-        for id in gone {
-            self.announce(&ServerMessage::Unseek { id: id.clone() });
-            self.publish(BusMessage::Gone { id: id.clone() });
-            let store = self.store.clone();
-            // Dropped outside a runtime (a test's lobby going away): nobody is left to accept.
-            if tokio::runtime::Handle::try_current().is_ok() {
-                tokio::task::spawn_blocking(move || {
-                    let _ = store.account_op(AccountOp::TakeSeek { id, at: now_ms() });
-                });
-            }
-        }
+        // Dropped outside a runtime (a test's lobby going away), nobody is left to accept,
+        // and the database is not told.
+        self.expire_seeks(gone);
     }
 
     fn announce(&self, m: &ServerMessage) {
@@ -251,12 +254,25 @@ impl Lobby {
     pub fn open(&self, conn: u64, seek: Seek) -> Result<(), ApiError> {
         let owner = self.owner(conn);
         let mut s = self.lock();
-        let mine = s.seeks.values().filter(|h| h.owner == owner).count();
-        if mine >= SEEKS_PER_CONNECTION || s.seeks.len() >= MAX_SEEKS {
+        let client = s.conns.get(&conn).and_then(|c| c.client);
+        let count = |f: &dyn Fn(&Held) -> bool| s.seeks.values().filter(|h| f(h)).count();
+        let mine =
+            count(&|h| h.owner == owner).max(count(&|h| seek.by.is_some() && h.seek.by == seek.by));
+        let here = count(&|h| client.is_some() && h.client == client);
+        if mine >= SEEKS_PER_CONNECTION || here >= SEEKS_PER_CLIENT {
             return Err(ApiError::new(
                 axum::http::StatusCode::TOO_MANY_REQUESTS,
                 "rate_limited",
-                format!("at most {SEEKS_PER_CONNECTION} open seeks each; cancel one first"),
+                format!(
+                    "at most {SEEKS_PER_CONNECTION} open seeks each ({SEEKS_PER_CLIENT} from one \
+                     address); cancel one first"
+                ),
+            ));
+        }
+        if s.seeks.len() >= MAX_SEEKS {
+            return Err(ApiError::busy(
+                format!("the lobby is full ({MAX_SEEKS} open seeks); try again in a minute"),
+                60,
             ));
         }
         s.seeks.insert(
@@ -265,6 +281,8 @@ impl Lobby {
                 seek: seek.clone(),
                 owner,
                 seen: Instant::now(),
+                opened: Instant::now(),
+                client,
             },
         );
         drop(s);
@@ -332,6 +350,18 @@ impl Lobby {
         let (sent, received) = self
             .db(move |s| Ok((s.challenges(&from)?, s.challenges(&to)?)))
             .await?;
+        // One waiting challenge from one player to another: one stranger cannot fill a
+        // player's incoming challenges (issue 36: all 20 places could be one sender's).
+        if sent.iter().any(|x| x.from == c.from && x.to == c.to) {
+            return Err(ApiError::new(
+                axum::http::StatusCode::CONFLICT,
+                "already_challenged",
+                format!(
+                    "you already challenged {}: wait for an answer, or cancel that one first",
+                    c.to
+                ),
+            ));
+        }
         let sent = sent.iter().filter(|x| x.from == c.from).count();
         let received = received.iter().filter(|x| x.to == c.to).count();
         // Each side's own count: a player that many challenge cannot be kept from sending.
@@ -478,6 +508,8 @@ impl Lobby {
                     conn,
                 },
                 seen: Instant::now(),
+                opened: Instant::now(),
+                client: None,
             },
         );
         drop(s);
@@ -503,18 +535,45 @@ impl Lobby {
 
     /// Drops other instances' seeks they stopped saying they hold (the instance died).
     fn sweep(&self) {
-        let stale: Vec<String> = {
+        let (stale, expired): (Vec<String>, Vec<String>) = {
             let s = self.lock();
-            s.seeks
+            let stale = s
+                .seeks
                 .iter()
                 .filter(|(_, h)| {
                     h.owner.instance != self.me() && h.seen.elapsed() > ALIVE_EVERY * 3
                 })
                 .map(|(id, _)| id.clone())
-                .collect()
+                .collect();
+            let expired = s
+                .seeks
+                .iter()
+                .filter(|(_, h)| h.owner.instance == self.me() && h.opened.elapsed() > SEEK_TTL)
+                .map(|(id, _)| id.clone())
+                .collect();
+            (stale, expired)
         };
         for id in stale {
             self.drop_seek(&id);
+        }
+        self.expire_seeks(expired);
+    }
+
+    /// Takes this instance's seeks `ids` away as their maker's leaving would: here, on the
+    /// other instances, and in the database (so that nobody accepts them afterwards).
+    fn expire_seeks(&self, ids: Vec<String>) {
+        for id in ids {
+            if self.lock().seeks.remove(&id).is_none() {
+                continue;
+            }
+            self.announce(&ServerMessage::Unseek { id: id.clone() });
+            self.publish(BusMessage::Gone { id: id.clone() });
+            let store = self.store.clone();
+            if tokio::runtime::Handle::try_current().is_ok() {
+                tokio::task::spawn_blocking(move || {
+                    let _ = store.account_op(AccountOp::TakeSeek { id, at: now_ms() });
+                });
+            }
         }
     }
 
