@@ -58,6 +58,12 @@ class LobbyConnection {
     this.you = null;
     this.open = false;
     window.addEventListener('online', () => this.reconnectNow());
+    // A page left with Back or a typed address may stay alive in the back/forward cache with
+    // its socket, and its seeks would stay open for a maker who is gone: whoever accepted one
+    // got a game against nobody (issue 36). Put away, the page closes the socket (its seeks
+    // go); brought back, it connects again.
+    window.addEventListener('pagehide', () => this.close());
+    window.addEventListener('pageshow', (e) => { if (e.persisted) this.reconnectNow(); });
   }
 
   /** Keeps the connection open for `reason` (the lobby view, a logged-in reader). */

@@ -15,6 +15,22 @@ export class ReconnectingSocket {
     this.delay = 500;
     this.onOnline = () => this.reconnectNow();
     window.addEventListener('online', this.onOnline);
+    // Leaving with Back or a typed address may keep the page alive in the back/forward
+    // cache, and this socket with it: the server would go on counting a player who is gone
+    // as here (issue 36). A page put away closes its socket; one brought back connects again.
+    this.onHide = () => this.suspend();
+    this.onShow = (e) => { if (e.persisted) this.reconnectNow(); };
+    window.addEventListener('pagehide', this.onHide);
+    window.addEventListener('pageshow', this.onShow);
+  }
+
+  /** Closes the connection without giving up on it (the page is being put away). */
+  suspend() {
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close();
   }
 
   get open() {
@@ -78,6 +94,8 @@ export class ReconnectingSocket {
     clearTimeout(this.timer);
     clearInterval(this.pinger);
     window.removeEventListener('online', this.onOnline);
+    window.removeEventListener('pagehide', this.onHide);
+    window.removeEventListener('pageshow', this.onShow);
     if (this.ws) this.ws.close();
   }
 }

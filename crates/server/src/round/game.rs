@@ -11,11 +11,12 @@ use crate::rating::{Category, GameRatings};
 use crate::round::clock::{Clock, TimeControl};
 use crate::store::{ClockRow, EngineClaim, GameRow};
 
-/// A rated game changes ratings only if it ended after this many plies (each side moved
-/// twice). Issue 36: two accounts of one person took one from 1500 to 1842 in ten games
-/// resigned at ply 0. No game of Anywoli ends by its rules this early (the first capture
-/// comes at ply 1 at the soonest, and 92 seeds are still in play), so only a resignation, a
-/// flag, a claim or an agreed draw can: lichess likewise rates no game of fewer than 2 plies.
+/// A rated game that its players end themselves (a resignation, an agreed draw, a claim of the
+/// win from a player who left) changes ratings only if it ended after this many plies (each
+/// side moved twice). Issue 36: two accounts of one person took one from 1500 to 1842 in ten
+/// games resigned at ply 0. No game of Anywoli ends by its rules this early (92 seeds are
+/// still in play), and a flag needs both clocks run down first (15 s at the least), so these
+/// are the quick ways to hand ratings over; lichess likewise rates no game under 2 plies.
 pub const MIN_RATED_PLIES: usize = 4;
 
 /// How long a player of a real-time game between two people has for their first move, from
@@ -650,10 +651,14 @@ impl Game {
         if !p.rated || p.ratings.change.is_some() || p.accounts.iter().any(Option::is_none) {
             return None;
         }
-        if self.moves.len() < MIN_RATED_PLIES {
-            return None;
-        }
         match &self.status {
+            // Ended by the players themselves before the fourth ply: not rated (a flag needs
+            // both clocks run down, and the rules' own ends come later).
+            Status::Over {
+                termination:
+                    Some(Termination::Resignation | Termination::Agreement | Termination::Abandoned),
+                ..
+            } if self.moves.len() < MIN_RATED_PLIES => None,
             Status::Over { outcome, .. } => Some(match outcome {
                 Outcome::Win(Side::South) => 1.0,
                 Outcome::Win(Side::North) => 0.0,
