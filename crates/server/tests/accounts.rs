@@ -955,8 +955,17 @@ async fn every_post_the_cookie_authenticates_needs_the_sessions_csrf_token() {
     let b = srv.signup("Okello", "okello's password").await;
     let (mine, _, _) = new_game(&srv, Some(&a), json!({"mode": "computer"})).await;
     let (anon, anon_secret, _) = new_game(&srv, None, json!({"mode": "computer"})).await;
+    let (open, _, invite) = new_game(&srv, None, json!({"mode": "friend"})).await;
+    let mine_before = srv.get_as(&a, "/api/games?mine=true").await.ok(200)["games"].clone();
     srv.never_shows("abula's new password");
     let posts = [
+        // Made or joined with the cookie, a game would be the account's (issue 36: these
+        // took no token).
+        ("/api/games".to_string(), json!({"mode": "computer"})),
+        (
+            format!("/api/games/{open}/join"),
+            json!({ "invite": invite }),
+        ),
         ("/api/account/logout".to_string(), json!({})),
         ("/api/account/logout-all".to_string(), json!({})),
         (
@@ -1005,6 +1014,15 @@ async fn every_post_the_cookie_authenticates_needs_the_sessions_csrf_token() {
         srv.game(&anon).await["seats"]["south"]["player"],
         Value::Null
     );
+    assert_eq!(
+        srv.game(&open).await["seats"]["north"]["player"],
+        Value::Null
+    );
+    assert_eq!(
+        srv.get_as(&a, "/api/games?mine=true").await.ok(200)["games"],
+        mine_before,
+        "no game was made for the account"
+    );
 
     // With the token, each works.
     let seat = srv
@@ -1013,7 +1031,7 @@ async fn every_post_the_cookie_authenticates_needs_the_sessions_csrf_token() {
         .ok(200);
     assert_eq!(seat["seat"], "south");
     let claimed = srv
-        .post_as(&a, "/api/account/claim", posts[3].1.clone())
+        .post_as(&a, "/api/account/claim", posts[5].1.clone())
         .await
         .ok(200);
     assert_eq!(claimed, json!({"claimed": 1}));

@@ -263,7 +263,7 @@ class NewGameView {
       if (form.clock.value) body.clock = form.clock.value;
       const btn = main.querySelector('#start');
       btn.disabled = true;
-      const r = await api('POST', '/games', body);
+      const r = await post('/games', body);
       btn.disabled = false;
       if (!r.ok) {
         main.querySelector('#new-error').textContent = errorText(r);
@@ -1021,7 +1021,7 @@ class GameView {
   }
 
   async join() {
-    const r = await api('POST', `/games/${this.id}/join`, this.invite ? { invite: this.invite } : {});
+    const r = await post(`/games/${this.id}/join`, this.invite ? { invite: this.invite } : {});
     if (!r.ok) { say(errorText(r), true); return; }
     rememberSeat(this.id, r.data.seat, r.data.secret);
     if (this.socket) this.socket.hello(r.data.secret);

@@ -103,6 +103,30 @@ impl FromRequestParts<AppState> for Viewer {
     }
 }
 
+/// A request that changes something, made with or without an account (a new game, joining
+/// one, a puzzle's moves): the session the cookie opens, if any, and then its `X-CSRF-Token`
+/// must be right (else `403 csrf`, and nothing changes), so that another site's page cannot
+/// act for the account its cookie rides with (issue 36: creating and joining took none).
+pub struct Acting(pub Option<SessionRow>);
+
+impl Acting {
+    pub fn name(&self) -> Option<&str> {
+        self.0.as_ref().map(|s| s.name.as_str())
+    }
+}
+
+impl FromRequestParts<AppState> for Acting {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, st: &AppState) -> Result<Self, ApiError> {
+        let Viewer(session) = Viewer::from_request_parts(parts, st).await?;
+        if let Some(s) = &session {
+            check_csrf(&parts.headers, s)?;
+        }
+        Ok(Acting(session))
+    }
+}
+
 /// A logged-in account's request that changes something: the cookie must open a session and
 /// `X-CSRF-Token` must be that session's token (else `401 not_logged_in` or `403 csrf`, and
 /// nothing changes).

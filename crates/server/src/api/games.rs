@@ -1,6 +1,7 @@
 //! Games as resources: make one (or import one), read one, list them, and what a page needs
 //! to know about the server.
 
+use crate::account::session::Acting;
 use anywoli_core::{parse_position, Position, Record, Rules, VARIANTS};
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, StatusCode};
@@ -65,7 +66,7 @@ fn parse_seed(v: Option<&Value>) -> ApiResult<Option<u64>> {
 pub async fn create(
     State(st): State<AppState>,
     client: ClientIp,
-    viewer: Viewer,
+    viewer: Acting,
     JsonBody(req): JsonBody<CreateRequest>,
 ) -> ApiResult<Response> {
     client.check(&st.limiters().games, "new games")?;

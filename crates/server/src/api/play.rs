@@ -2,6 +2,7 @@
 //! Each asks the game's round (crate::round::actor), which makes the change whether or not
 //! the request is still there to hear the answer.
 
+use crate::account::session::Acting;
 use anywoli_core::Move;
 use anywoli_engine::{Engine, Limits};
 use axum::extract::{Path, State};
@@ -11,7 +12,6 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::account::Viewer;
 use crate::api::client::ClientIp;
 use crate::api::{seat_name, AppState, JsonBody};
 use crate::engine_queue::{Priority, QueueError};
@@ -78,7 +78,7 @@ pub struct JoinRequest {
 pub async fn join(
     State(st): State<AppState>,
     Path(id): Path<String>,
-    viewer: Viewer,
+    viewer: Acting,
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> ApiResult<Json<Value>> {
     let account = viewer.name().map(str::to_string);
