@@ -20,7 +20,10 @@ for _ in $(seq 1 1800); do
   if ! kill -0 "$pid" 2>/dev/null; then echo "the main command exited:"; tail -20 "$log"; exit 1; fi
   sleep 1
 done
-curl -sf --max-time 5 "$base/" | grep -q '<title>Anywoli' || { echo "no page at $base/"; tail -20 "$log"; exit 1; }
+# Read whole before looking: `curl | grep -q` fails with SIGPIPE under pipefail whenever grep
+# finds the title before curl has written the rest of the page.
+page=$(curl -sf --max-time 5 "$base/") || { echo "no page at $base/"; tail -20 "$log"; exit 1; }
+grep -q '<title>Anywoli' <<<"$page" || { echo "no page at $base/"; tail -20 "$log"; exit 1; }
 created=$(curl -sf --max-time 10 -H 'Content-Type: application/json' -d '{"mode":"local"}' "$base/api/games")
 id=$(printf '%s' "$created" | python3 -c 'import json,sys; print(json.load(sys.stdin)["game"]["id"])')
 secret=$(printf '%s' "$created" | python3 -c 'import json,sys; print(json.load(sys.stdin)["secret"])')

@@ -56,12 +56,33 @@ impl AllowedHosts {
         local || self.names.iter().any(|n| n == name)
     }
 
-    /// Whether `origin` (`scheme://host[:port]`, or `null`) is a page of ours.
-    pub fn allows_origin(&self, origin: &str) -> bool {
-        let rest = origin
+    /// Whether `origin` (`scheme://host[:port]`, or `null`) is a page of ours, for a request
+    /// sent to `host` (its `Host` header): the same host and port as the request (a page
+    /// posts to the server that served it), the same host when a proxy passed the `Host`
+    /// without its port, or a name of ours (the public URL's, `--allowed-host`). Issue 36:
+    /// any IP address, one-label or `.local` name was accepted, so a page of another device
+    /// on the network could post with a player's cookie.
+    pub fn allows_origin(&self, origin: &str, host: Option<&str>) -> bool {
+        let Some(authority) = origin
             .strip_prefix("https://")
-            .or_else(|| origin.strip_prefix("http://"));
-        rest.is_some_and(|r| !r.contains('/') && self.allows(r))
+            .or_else(|| origin.strip_prefix("http://"))
+            .filter(|r| !r.is_empty() && !r.contains('/'))
+            .map(str::to_ascii_lowercase)
+        else {
+            return false;
+        };
+        let origin_name = strip_port(&authority).trim_end_matches('.').to_string();
+        if self.names.iter().any(|n| *n == origin_name) {
+            return true;
+        }
+        let Some(host) = host.map(|h| h.trim().to_ascii_lowercase()) else {
+            return false;
+        };
+        let host_name = strip_port(&host).trim_end_matches('.').to_string();
+        let host_has_port = host_name.len() != host.trim_end_matches('.').len();
+        self.allows(&host)
+            && (authority.trim_end_matches('.') == host.trim_end_matches('.')
+                || (!host_has_port && origin_name == host_name))
     }
 }
 
@@ -119,7 +140,7 @@ pub async fn guard(State(hosts): State<AllowedHosts>, req: Request, next: Next) 
             let needs_origin =
                 req.method() == Method::POST || req.headers().contains_key(header::UPGRADE);
             match origin {
-                Some(o) if needs_origin && !hosts.allows_origin(o) => ApiError::new(
+                Some(o) if needs_origin && !hosts.allows_origin(o, host.as_deref()) => ApiError::new(
                     StatusCode::FORBIDDEN,
                     "wrong_origin",
                     "requests from pages of other sites are refused",
@@ -210,10 +231,32 @@ mod tests {
         ] {
             assert!(!h.allows(bad), "{bad}");
         }
-        assert!(h.allows_origin("http://127.0.0.1:8080"));
-        assert!(h.allows_origin("https://anywoli.example.org"));
-        assert!(!h.allows_origin("https://evil.example.com"));
-        assert!(!h.allows_origin("null"));
-        assert!(!h.allows_origin("http://127.0.0.1:8080/path"));
+    }
+
+    #[test]
+    fn origins_are_the_request_s_own_host_or_a_name_of_ours() {
+        let h = AllowedHosts::new(["anywoli.example.org".to_string()]);
+        let host = Some("127.0.0.1:8080");
+        assert!(h.allows_origin("http://127.0.0.1:8080", host));
+        assert!(h.allows_origin("https://anywoli.example.org", host), "the public URL");
+        assert!(h.allows_origin("https://anywoli.example.org:8443", Some("anywoli.example.org")));
+        assert!(h.allows_origin("http://mypc.local:8080", Some("mypc.local:8080")));
+        assert!(h.allows_origin("http://[::1]:8080", Some("[::1]:8080")));
+        for bad in [
+            // Another device's page on the network, or another program on this machine.
+            "http://192.168.1.99:8080",
+            "http://127.0.0.1:3000",
+            "http://evil.local:8080",
+            "http://printer:8080",
+            "https://evil.example.com",
+            "null",
+            "http://127.0.0.1:8080/path",
+            "http://",
+        ] {
+            assert!(!h.allows_origin(bad, host), "{bad}");
+        }
+        assert!(!h.allows_origin("http://127.0.0.1:8080", None));
+        // A request to a host we do not answer to is refused whatever its origin.
+        assert!(!h.allows_origin("http://evil.example.com", Some("evil.example.com")));
     }
 }
