@@ -140,12 +140,14 @@ pub async fn guard(State(hosts): State<AllowedHosts>, req: Request, next: Next) 
             let needs_origin =
                 req.method() == Method::POST || req.headers().contains_key(header::UPGRADE);
             match origin {
-                Some(o) if needs_origin && !hosts.allows_origin(o, host.as_deref()) => ApiError::new(
-                    StatusCode::FORBIDDEN,
-                    "wrong_origin",
-                    "requests from pages of other sites are refused",
-                )
-                .into_response(),
+                Some(o) if needs_origin && !hosts.allows_origin(o, host.as_deref()) => {
+                    ApiError::new(
+                        StatusCode::FORBIDDEN,
+                        "wrong_origin",
+                        "requests from pages of other sites are refused",
+                    )
+                    .into_response()
+                }
                 _ => next.run(req).await,
             }
         }
@@ -238,8 +240,14 @@ mod tests {
         let h = AllowedHosts::new(["anywoli.example.org".to_string()]);
         let host = Some("127.0.0.1:8080");
         assert!(h.allows_origin("http://127.0.0.1:8080", host));
-        assert!(h.allows_origin("https://anywoli.example.org", host), "the public URL");
-        assert!(h.allows_origin("https://anywoli.example.org:8443", Some("anywoli.example.org")));
+        assert!(
+            h.allows_origin("https://anywoli.example.org", host),
+            "the public URL"
+        );
+        assert!(h.allows_origin(
+            "https://anywoli.example.org:8443",
+            Some("anywoli.example.org")
+        ));
         assert!(h.allows_origin("http://mypc.local:8080", Some("mypc.local:8080")));
         assert!(h.allows_origin("http://[::1]:8080", Some("[::1]:8080")));
         for bad in [

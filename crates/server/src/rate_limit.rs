@@ -321,7 +321,15 @@ pub struct Limiters {
     pub hints: RateLimiter,
     pub imports: RateLimiter,
     pub logins: RateLimiter,
+    /// Game reviews started (a stored or running one costs nothing): [`REVIEWS_PER_MINUTE`],
+    /// off with the hints' limit (`--hints-per-minute 0`), since both are engine time.
+    pub reviews: RateLimiter,
 }
+
+/// Reviews one client may start a minute, after a burst of 2. A review is up to a few seconds
+/// of one core (4 s for 314 plies, issue 36, which found them unlimited); a person reviews a
+/// game after playing it, minutes apart.
+pub const REVIEWS_PER_MINUTE: u32 = 4;
 
 impl Limiters {
     pub fn new(r: RateLimits) -> Limiters {
@@ -330,6 +338,14 @@ impl Limiters {
             hints: RateLimiter::new(r.hints_per_minute, 4),
             imports: RateLimiter::new(r.imports_per_minute, 5),
             logins: RateLimiter::new(r.logins_per_minute, 5),
+            reviews: RateLimiter::new(
+                if r.hints_per_minute == 0 {
+                    0
+                } else {
+                    REVIEWS_PER_MINUTE
+                },
+                2,
+            ),
         }
     }
 }

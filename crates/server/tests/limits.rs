@@ -925,3 +925,60 @@ async fn one_address_holds_at_most_six_seeks_however_many_sockets() {
     }
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reviews_are_limited_per_client_and_one_already_there_is_free() {
+    let server = socket_server("reviews", few_sockets(100, 16), None).await;
+    let mut s = connect_from([127, 0, 0, 11], server.addr).await;
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        s.write_all(post("/api/games", r#"{"mode":"local"}"#).as_bytes())
+            .await
+            .unwrap();
+        let (status, _, v) = response(&mut s, patience(SHORT)).await;
+        assert_eq!(status, 201, "{v}");
+        let (id, secret) = (
+            v["game"]["id"].as_str().unwrap(),
+            v["secret"].as_str().unwrap(),
+        );
+        let body = json!({"move": "e", "secret": secret}).to_string();
+        s.write_all(post(&format!("/api/games/{id}/moves"), &body).as_bytes())
+            .await
+            .unwrap();
+        let (status, _, v) = response(&mut s, patience(SHORT)).await;
+        assert_eq!(status, 200, "{v}");
+        ids.push(id.to_string());
+    }
+    let review = |id: &str| format!("/api/games/{id}/review");
+    let mut statuses = Vec::new();
+    for id in &ids {
+        s.write_all(post(&review(id), "{}").as_bytes())
+            .await
+            .unwrap();
+        let (status, _, v) = response(&mut s, patience(SHORT)).await;
+        statuses.push((status, v["error"].as_str().map(str::to_string)));
+    }
+    assert_eq!(
+        statuses,
+        [
+            (202, None),
+            (202, None),
+            (429, Some("rate_limited".to_string()))
+        ],
+        "a burst of two"
+    );
+    // Asking again for one that runs or is done costs nothing.
+    s.write_all(post(&review(&ids[0]), "{}").as_bytes())
+        .await
+        .unwrap();
+    let (status, _, v) = response(&mut s, patience(SHORT)).await;
+    assert!(status == 200 || status == 202, "{status} {v}");
+    // Another client reviews the third.
+    let mut t = connect_from([127, 0, 0, 12], server.addr).await;
+    t.write_all(post(&review(&ids[2]), "{}").as_bytes())
+        .await
+        .unwrap();
+    let (status, _, v) = response(&mut t, patience(SHORT)).await;
+    assert!(status == 200 || status == 202, "{status} {v}");
+    server.stop().await;
+}

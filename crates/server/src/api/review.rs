@@ -15,6 +15,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
+use crate::api::client::ClientIp;
 use crate::api::AppState;
 use crate::dates::now_ms;
 use crate::engine_queue::{Priority, QueueError};
@@ -73,7 +74,11 @@ pub async fn get(State(st): State<AppState>, Path(id): Path<String>) -> ApiResul
 
 /// `POST /api/games/{id}/review`: `200` with the review when it is there, else `202` once it
 /// is running.
-pub async fn start(State(st): State<AppState>, Path(id): Path<String>) -> ApiResult<Response> {
+pub async fn start(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    client: ClientIp,
+) -> ApiResult<Response> {
     let g = st.rounds().snapshot(&id).await?;
     if g.moves.is_empty() {
         return Err(ApiError::not_allowed("the game has no move to review yet"));
@@ -88,6 +93,10 @@ pub async fn start(State(st): State<AppState>, Path(id): Path<String>) -> ApiRes
     }
     let done = Arc::new(AtomicUsize::new(0));
     let total = g.moves.len();
+    // Only a review that will run counts: a stored or running one costs nothing more.
+    if !st.reviews().lock().contains_key(&id) {
+        client.check(&st.limiters().reviews, "game reviews")?;
+    }
     {
         let mut running = st.reviews().lock();
         if running.contains_key(&id) {
