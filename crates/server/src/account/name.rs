@@ -23,15 +23,91 @@ pub fn check_name(name: &str) -> Result<(), ApiError> {
             .bytes()
             .next()
             .is_some_and(|b| b.is_ascii_alphanumeric());
-    if ok {
-        Ok(())
-    } else {
-        Err(ApiError::new(
+    if !ok {
+        return Err(ApiError::new(
             axum::http::StatusCode::BAD_REQUEST,
             "bad_name",
             "a name is 2 to 20 letters (A-Z), digits, '_' or '-', starting with a letter or digit",
-        ))
+        ));
     }
+    if is_reserved(name) {
+        return Err(ApiError::new(
+            axum::http::StatusCode::BAD_REQUEST,
+            "reserved_name",
+            "this name is kept for the site itself (or looks like one that is): choose another",
+        ));
+    }
+    Ok(())
+}
+
+/// Names a player could pass off as the site, its staff or its engine (issue 36: `admin`,
+/// `anywoli`, `computer`, `moderator` and look-alikes could be registered).
+const RESERVED: &[&str] = &[
+    "admin",
+    "administrator",
+    "anywoli",
+    "computer",
+    "engine",
+    "moderator",
+    "mod",
+    "mods",
+    "staff",
+    "support",
+    "system",
+    "root",
+    "official",
+    "server",
+    "anonymous",
+    "guest",
+    "nobody",
+    "null",
+    "undefined",
+    "host",
+    "owner",
+    "team",
+];
+
+/// What a name looks like, whatever its case, separators and the digits that pass for
+/// letters: `Adm1n`, `ADMlN`, `ad_min` and `adrnin` all look like `admin`.
+pub fn skeleton(name: &str) -> String {
+    let folded: String = name
+        .to_ascii_lowercase()
+        .chars()
+        .filter(|c| *c != '_' && *c != '-')
+        .map(|c| match c {
+            '0' => 'o',
+            '1' | 'i' | '|' => 'l',
+            '3' => 'e',
+            '4' => 'a',
+            '5' => 's',
+            '7' => 't',
+            '8' => 'b',
+            '9' => 'g',
+            c => c,
+        })
+        .collect();
+    folded.replace("rn", "m").replace("vv", "w")
+}
+
+/// The reserved words that no name may start with either (`admin2`, `moderator_kofi`,
+/// `anywoli-team`): the site's and its staff's.
+const RESERVED_PREFIXES: &[&str] = &[
+    "admin",
+    "anywoli",
+    "moderator",
+    "computer",
+    "official",
+    "support",
+    "system",
+];
+
+/// Whether `name` is, or looks like, a reserved one, or starts like the site's or its staff's.
+pub fn is_reserved(name: &str) -> bool {
+    let s = skeleton(name);
+    RESERVED.iter().any(|r| s == skeleton(r))
+        || RESERVED_PREFIXES
+            .iter()
+            .any(|r| s.starts_with(&skeleton(r)))
 }
 
 pub fn check_password(password: &str) -> Result<(), ApiError> {
@@ -76,6 +152,44 @@ mod tests {
             assert!(check_name(bad).is_err(), "{bad:?}");
         }
         assert_eq!(key_of("AbUla"), "abula");
+    }
+
+    #[test]
+    fn the_site_s_names_and_their_look_alikes_are_kept() {
+        for bad in [
+            "admin",
+            "Admin",
+            "ADM1N",
+            "adrnin",
+            "ad_min",
+            "Administrator",
+            "admin2",
+            "anywoli",
+            "Anyw0li",
+            "anywoli-team",
+            "computer",
+            "C0mputer",
+            "moderator",
+            "moderator_kofi",
+            "mod",
+            "M0D",
+            "system",
+        ] {
+            let e = check_name(bad).unwrap_err();
+            assert_eq!(e.code, "reserved_name", "{bad}");
+        }
+        for ok in [
+            "Abula",
+            "okello_7",
+            "modi",
+            "madmin",
+            "guesthouse",
+            "engineer",
+            "hostel",
+        ] {
+            assert!(check_name(ok).is_ok(), "{ok}");
+        }
+        assert_eq!(skeleton("Ad-M1n"), "admln");
     }
 
     #[test]
