@@ -2,6 +2,7 @@
 //! so a game's changes are strictly ordered; each change is checked, stored, applied and
 //! announced before the next command is read.
 
+use std::collections::VecDeque;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
@@ -27,6 +28,11 @@ type Reply<T> = oneshot::Sender<ApiResult<T>>;
 /// How long a player must have been away (no connection to the game) before the opponent may
 /// claim the win: long enough for a phone to change networks or a page to reload.
 pub const CLAIM_AFTER_MS: i64 = 30_000;
+/// A seat's measured round trips kept: the last five pings, about two minutes.
+const LAGS_KEPT: usize = 5;
+/// What a lag claim may exceed the measured round trip by: the variation of a network
+/// between two pings (a phone's radio waking, a congested link).
+pub const LAG_JITTER_MS: i64 = 100;
 
 /// The levels that choose by a shallow look (docs/strength.md: 1 to 3 plies), too quick to
 /// queue for a worker.
@@ -65,6 +71,8 @@ pub enum Command {
         here: bool,
         reply: Reply<Vec<Side>>,
     },
+    /// The round trip the server measured on a seat's socket (its ping and the pong).
+    Lag { secret: String, rtt_ms: i64 },
     /// Claim the win from an opponent away for longer than [`CLAIM_AFTER_MS`].
     Claim {
         secret: String,
@@ -141,6 +149,9 @@ struct Round {
     flag_timer: Option<i64>,
     /// The connections of each seat's player to this game on this server instance.
     here: [u32; 2],
+    /// The last round trips measured on each seat's sockets (milliseconds, newest last): the
+    /// most a move's lag claim is given back (see [`Round::allowed_lag`]).
+    lags: [VecDeque<i64>; 2],
 }
 
 /// The round's life: commands until it has been idle long enough, then it is forgotten.
@@ -162,6 +173,7 @@ pub async fn run(
         recheck: false,
         flag_timer: None,
         here: [0; 2],
+        lags: Default::default(),
     };
     r.check_flag().await;
     r.kick_engine().await;
@@ -320,6 +332,15 @@ impl Round {
                 let _ = reply.send(r);
             }
             Command::FlagCheck => self.flag_timer = None,
+            Command::Lag { secret, rtt_ms } => {
+                for side in self.game.seats_of(&secret) {
+                    let l = &mut self.lags[side.index()];
+                    l.push_back(rtt_ms.max(0));
+                    while l.len() > LAGS_KEPT {
+                        l.pop_front();
+                    }
+                }
+            }
             Command::Join {
                 invite,
                 account,
@@ -539,6 +560,15 @@ impl Round {
         true
     }
 
+    /// The most of a move's lag claim that `side` gets back: the slowest of its last round
+    /// trips measured on its sockets, plus [`LAG_JITTER_MS`] for a network that varies; just
+    /// that jitter when no socket of the seat answered a ping (issue 36: the client's claim was
+    /// taken as it was, 500 ms on every move). The clock caps it at `LAG_CAP_MS` besides.
+    fn allowed_lag(&self, side: Side) -> i64 {
+        let measured = self.lags[side.index()].iter().copied().max().unwrap_or(0);
+        measured + LAG_JITTER_MS
+    }
+
     fn held(&self, secret: &str) -> ApiResult<Vec<Side>> {
         let held = self.game.seats_of(secret);
         if held.is_empty() {
@@ -592,6 +622,8 @@ impl Round {
         })?;
         let before = g.pos;
         let now = now_ms();
+        let lag_ms = lag_ms.min(self.allowed_lag(to_move));
+        let g = &self.game;
         if g.clock.is_some_and(|c| c.flagged(to_move, now, lag_ms)) {
             self.commit(Change::Flag {
                 loser: to_move,

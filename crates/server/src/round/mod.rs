@@ -268,6 +268,14 @@ impl Rounds {
 
     /// Sends game `id`'s round a command and awaits its answer. A round that ended just
     /// before the command arrived is started again once.
+    /// Sends `cmd`, which wants no answer, to game `id`'s round (started if needed).
+    pub async fn send(&self, id: &str, cmd: Command) -> ApiResult<()> {
+        let tx = self.handle(id).await?;
+        tx.send(cmd)
+            .await
+            .map_err(|_| ApiError::busy("the game's round could not be reached", 1))
+    }
+
     pub async fn call<T>(
         &self,
         id: &str,

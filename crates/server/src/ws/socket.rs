@@ -23,6 +23,9 @@ use tokio::time::{timeout, Instant, MissedTickBehavior};
 
 use super::caps::{SocketLimits, SocketPermit};
 
+/// When the first ping goes after a socket opens (then every `ping_interval`).
+const FIRST_PING: Duration = Duration::from_secs(1);
+
 /// A channel's own bounds on what a client sends.
 #[derive(Clone, Copy, Debug)]
 pub struct Bounds {
@@ -53,6 +56,9 @@ pub trait Channel: Send + 'static {
     fn next(&mut self) -> impl Future<Output = Option<String>> + Send;
     /// The answer to a client's text message, if any.
     fn answer(&mut self, text: String) -> impl Future<Output = Option<String>> + Send;
+    /// The client answered the server's ping after `rtt`: the network's round trip as the
+    /// server measures it (a game's clock bounds the lag a player claims by it).
+    fn pong(&mut self, _rtt: Duration) {}
 }
 
 /// Why a socket's loop ended (for tests and the log).
@@ -90,8 +96,12 @@ pub async fn serve<C: Channel>(
     let mut heard = Instant::now();
     let mut window = Instant::now();
     let mut received = 0u32;
-    let mut ping =
-        tokio::time::interval_at(Instant::now() + limits.ping_interval, limits.ping_interval);
+    // The first ping goes soon, so that the round trip is known before the first move.
+    let mut ping = tokio::time::interval_at(
+        Instant::now() + limits.ping_interval.min(FIRST_PING),
+        limits.ping_interval,
+    );
+    let mut pinged: Option<Instant> = None;
     ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
     loop {
         tokio::select! {
@@ -119,6 +129,11 @@ pub async fn serve<C: Channel>(
                     close(&mut socket, close_code::POLICY, "too many messages").await;
                     return End::TooMany;
                 }
+                if let Message::Pong(_) = msg {
+                    if let Some(at) = pinged.take() {
+                        channel.pong(heard.duration_since(at));
+                    }
+                }
                 if let Message::Text(t) = msg {
                     if let Some(reply) = channel.answer(t.to_string()).await {
                         if let Err(end) = send(&mut socket, Message::Text(reply.into()), send_timeout).await {
@@ -135,6 +150,7 @@ pub async fn serve<C: Channel>(
                 if let Err(end) = send(&mut socket, Message::Ping(Default::default()), send_timeout).await {
                     return end;
                 }
+                pinged = Some(Instant::now());
             }
         }
     }
