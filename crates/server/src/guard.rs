@@ -72,7 +72,7 @@ impl AllowedHosts {
             return false;
         };
         let origin_name = strip_port(&authority).trim_end_matches('.').to_string();
-        if self.names.iter().any(|n| *n == origin_name) {
+        if self.names.contains(&origin_name) {
             return true;
         }
         let Some(host) = host.map(|h| h.trim().to_ascii_lowercase()) else {
