@@ -83,8 +83,9 @@ pub enum Why {
     GaveFour { hole: Hole },
     /// The move captured nothing with its last seed; it ended as `ending`.
     NoLastSeedCapture { ending: Ending },
-    /// The turn went to the opponent, which still has seeds: no pass.
-    OpponentPlays { ending: Ending },
+    /// The turn went to the opponent, which has seeds: no pass. `fed`: its row was empty
+    /// before the move, which sowed seeds into it (so "it still has seeds" would be wrong).
+    OpponentPlays { ending: Ending, fed: bool },
     /// The game goes on after the move (`WinNow`).
     GameGoesOn { ending: Ending },
     /// The game ended, but not with the learner ahead: the final stores.
@@ -363,6 +364,7 @@ impl Exercise {
         if p.to_move() != Some(me) {
             return Step::Invalid("it is not the learner's turn".into());
         }
+        let opponent_was_empty = p.row_seeds(me.opponent()) == 0;
         let t = match p.play_traced(newest) {
             Ok(t) => t,
             Err(e) => return Step::Illegal(e.to_string()),
@@ -420,7 +422,10 @@ impl Exercise {
                 } else if again {
                     Step::Continue
                 } else {
-                    Step::Wrong(Why::OpponentPlays { ending: end })
+                    Step::Wrong(Why::OpponentPlays {
+                        ending: end,
+                        fed: opponent_was_empty,
+                    })
                 }
             }
             Goal::WinNow => {
@@ -480,6 +485,7 @@ impl Exercise {
         if p.to_move() != Some(me) {
             return Step::Invalid("it is not the learner's turn".into());
         }
+        let opponent_was_empty = p.row_seeds(me.opponent()) == 0;
         let t = match p.play_traced(newest) {
             Ok(t) => t,
             Err(e) => return Step::Illegal(e.to_string()),

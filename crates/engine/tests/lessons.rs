@@ -210,6 +210,7 @@ fn wrong_moves_get_the_reason_the_page_explains() {
             "c",
             Why::OpponentPlays {
                 ending: Ending::Stopped(hole("d")),
+                fed: false,
             },
         ),
         (
@@ -238,6 +239,17 @@ fn wrong_moves_get_the_reason_the_page_explains() {
             "{id} #{i}: {m}"
         );
     }
+    // Pass: after k's extra move North's row is empty; i then sows into North's A, so the
+    // reason is that the move fed North, not that North "still has seeds" (issue 36).
+    let e = exercise("pass", 0);
+    assert_eq!(e.judge(&[mv("k")]), Step::Continue);
+    assert_eq!(
+        e.judge(&[mv("k"), mv("i")]),
+        Step::Wrong(Why::OpponentPlays {
+            ending: Ending::Stopped(hole("A")),
+            fed: true
+        })
+    );
     // Tempo: k at once leaves North's A a relay into C's three; after h's capture, i's sowing
     // makes C's four for North.
     let e = exercise("tempo", 0);

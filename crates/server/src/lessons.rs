@@ -54,8 +54,8 @@ fn why_json(w: Why) -> Value {
         Why::NoLastSeedCapture { ending } => {
             json!({"kind": "no_last_seed_capture", "ending": ending_json(ending)})
         }
-        Why::OpponentPlays { ending } => {
-            json!({"kind": "opponent_plays", "ending": ending_json(ending)})
+        Why::OpponentPlays { ending, fed } => {
+            json!({"kind": "opponent_plays", "ending": ending_json(ending), "fed": fed})
         }
         Why::GameGoesOn { ending } => {
             json!({"kind": "game_goes_on", "ending": ending_json(ending)})

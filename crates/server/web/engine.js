@@ -274,7 +274,9 @@ export class EnginePanel {
     $('#engine-depth').textContent = status || (this.depth ? t('an_depth', { d: this.depth }) : t('an_engine_starting'));
     $('#engine-nodes').textContent = !status && this.depth && this.nodes ? ' · ' + (this.nodes < 1000
       ? t('an_nodes_few', { n: this.nodes.toLocaleString(currentLang()), s: num1(this.time / 1000) })
-      : t('an_nodes', { n: Math.round(this.nodes / 1000).toLocaleString(currentLang()), s: num1(this.time / 1000) })) : '';
+      // Large counts in the language's own short form ("31.4M", "31,4 mil."): "31,397
+      // thousand positions" was hard to read (issue 36).
+      : t('an_nodes_few', { n: compactCount(this.nodes), s: num1(this.time / 1000) })) : '';
     $('#engine-summary').textContent = this.summary || '';
     if (proven) {
       // Unproven moves (the solver ran out of nodes on them) come last.
@@ -302,4 +304,13 @@ export function outcomeText(m) {
   if (m.outcome === 'loss') return t('an_move_loses_by', { n });
   if (m.outcome === 'draw') return t('an_move_draws');
   return t('an_move_unproven');
+}
+
+/** `n` in the page's language's short form: 31,397,000 → "31.4M" in English. */
+function compactCount(n) {
+  try {
+    return new Intl.NumberFormat(currentLang(), { notation: 'compact', maximumFractionDigits: 1 }).format(n);
+  } catch {
+    return n.toLocaleString();
+  }
 }

@@ -90,7 +90,9 @@ export function whyText(w) {
     case 'no_midsow_capture': return t('ls_why_no_midsow') + ' ' + endingText(w.ending);
     case 'gave_four': return t('ls_why_gave_four', { h: w.hole });
     case 'no_last_seed_capture': return endingText(w.ending) + ' ' + t('ls_why_no_last_seed');
-    case 'opponent_plays': return endingText(w.ending) + ' ' + t('ls_why_opponent_plays');
+    // Issue 36: "North still has seeds" was said also when North had none before the move
+    // and the move sowed some into its row.
+    case 'opponent_plays': return endingText(w.ending) + ' ' + t(w.fed ? 'ls_why_opponent_fed' : 'ls_why_opponent_plays');
     case 'game_goes_on': return endingText(w.ending) + ' ' + t('ls_why_game_goes_on');
     case 'not_ahead': return t('ls_why_not_ahead', { s: w.stores[0], n: w.stores[1] });
     case 'opponent_captures': return t('ls_why_opponent_captures', { m: w.reply, h: w.hole });
