@@ -485,7 +485,6 @@ impl Exercise {
         if p.to_move() != Some(me) {
             return Step::Invalid("it is not the learner's turn".into());
         }
-        let opponent_was_empty = p.row_seeds(me.opponent()) == 0;
         let t = match p.play_traced(newest) {
             Ok(t) => t,
             Err(e) => return Step::Illegal(e.to_string()),
