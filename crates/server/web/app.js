@@ -290,8 +290,14 @@ function resultText(result) {
   return { '1-0': t('result_south'), '0-1': t('result_north'), '1/2-1/2': t('result_draw_short'), '*': t('result_playing') }[result] || result;
 }
 
-/** A table of game summaries (the archive's lists). */
-function gamesTable(games, caption) {
+/** A table of game summaries (the archive's lists). `mine`: the reader's own games. A live
+ * game of somebody else's is to be watched, not continued (issue 36: every live game said
+ * "Continue"). */
+function gamesTable(games, caption, mine = false) {
+  const link = (g) => {
+    if (g.status === 'over') return t('replay');
+    return mine || mySeat(g.id) ? t('open') : t('watch_game');
+  };
   const dateFmt = new Intl.DateTimeFormat(currentLang(), { dateStyle: 'medium', timeStyle: 'short' });
   const rows = games.map((g) => `
     <tr>
@@ -302,7 +308,7 @@ function gamesTable(games, caption) {
       <td data-label="${esc(t('north'))}">${playerHtml(g, 'north')}</td>
       <td data-label="${esc(t('col_result'))}">${esc(resultText(g.result))}</td>
       <td class="num" data-label="${esc(t('col_moves'))}">${g.moves}</td>
-      <td><a href="/g/${esc(g.id)}" data-link class="open-game">${esc(g.status === 'over' ? t('replay') : t('open'))}</a>${g.status === 'over' && g.moves ? ` <a href="/analysis/${esc(g.id)}?ply=0" data-link class="analyse-game">${esc(t('an_analyse'))}</a>` : ''}</td>
+      <td><a href="/g/${esc(g.id)}" data-link class="open-game">${esc(link(g))}</a>${g.status === 'over' && g.moves ? ` <a href="/analysis/${esc(g.id)}?ply=0" data-link class="analyse-game">${esc(t('an_analyse'))}</a>` : ''}</td>
     </tr>`).join('');
   return `<div class="table-wrap"><table class="archive">
     <caption class="sr-only">${esc(caption)}</caption>
@@ -350,7 +356,7 @@ class ArchiveView {
     mine.hidden = this.mine === null;
     if (this.mine !== null) {
       mine.querySelector('.list').innerHTML = (this.mineError ? `<p class="error" role="alert">${esc(this.mineError)}</p>` : '')
-        + (this.mine.length ? gamesTable(this.mine, t('my_games')) : `<p>${esc(t('no_games'))}</p>`);
+        + (this.mine.length ? gamesTable(this.mine, t('my_games'), true) : `<p>${esc(t('no_games'))}</p>`);
     }
   }
 
