@@ -710,6 +710,12 @@ class GameView {
     this.busy = false;
     setBody({ busy: this.pending ? '1' : '0' });
     this.show();
+    // A step asked for while a live move was sown.
+    if (this.stepAfter !== undefined) {
+      const n = this.stepAfter;
+      this.stepAfter = undefined;
+      this.step(n);
+    }
   }
 
   setGame(g) {
@@ -875,8 +881,9 @@ class GameView {
       if (here) b.setAttribute('aria-current', 'step');
       else b.removeAttribute('aria-current');
     }
+    // The list follows the move shown, in the game's history too.
     const cur = list.querySelector('.current');
-    if (cur && live) cur.scrollIntoView({ block: 'nearest' });
+    if (cur) cur.scrollIntoView({ block: 'nearest' });
     $('#first').disabled = shown === 0;
     $('#prev').disabled = shown === 0;
     $('#next').disabled = live;
@@ -934,8 +941,8 @@ class GameView {
     const g = this.game;
     if (!g) return;
     if (e.key === 'Escape') { this.board.skip(); return; }
-    if (e.key === 'ArrowLeft') { e.preventDefault(); this.step(this.shownPly() - 1); return; }
-    if (e.key === 'ArrowRight') { e.preventDefault(); this.step(this.shownPly() + 1); return; }
+    if (e.key === 'ArrowLeft') { e.preventDefault(); this.step(this.aimedPly() - 1); return; }
+    if (e.key === 'ArrowRight') { e.preventDefault(); this.step(this.aimedPly() + 1); return; }
     if (e.key === 'Home') { e.preventDefault(); this.step(0); return; }
     if (e.key === 'End') { e.preventDefault(); this.goLive(); return; }
     if (e.key.length === 1 && /[a-lA-L]/.test(e.key) && g.to_move) {
@@ -957,30 +964,46 @@ class GameView {
     return true;
   }
 
-  /** Shows the position after `n` moves; one step forward is animated. */
+  /** The ply the next step counts from: the one asked for last, if the board is still on
+   * its way there. */
+  aimedPly() {
+    return this.stepAfter ?? this.shownPly();
+  }
+
+  /** Shows the position after `n` moves; one step forward is animated. A step asked for
+   * while a move is sown cuts the sowing short and goes straight on: no key press is lost,
+   * and holding an arrow key runs through a long game (issue 36: a step took 1.7–12.9 s on
+   * long games and presses in between were dropped). */
   async step(n) {
     const g = this.game;
-    if (!g || this.busy) return;
+    if (!g) return;
     n = Math.max(0, Math.min(n, g.ply));
+    if (this.busy) {
+      this.stepAfter = n;
+      this.board.skip();
+      return;
+    }
     const from = this.shownPly();
     if (n === from) return;
-    if (!(await this.loadPositions())) return;
-    if (n === from + 1) {
+    this.busy = true;
+    const loaded = await this.loadPositions();
+    if (loaded && n === from + 1 && this.stepAfter === undefined) {
       const r = await api('GET', `/games/${this.id}/moves/${n}/trace`);
-      if (r.ok) {
-        this.busy = true;
+      if (r.ok && this.stepAfter === undefined) {
         this.viewPly = n === g.ply ? null : n;
         say(t('played', { side: t(r.data.mover), m: r.data.move }));
         await this.board.animate(r.data, SPEEDS[speed()], (text, important) => { if (important) say(text); });
-        this.busy = false;
-        this.show();
-        this.pump();
-        return;
       }
     }
-    this.viewPly = n === g.ply ? null : n;
-    if (this.viewPly !== null) say(t('viewing_move', { n, total: g.ply }));
+    this.busy = false;
+    if (this.stepAfter !== undefined) {
+      n = this.stepAfter;
+      this.stepAfter = undefined;
+    }
+    if (loaded) this.viewPly = n === g.ply ? null : n;
+    if (this.viewPly !== null && n !== from + 1) say(t('viewing_move', { n, total: g.ply }));
     this.show();
+    this.pump();
   }
 
   /** "Why?": the move on the board told lap by lap, from its trace. */
