@@ -719,6 +719,20 @@ async fn websockets_over_the_cap_per_client_are_refused_while_others_are_served(
         (429, Some("too_many_sockets")),
         "{body}"
     );
+    // A refused upgrade's connection is closed at once, not left to idle in the listener's
+    // count (a flood of refused upgrades would fill the connections).
+    let mut raw = connect_from([127, 0, 0, 1], a).await;
+    raw.write_all(
+        b"GET /api/lobby HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\n\
+          Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
+          Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+    )
+    .await
+    .unwrap();
+    let answer =
+        String::from_utf8_lossy(&until_closed(&mut raw, patience(SHORT)).await).to_lowercase();
+    assert!(answer.starts_with("http/1.1 429"), "{answer}");
+    assert!(answer.contains("connection: close"), "{answer}");
     // Without --trusted-proxy a forwarded address is not believed.
     let refused = socket_from([127, 0, 0, 1], a, "/api/lobby", Some("203.0.113.5")).await;
     assert_eq!(refused.err().map(|e| e.0), Some(429));

@@ -71,7 +71,10 @@ pub async fn analysis(
     let ws = ws.map_err(|e| {
         ApiError::malformed(format!("this endpoint takes a WebSocket connection: {e}"))
     })?;
-    let permit = st.sockets().admit(client.0)?;
+    let permit = match st.sockets().admit(client.0) {
+        Ok(p) => p,
+        Err(e) => return Ok(crate::ws::caps::refused(e)),
+    };
     let limits = st.sockets().limits();
     let (tx, rx) = mpsc::channel::<Value>(64);
     let channel = Analyst {

@@ -32,7 +32,10 @@ pub async fn events(
     client: ClientIp,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
-    let permit = st.sockets().admit(client.0)?;
+    let permit = match st.sockets().admit(client.0) {
+        Ok(p) => p,
+        Err(e) => return Ok(crate::ws::caps::refused(e)),
+    };
     // Subscribing in the round means no event can fall between the state and the stream.
     let (first, rx) = st.rounds().call(&id, Command::Watch).await?;
     let ws = ws.map_err(|e| {

@@ -44,7 +44,10 @@ pub async fn lobby(
     let ws = ws.map_err(|e| {
         ApiError::malformed(format!("this endpoint takes a WebSocket connection: {e}"))
     })?;
-    let permit = st.sockets().admit(client.0)?;
+    let permit = match st.sockets().admit(client.0) {
+        Ok(p) => p,
+        Err(e) => return Ok(crate::ws::caps::refused(e)),
+    };
     let name = viewer.name().map(str::to_string);
     let limits = st.sockets().limits();
     Ok(BOUNDS.upgrade(ws).on_upgrade(move |socket| async move {

@@ -178,6 +178,19 @@ impl SocketCaps {
     }
 }
 
+/// The answer to a refused upgrade: the JSON error, and `Connection: close`, so that the
+/// refused client's connection goes at once instead of idling in the listener's count until
+/// its idle timeout (a flood of refused upgrades would otherwise fill the connections).
+pub fn refused(e: ApiError) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let mut resp = e.into_response();
+    resp.headers_mut().insert(
+        axum::http::header::CONNECTION,
+        axum::http::HeaderValue::from_static("close"),
+    );
+    resp
+}
+
 /// One socket's place: given back when dropped (the socket's loop owns it).
 #[derive(Debug)]
 pub struct SocketPermit {
