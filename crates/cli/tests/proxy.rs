@@ -393,6 +393,7 @@ struct Watch {
 
 impl Watch {
     fn open(port: u16, cert: &Path, path: &str) -> Watch {
+        assert!(path.starts_with('/'), "a path, not a game id: {path}");
         let mut tls = Command::new("openssl")
             .args(["s_client", "-connect", &format!("127.0.0.1:{port}")])
             .args(["-servername", HOST, "-verify_hostname", HOST, "-CAfile"])
@@ -718,7 +719,11 @@ fn two_instances_behind_the_documented_balancer_outlive_a_kill() {
     let created = created.json();
     let id = created["game"]["id"].as_str().unwrap().to_string();
     let secret = created["secret"].clone();
-    let mut watch = Some(Watch::open(ports.https, &cert, &id));
+    let mut watch = Some(Watch::open(
+        ports.https,
+        &cert,
+        &format!("/api/games/{id}/events"),
+    ));
     assert_eq!(next_json(&mut watch.as_mut().unwrap().ws)["type"], "state");
 
     let mut game = created["game"].clone();
@@ -763,7 +768,11 @@ fn two_instances_behind_the_documented_balancer_outlive_a_kill() {
                 Ok(_) => {}
                 Err(_) => {
                     assert!(turn >= 6, "the watcher lost its socket before the kill");
-                    watch = Some(Watch::open(ports.https, &cert, &id));
+                    watch = Some(Watch::open(
+                        ports.https,
+                        &cert,
+                        &format!("/api/games/{id}/events"),
+                    ));
                     let state = next_json(&mut watch.as_mut().unwrap().ws);
                     assert_eq!(state["type"], "state");
                     break state;

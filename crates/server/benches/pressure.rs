@@ -4,7 +4,8 @@
 //! 2. a level-1 computer's reply while 20 clients keep asking for hints: the time from a
 //!    player's move to the engine's stored reply, median of 20 moves.
 //!
-//! `cargo bench -p anywoli-server --bench pressure` (add `-- --games N` for fewer games).
+//! `cargo bench -p anywoli-server --bench pressure` (add `-- --games N` for fewer games, and
+//! `--rest SECS`, 120 by default, for how long to watch the memory fall back afterwards).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -142,7 +143,7 @@ fn fill(db: &PathBuf, n: usize) -> Vec<String> {
     ids
 }
 
-fn memory(rt: &tokio::runtime::Runtime, games: usize) {
+fn memory(rt: &tokio::runtime::Runtime, games: usize, rest: u64) {
     let dir = scratch("memory");
     let db = dir.join("games.sqlite");
     let t = Instant::now();
@@ -167,6 +168,55 @@ fn memory(rt: &tokio::runtime::Runtime, games: usize) {
         t.elapsed().as_secs_f64(),
         games as f64 / t.elapsed().as_secs_f64()
     );
+    // The rounds rest after a minute with nothing to do, and the server gives the memory
+    // back once many have (crate::memory): the resident memory as it falls back.
+    if rest > 0 {
+        for waited in (10..=rest).step_by(10) {
+            std::thread::sleep(Duration::from_secs(10));
+            println!("memory: {waited} s after the reads, {} KiB", rss_kib());
+        }
+    }
+    rt.block_on(server.stop());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Memory of games in play: `games` local games made over the API (each a round in memory
+/// until it rests a minute later), then watched fall back as they rest.
+fn live(rt: &tokio::runtime::Runtime, games: usize, rest: u64) {
+    let dir = scratch("live");
+    let server = rt
+        .block_on(start(&config(
+            dir.join("games.sqlite"),
+            Duration::from_millis(100),
+        )))
+        .unwrap();
+    let before = rss_kib();
+    println!("live: 0 games in play, {before} KiB");
+    let t = Instant::now();
+    let workers = 4;
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                let mut conn = Conn::open(server.addr);
+                for _ in 0..games / workers {
+                    let (status, v) =
+                        conn.call("POST", "/api/games", Some(&json!({"mode": "local"})));
+                    assert_eq!(status, 201, "{v}");
+                }
+            });
+        }
+    });
+    let peak = rss_kib();
+    let made = games / workers * workers;
+    println!(
+        "live: {made} games in play after {:.1} s, {peak} KiB: {:.1} KiB a game",
+        t.elapsed().as_secs_f64(),
+        (peak.saturating_sub(before)) as f64 / made as f64
+    );
+    for waited in (10..=rest).step_by(10) {
+        std::thread::sleep(Duration::from_secs(10));
+        println!("live: {waited} s later, {} KiB", rss_kib());
+    }
     rt.block_on(server.stop());
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -262,6 +312,13 @@ fn main() {
         .enable_all()
         .build()
         .unwrap();
-    memory(&rt, games);
+    let rest = args
+        .iter()
+        .position(|a| a == "--rest")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(120);
+    memory(&rt, games, rest.min(20));
+    live(&rt, games, rest);
     hints(&rt);
 }

@@ -16,6 +16,7 @@ mod ids;
 mod lessons;
 mod listener;
 pub mod lobby;
+pub mod memory;
 pub mod metrics;
 mod puzzles;
 pub mod rate_limit;

@@ -28,6 +28,10 @@ type Reply<T> = oneshot::Sender<ApiResult<T>>;
 /// How long a player must have been away (no connection to the game) before the opponent may
 /// claim the win: long enough for a phone to change networks or a page to reload.
 pub const CLAIM_AFTER_MS: i64 = 30_000;
+/// Events a watcher may fall behind by before it gets the whole state instead (each slot is
+/// allocated with the round's first watcher: 256 of them were 12 KiB of every round's 28 KiB,
+/// issue 36).
+const EVENTS_QUEUE: usize = 32;
 /// A seat's measured round trips kept: the last five pings, about two minutes.
 const LAGS_KEPT: usize = 5;
 /// What a lag claim may exceed the measured round trip by: the variation of a network
@@ -127,8 +131,9 @@ pub enum Command {
     EngineRetry,
     /// Another server instance changed the game: read it again.
     Refresh,
-    /// Another server instance made this change to the game.
-    Heard(crate::store::Heard),
+    /// Another server instance made this change to the game (boxed: it is the largest
+    /// command, and every round's mailbox is sized by its largest).
+    Heard(Box<crate::store::Heard>),
     /// Another instance's claim on the engine's turn may have run out: look again.
     Recheck,
     /// The side to move may be out of time.
@@ -138,7 +143,9 @@ pub enum Command {
 struct Round {
     game: Game,
     tx: mpsc::Sender<Command>,
-    events: broadcast::Sender<Arc<str>>,
+    /// The stream of events to this game's watchers; made when the first one comes, so that
+    /// a round nobody watches holds no queue and builds no message.
+    events: Option<broadcast::Sender<Arc<str>>>,
     rounds: Weak<Rounds>,
     /// The engine's move, chosen but not yet stored (the store failed): retried until it is.
     pending: Option<Move>,
@@ -166,7 +173,7 @@ pub async fn run(
     let mut r = Round {
         game,
         tx,
-        events: broadcast::channel(256).0,
+        events: None,
         rounds,
         pending: None,
         retries: 0,
@@ -175,15 +182,18 @@ pub async fn run(
         here: [0; 2],
         lags: Default::default(),
     };
-    r.check_flag().await;
-    r.kick_engine().await;
+    // The work of a command is boxed: a round waits for commands most of its life, and an
+    // unboxed `handle` would make every waiting round's task as large as its largest await
+    // (issue 36: a game in play held 28 KiB).
+    Box::pin(r.check_flag()).await;
+    Box::pin(r.kick_engine()).await;
     loop {
         let cmd = tokio::select! {
             cmd = rx.recv() => cmd,
             _ = tokio::time::sleep(idle) => None,
         };
         match cmd {
-            Some(cmd) => r.handle(cmd).await,
+            Some(cmd) => Box::pin(r.handle(cmd)).await,
             None if r.can_rest() => break,
             None => {}
         }
@@ -196,20 +206,25 @@ pub async fn run(
     }
     rx.close();
     while let Ok(cmd) = rx.try_recv() {
-        r.handle(cmd).await;
+        Box::pin(r.handle(cmd)).await;
     }
 }
 
 impl Round {
     fn can_rest(&self) -> bool {
-        self.events.receiver_count() == 0 && !self.game.thinking && self.pending.is_none()
+        self.watchers() == 0 && !self.game.thinking && self.pending.is_none()
+    }
+
+    fn watchers(&self) -> usize {
+        self.events
+            .as_ref()
+            .map_or(0, broadcast::Sender::receiver_count)
     }
 
     fn announce(&self, event: &Event) {
-        // No receiver is not an error: nobody may be watching.
-        let _ = self
-            .events
-            .send(Arc::from(event_message(event, &self.game)));
+        if let Some(tx) = self.events.as_ref().filter(|_| self.watchers() > 0) {
+            let _ = tx.send(Arc::from(event_message(event, &self.game)));
+        }
     }
 
     fn rounds(&self) -> ApiResult<Arc<Rounds>> {
@@ -271,7 +286,10 @@ impl Round {
                 let _ = reply.send(self.game.clone());
             }
             Command::Watch(reply) => {
-                let rx = self.events.subscribe();
+                let rx = self
+                    .events
+                    .get_or_insert_with(|| broadcast::channel(EVENTS_QUEUE).0)
+                    .subscribe();
                 let _ = reply.send((event_message(&Event::State, &self.game), rx));
             }
             Command::Play {
@@ -407,7 +425,7 @@ impl Round {
             Command::Refresh => {
                 self.refresh().await;
             }
-            Command::Heard(h) => self.hear(h).await,
+            Command::Heard(h) => self.hear(*h).await,
             Command::Recheck => {
                 self.recheck = false;
                 self.refresh().await;
@@ -554,8 +572,10 @@ impl Round {
         self.retries = 0;
         rounds.ctx.metrics.caught_up();
         let old = std::mem::replace(&mut self.game, fresh);
-        for message in catch_up(&old, &self.game) {
-            let _ = self.events.send(Arc::from(message));
+        if let Some(tx) = self.events.as_ref().filter(|_| self.watchers() > 0) {
+            for message in catch_up(&old, &self.game) {
+                let _ = tx.send(Arc::from(message));
+            }
         }
         true
     }
@@ -1202,5 +1222,17 @@ impl Round {
                 });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    /// Every round's mailbox allocates a block of 32 commands when it is made: a command kept
+    /// small keeps a game in play small (issue 36).
+    #[test]
+    fn a_command_is_small() {
+        let size = std::mem::size_of::<super::Command>();
+        assert!(size <= 96, "a Command is {size} bytes");
+        eprintln!("a Command is {size} bytes");
     }
 }

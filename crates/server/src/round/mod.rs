@@ -146,7 +146,10 @@ impl Rounds {
             match changed {
                 Changed::Games(changes) => changes
                     .into_iter()
-                    .filter_map(|h| live.get(&h.id).map(|l| (l.tx.clone(), Command::Heard(h))))
+                    .filter_map(|h| {
+                        live.get(&h.id)
+                            .map(|l| (l.tx.clone(), Command::Heard(Box::new(h))))
+                    })
                     .collect(),
                 Changed::Missed => {
                     self.ctx.lobby.missed();
@@ -191,6 +194,9 @@ impl Rounds {
         let every =
             (self.ctx.engine_lease / 2).clamp(Duration::from_millis(200), Duration::from_secs(5));
         rt.spawn(take_over_engine_turns(me, every));
+        rt.spawn(crate::memory::give_back_when_rounds_rest(Arc::downgrade(
+            self,
+        )));
         self.ctx.lobby.start(&rt);
         Ok(())
     }
@@ -236,6 +242,12 @@ impl Rounds {
         let mut live = self.live();
         if live.get(id).is_some_and(|l| l.generation == generation) {
             live.remove(id);
+            // A map that held 100,000 games keeps their room when they go: give it back once
+            // it is mostly empty.
+            if live.capacity() > 1024 && live.len() < live.capacity() / 4 {
+                let keep = live.len() * 2;
+                live.shrink_to(keep);
+            }
         }
     }
 
