@@ -114,13 +114,16 @@ async def main():
     args = p.parse_args()
     out = {"status": {}, "refused_at_connect": 0, "closed_at": [], "newcomer": []}
     t0 = time.monotonic()
-    probe = asyncio.create_task(newcomer(args, t0, out))
+    # Every task is bounded as a whole too: a write that never drains cannot hold the run.
+    bound = args.duration + 30
+    probe = asyncio.create_task(asyncio.wait_for(newcomer(args, t0, out), bound))
     tasks = []
     for i in range(args.sockets):
-        tasks.append(asyncio.create_task(silent(i, args, t0, out)))
+        tasks.append(asyncio.create_task(asyncio.wait_for(silent(i, args, t0, out), bound)))
         if i % 64 == 63:
             await asyncio.sleep(0.05)
-    await asyncio.gather(*tasks, probe)
+    results = await asyncio.gather(*tasks, probe, return_exceptions=True)
+    out["cut_off"] = sum(1 for r in results if isinstance(r, asyncio.TimeoutError))
     upgraded = out["status"].get("101", 0)
     closed = sorted(out["closed_at"])
     by = {s: sum(1 for c in closed if c <= s) for s in (60, 90, 120, 240)}
@@ -128,6 +131,7 @@ async def main():
     failed = [n for n in out["newcomer"] if not n[1]]
     print(json.dumps({
         "sockets_tried": args.sockets,
+        "tasks_cut_off": out["cut_off"],
         "answers": out["status"],
         "refused_at_connect": out["refused_at_connect"],
         "upgraded": upgraded,
