@@ -1568,9 +1568,12 @@ async fn a_rated_game_ended_on_two_instances_is_rated_once() {
     two.signup("Okello", "okello's password").await;
     let id = "ratedgame235";
     let (s, n) = rated_game(&one, id, ["Abula", "Okello"], "3+2").await;
+    // South's moves on the first instance, North's on the other (four plies: a game resigned
+    // sooner is not rated); each instance's round falls behind the other's.
     play(&one, id, &s, "e").await;
-    // The other instance takes North's move and resignation; the first one's round is behind.
     play(&two, id, &n, "F").await;
+    play(&one, id, &s, "a").await;
+    play(&two, id, &n, "A").await;
     let over = resign(&two, id, &n).await;
     assert_eq!(over["result"], "1-0");
     let change = over["rating_change"].clone();
