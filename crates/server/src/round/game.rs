@@ -130,6 +130,31 @@ impl Termination {
         }
     }
 
+    /// An imported record's `Termination` tag: the words this server writes are read back as
+    /// what they say; anything else is kept as the record's own words, but only as printable
+    /// text of at most [`MAX_RECORDED`] characters (issue 36: the tag was stored and echoed as
+    /// it came, up to the size of the whole record).
+    pub fn from_record(tag: &str) -> Termination {
+        let words: String = tag
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(MAX_RECORDED)
+            .collect();
+        match words.as_str() {
+            "last seeds" | "last_seeds" => Termination::LastSeeds,
+            "quiet rule" | "quiet" => Termination::Quiet,
+            "resignation" => Termination::Resignation,
+            "time" => Termination::Time,
+            "agreement" => Termination::Agreement,
+            "abandoned" => Termination::Abandoned,
+            "" => Termination::Recorded("recorded".to_string()),
+            _ => Termination::Recorded(words),
+        }
+    }
+
     /// The words of a record's `Termination` tag.
     fn record_text(&self) -> &str {
         match self {
@@ -139,6 +164,9 @@ impl Termination {
         }
     }
 }
+
+/// The most characters of an imported record's own `Termination` words that are kept.
+pub const MAX_RECORDED: usize = 60;
 
 /// Whether a game goes on, and how it ended.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -480,7 +508,7 @@ impl Game {
                 .map_err(|e| format!("move {} is illegal: {e}", i + 1))?;
         }
         g.moves = rec.moves.clone();
-        let recorded = rec.tag("Termination").map(Termination::from_db);
+        let recorded = rec.tag("Termination").map(Termination::from_record);
         g.status = match (g.pos.outcome(), parse_outcome(&rec.result)) {
             (Some(outcome), _) => Status::Over {
                 outcome,
@@ -1026,6 +1054,37 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
         return false;
     }
     a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod termination_tests {
+    use super::*;
+
+    #[test]
+    fn a_record_s_termination_is_read_or_kept_short_and_printable() {
+        assert_eq!(
+            Termination::from_record("last seeds"),
+            Termination::LastSeeds
+        );
+        assert_eq!(
+            Termination::from_record(" quiet   rule "),
+            Termination::Quiet
+        );
+        assert_eq!(Termination::from_record("time"), Termination::Time);
+        assert_eq!(
+            Termination::from_record("adjudicated\u{7}\nby  the   elders"),
+            Termination::Recorded("adjudicated by the elders".to_string())
+        );
+        let long = "x".repeat(100_000);
+        assert_eq!(
+            Termination::from_record(&long).to_db().chars().count(),
+            MAX_RECORDED
+        );
+        assert_eq!(
+            Termination::from_record("\u{0}\u{1b}"),
+            Termination::Recorded("recorded".to_string())
+        );
+    }
 }
 
 #[cfg(test)]
