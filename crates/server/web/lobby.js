@@ -64,6 +64,9 @@ class LobbyConnection {
     // go); brought back, it connects again.
     window.addEventListener('pagehide', () => this.close());
     window.addEventListener('pageshow', (e) => { if (e.persisted) this.reconnectNow(); });
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') this.reconnectNow();
+    });
   }
 
   /** Keeps the connection open for `reason` (the lobby view, a logged-in reader). */

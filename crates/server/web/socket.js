@@ -20,8 +20,12 @@ export class ReconnectingSocket {
     // as here (issue 36). A page put away closes its socket; one brought back connects again.
     this.onHide = () => this.suspend();
     this.onShow = (e) => { if (e.persisted) this.reconnectNow(); };
+    // Some phones hide a page without a `pageshow` to come back with: a page seen again
+    // connects again if it is not connected.
+    this.onVisible = () => { if (document.visibilityState === 'visible') this.reconnectNow(); };
     window.addEventListener('pagehide', this.onHide);
     window.addEventListener('pageshow', this.onShow);
+    document.addEventListener('visibilitychange', this.onVisible);
   }
 
   /** Closes the connection without giving up on it (the page is being put away). */
@@ -83,6 +87,8 @@ export class ReconnectingSocket {
 
   reconnectNow() {
     if (this.closed) return;
+    // One on its way is left to arrive: a second would leave the first open behind it.
+    if (this.ws && this.ws.readyState === WebSocket.CONNECTING) return;
     clearTimeout(this.timer);
     if (this.open) return;
     this.delay = 500;
@@ -96,6 +102,7 @@ export class ReconnectingSocket {
     window.removeEventListener('online', this.onOnline);
     window.removeEventListener('pagehide', this.onHide);
     window.removeEventListener('pageshow', this.onShow);
+    document.removeEventListener('visibilitychange', this.onVisible);
     if (this.ws) this.ws.close();
   }
 }
