@@ -245,17 +245,7 @@ impl EngineQueue {
         let asked = std::time::Instant::now();
         let grant = self.acquire(priority).await?;
         self.waited(priority).observe(asked.elapsed());
-        let handle = tokio::task::spawn_blocking(move || {
-            // Dropped when the job returns or unwinds: the worker is freed either way.
-            let _grant = grant;
-            job()
-        });
-        match handle.await {
-            Ok(value) => Ok(value),
-            Err(e) if e.is_panic() => Err(QueueError::Failed),
-            // The runtime is shutting down and did not start the thread.
-            Err(_) => Err(QueueError::Closed),
-        }
+        on_worker(grant, job).await
     }
 
     /// [`run`](Self::run) for a hint-priority job that stops early when `stop` is set (an
@@ -281,15 +271,7 @@ impl EngineQueue {
                 stop.store(true, Ordering::Relaxed);
             }
         }
-        let handle = tokio::task::spawn_blocking(move || {
-            let _grant = grant;
-            job()
-        });
-        match handle.await {
-            Ok(value) => Ok(value),
-            Err(e) if e.is_panic() => Err(QueueError::Failed),
-            Err(_) => Err(QueueError::Closed),
-        }
+        on_worker(grant, job).await
     }
 
     /// Waits for a worker.
@@ -377,6 +359,25 @@ impl EngineQueue {
             (std::mem::take(&mut st.games), std::mem::take(&mut st.hints))
         };
         drop((games, hints));
+    }
+}
+
+/// Runs `job` on a blocking thread with the worker `grant` holds, which it frees when the job
+/// returns or unwinds.
+async fn on_worker<T, F>(grant: Grant, job: F) -> Result<T, QueueError>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
+    let handle = tokio::task::spawn_blocking(move || {
+        let _grant = grant;
+        job()
+    });
+    match handle.await {
+        Ok(value) => Ok(value),
+        Err(e) if e.is_panic() => Err(QueueError::Failed),
+        // The runtime is shutting down and did not start the thread.
+        Err(_) => Err(QueueError::Closed),
     }
 }
 
