@@ -58,6 +58,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../web/profile.js"),
     ),
     (
+        "archive.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/archive.js"),
+    ),
+    (
         "lobby.js",
         "text/javascript; charset=utf-8",
         include_str!("../web/lobby.js"),

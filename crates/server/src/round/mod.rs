@@ -11,7 +11,9 @@
 pub mod actor;
 pub mod clock;
 pub mod game;
+pub mod lag;
 mod persist;
+pub mod termination;
 pub mod view;
 
 use std::collections::HashMap;

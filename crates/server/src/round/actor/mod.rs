@@ -2,7 +2,7 @@
 //! so a game's changes are strictly ordered; each change is checked, stored, applied and
 //! announced before the next command is read.
 
-use std::collections::VecDeque;
+mod deadlines;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
@@ -16,8 +16,8 @@ use crate::engine_queue::Priority;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{id_seed, new_id, new_secret, random_bytes};
 use crate::rating::GameRatings;
-use crate::round::clock::LAG_CAP_MS;
 use crate::round::game::{Change, Event, Game, NewGame, Offer, OfferKind, People};
+use crate::round::lag::SeatLags;
 use crate::round::persist::persist;
 use crate::round::view::{catch_up, event_message, GameView};
 use crate::round::Rounds;
@@ -32,11 +32,6 @@ pub const CLAIM_AFTER_MS: i64 = 30_000;
 /// allocated with the round's first watcher: 256 of them were 12 KiB of every round's 28 KiB,
 /// issue 36).
 const EVENTS_QUEUE: usize = 32;
-/// A seat's measured round trips kept: the last five pings, about two minutes.
-const LAGS_KEPT: usize = 5;
-/// What a lag claim may exceed the measured round trip by: the variation of a network
-/// between two pings (a phone's radio waking, a congested link).
-pub const LAG_JITTER_MS: i64 = 100;
 
 /// The levels that choose by a shallow look (docs/strength.md: 1 to 3 plies), too quick to
 /// queue for a worker.
@@ -156,9 +151,8 @@ struct Round {
     flag_timer: Option<i64>,
     /// The connections of each seat's player to this game on this server instance.
     here: [u32; 2],
-    /// The last round trips measured on each seat's sockets (milliseconds, newest last): the
-    /// most a move's lag claim is given back (see [`Round::allowed_lag`]).
-    lags: [VecDeque<i64>; 2],
+    /// The round trips measured on each seat's sockets: what a move's lag claim is bounded by.
+    lags: SeatLags,
 }
 
 /// The round's life: commands until it has been idle long enough, then it is forgotten.
@@ -352,11 +346,7 @@ impl Round {
             Command::FlagCheck => self.flag_timer = None,
             Command::Lag { secret, rtt_ms } => {
                 for side in self.game.seats_of(&secret) {
-                    let l = &mut self.lags[side.index()];
-                    l.push_back(rtt_ms.max(0));
-                    while l.len() > LAGS_KEPT {
-                        l.pop_front();
-                    }
+                    self.lags.note(side, rtt_ms);
                 }
             }
             Command::Join {
@@ -433,62 +423,6 @@ impl Round {
         }
         self.kick_engine().await;
         self.arm_flag_timer();
-    }
-
-    /// Ends the game on time if the side to move has used up its clock, allowance included,
-    /// or aborts it if its first move did not come in time.
-    async fn check_flag(&mut self) {
-        let g = &self.game;
-        if g.first_move_deadline().is_some_and(|d| now_ms() >= d) {
-            self.drop_pending();
-            if let Err(e) = self.commit(Change::Abort { at: now_ms() }).await {
-                tracing::warn!(
-                    "the abort of game {} (no first move) could not be stored: {}",
-                    self.game.id,
-                    e.message
-                );
-            }
-            return;
-        }
-        let (Some(clock), Some(to_move)) = (g.clock, g.pos.to_move()) else {
-            return;
-        };
-        if !g.is_playing() || !clock.flagged(to_move, now_ms(), LAG_CAP_MS) {
-            return;
-        }
-        self.drop_pending();
-        if let Err(e) = self
-            .commit(Change::Flag {
-                loser: to_move,
-                at: now_ms(),
-            })
-            .await
-        {
-            // Looked at again with the next command or timer.
-            tracing::warn!(
-                "the flag in game {} could not be stored: {}",
-                self.game.id,
-                e.message
-            );
-        }
-    }
-
-    /// Sends this round a [`Command::FlagCheck`] when the side to move's time will be up, or
-    /// its wait for a first move.
-    fn arm_flag_timer(&mut self) {
-        let Some(deadline) = self.game.deadline() else {
-            return;
-        };
-        if self.flag_timer.is_some_and(|t| t <= deadline) {
-            return;
-        }
-        self.flag_timer = Some(deadline);
-        let tx = self.tx.clone();
-        let wait = Duration::from_millis((deadline - now_ms()).max(0) as u64 + 1);
-        tokio::spawn(async move {
-            tokio::time::sleep(wait).await;
-            let _ = tx.send(Command::FlagCheck).await;
-        });
     }
 
     /// After a refusal that the game's state decided (not your turn, stale, game over...):
@@ -580,15 +514,6 @@ impl Round {
         true
     }
 
-    /// The most of a move's lag claim that `side` gets back: the slowest of its last round
-    /// trips measured on its sockets, plus [`LAG_JITTER_MS`] for a network that varies; just
-    /// that jitter when no socket of the seat answered a ping (issue 36: the client's claim was
-    /// taken as it was, 500 ms on every move). The clock caps it at `LAG_CAP_MS` besides.
-    fn allowed_lag(&self, side: Side) -> i64 {
-        let measured = self.lags[side.index()].iter().copied().max().unwrap_or(0);
-        measured + LAG_JITTER_MS
-    }
-
     fn held(&self, secret: &str) -> ApiResult<Vec<Side>> {
         let held = self.game.seats_of(secret);
         if held.is_empty() {
@@ -642,7 +567,7 @@ impl Round {
         })?;
         let before = g.pos;
         let now = now_ms();
-        let lag_ms = lag_ms.min(self.allowed_lag(to_move));
+        let lag_ms = lag_ms.min(self.lags.allowed(to_move));
         let g = &self.game;
         if g.clock.is_some_and(|c| c.flagged(to_move, now, lag_ms)) {
             self.commit(Change::Flag {
@@ -1233,6 +1158,5 @@ mod size_tests {
     fn a_command_is_small() {
         let size = std::mem::size_of::<super::Command>();
         assert!(size <= 96, "a Command is {size} bytes");
-        eprintln!("a Command is {size} bytes");
     }
 }
