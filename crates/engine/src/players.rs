@@ -21,7 +21,35 @@ pub struct LevelSpec {
     pub noise: i32,
 }
 
+/// What a game's clock leaves the side to move: its time left and its increment, in ms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockLeft {
+    pub left_ms: i64,
+    pub increment_ms: i64,
+}
+
 impl LevelSpec {
+    /// The level's time budget for one move of a game: the one policy the site and every
+    /// caller use, written out in docs/api.md ("Computer levels"). Level 10 searches for
+    /// `movetime`; the others stop at their depth, which takes milliseconds (depth 11, level
+    /// 9's: median 17 ms), so twice `movetime` only bounds a freak position. On a clock the
+    /// engine never spends more than a thirtieth of what it has left plus three quarters of
+    /// its increment (at least 20 ms), so that it cannot lose on time.
+    pub fn budget(&self, movetime: Duration, clock: Option<ClockLeft>) -> Duration {
+        let time = if self.depth.is_none() {
+            movetime
+        } else {
+            movetime * 2
+        };
+        match clock {
+            Some(c) => {
+                let share = (c.left_ms / 30 + c.increment_ms * 3 / 4).max(20);
+                time.min(Duration::from_millis(share as u64))
+            }
+            None => time,
+        }
+    }
+
     /// The search of a level that searches (one without noise), given the time the caller
     /// allows it; `None` for a level that picks among scored moves with noise.
     pub fn limits(&self, movetime: Duration) -> Option<Limits> {
@@ -359,6 +387,32 @@ mod tests {
             let d = |s: &LevelSpec| s.depth.unwrap_or(u32::MAX);
             assert!(d(&w[1]) > d(&w[0]) || (d(&w[1]) == d(&w[0]) && w[1].noise < w[0].noise));
         }
+    }
+
+    #[test]
+    fn budgets_follow_the_level_and_the_clock() {
+        let t = Duration::from_millis(1500);
+        let ten = level_spec(10).unwrap();
+        let nine = level_spec(9).unwrap();
+        assert_eq!(ten.budget(t, None), t);
+        assert_eq!(nine.budget(t, None), Duration::from_millis(3000));
+        // 5+3 with 4 minutes left: 8 s + 2.25 s is more than the level's own.
+        let roomy = ClockLeft {
+            left_ms: 240_000,
+            increment_ms: 3_000,
+        };
+        assert_eq!(ten.budget(t, Some(roomy)), t);
+        // 3 s left and no increment: 100 ms; nearly flagged: never under 20 ms.
+        let short = ClockLeft {
+            left_ms: 3_000,
+            increment_ms: 0,
+        };
+        assert_eq!(ten.budget(t, Some(short)), Duration::from_millis(100));
+        let flagging = ClockLeft {
+            left_ms: 10,
+            increment_ms: 0,
+        };
+        assert_eq!(nine.budget(t, Some(flagging)), Duration::from_millis(20));
     }
 
     #[test]

@@ -2038,3 +2038,53 @@ async fn a_rated_game_ended_before_its_fourth_ply_changes_no_rating() {
     }
     srv.stop().await;
 }
+
+#[tokio::test]
+async fn repeated_short_wins_between_one_pair_stop_changing_ratings() {
+    // Issue 36: as lichess does, the third short decisive game of a pair in a day is not
+    // rated; a long game of the same pair still is, and so is a short one against another.
+    let srv = Srv::start(fresh_store()).await;
+    for name in ["Abula", "Okello", "Ujulu"] {
+        srv.signup(name, &format!("{name}'s password")).await;
+    }
+    let mut changes = vec![];
+    for (k, id) in ["farmgameabcd", "farmgamebcde", "farmgamecdef"]
+        .iter()
+        .enumerate()
+    {
+        // Sides swapped each game: the pair is one pair whoever is South.
+        let names = if k % 2 == 0 {
+            ["Abula", "Okello"]
+        } else {
+            ["Okello", "Abula"]
+        };
+        let (s, n) = rated_game(&srv, id, names, "5+3").await;
+        six_plies(&srv, id, [&s, &n]).await;
+        let over = resign(&srv, id, &n).await;
+        assert_eq!(over["result"], "1-0");
+        let south = &over["rating_change"]["south"];
+        changes.push(south["after"].as_f64().unwrap() - south["before"].as_f64().unwrap());
+    }
+    assert!(changes[0] > 50.0 && changes[1] > 20.0, "{changes:?}");
+    assert_eq!(changes[2], 0.0, "the third short win moves nothing");
+    let p = srv.get("/api/players/Abula").await.ok(200);
+    assert_eq!(p["history"].as_array().unwrap().len(), 2, "{p}");
+    // Another opponent: rated as ever.
+    let (s, n) = rated_game(&srv, "farmgamedefg", ["Abula", "Ujulu"], "5+3").await;
+    six_plies(&srv, "farmgamedefg", [&s, &n]).await;
+    let over = resign(&srv, "farmgamedefg", &n).await;
+    let south = &over["rating_change"]["south"];
+    assert!(south["after"].as_f64() > south["before"].as_f64(), "{over}");
+    srv.stop().await;
+}
+
+/// Six plies of game `id`, each the first legal move of the side to move.
+async fn six_plies(srv: &Srv, id: &str, secrets: [&str; 2]) {
+    let mut g = srv.get(&format!("/api/games/{id}")).await.ok(200);
+    for _ in 0..6 {
+        let seat = usize::from(g["to_move"] == "north");
+        let mv = g["legal"][0].as_str().unwrap().to_string();
+        g = play(srv, id, secrets[seat], &mv).await;
+    }
+    assert_eq!(g["ply"], 6, "{g}");
+}

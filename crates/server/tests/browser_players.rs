@@ -629,7 +629,7 @@ async fn claimed(a: &Client, b: &Client, server: &Server) -> String {
         json!(true),
         "no claim before the delay"
     );
-    // The claim delay (30 s) passes on the server's own timer; the page shows the button then.
+    // The claim delay (40 s untimed) passes on the server's own timer; the page shows the button then.
     wait_for(
         a,
         "!document.querySelector('#claim').hidden",

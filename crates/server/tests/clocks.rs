@@ -349,6 +349,8 @@ async fn seat_socket(server: &Server, id: &str, secret: &str) -> Ws {
 
 async fn a_win_is_claimed_from_a_player_who_left(server: &Server) {
     let (id, south, north) = friends(server, "15+10").await;
+    // Moved, so that the wait below is no first move missed (that aborts the game).
+    both_sides_move_once(server, &id, &south, &north).await;
     let mut s_ws = seat_socket(server, &id, &south).await;
     let n_ws = seat_socket(server, &id, &north).await;
     let claim_path = format!("/api/games/{id}/claim");
@@ -370,7 +372,7 @@ async fn a_win_is_claimed_from_a_player_who_left(server: &Server) {
         e["message"]
             .as_str()
             .unwrap()
-            .contains("once they have been away 30 s"),
+            .contains("once they have been away 80 s"),
         "{e}"
     );
     // North comes back in time: nothing to claim.
@@ -379,7 +381,8 @@ async fn a_win_is_claimed_from_a_player_who_left(server: &Server) {
     assert_eq!(back["game"]["away"]["north"], Value::Null);
     drop(n_ws);
     next_of(&mut s_ws, "left").await;
-    shift_for_tests(31_000);
+    // 15+10 is rapid: twice the 40 s of a blitz game.
+    shift_for_tests(81_000);
     let (s, r) = claim(&north).await;
     assert_eq!(s, 409, "the one who left claims nothing: {r}");
     let (s, r) = claim(&south).await;

@@ -984,13 +984,12 @@ class GameView {
     // The opponent left: after the grace the win can be claimed (not in correspondence).
     clearTimeout(this.awayTimer);
     const away = people && g.away && g.away[other];
-    const corr = g.clock && /d$/.test(g.clock.control);
     const note = $('#away-note');
     note.hidden = !(away !== null && away !== undefined && away !== false);
     $('#claim').hidden = true;
     if (!note.hidden) {
       const since = away + (performance.now() - (this.receivedAt || performance.now()));
-      const canClaim = !corr && since >= g.away.claim_after;
+      const canClaim = g.away.claim_after !== null && since >= g.away.claim_after;
       note.textContent = canClaim ? t('opponent_left_claim', { side: t(other) }) : t('opponent_left', { side: t(other), s: Math.floor(since / 1000) });
       $('#claim').hidden = !canClaim;
       if (!canClaim) this.awayTimer = setTimeout(() => this.show(), 1000);

@@ -34,6 +34,20 @@ pub fn first_move_ms(category: Category) -> Option<i64> {
         Category::Correspondence => None,
     }
 }
+/// How long a player of a game between two people must have been away (no connection to the
+/// game) before the opponent may claim the win, by the clock's category (`None`: untimed).
+/// lichess waits 40 s offline, twice that in rapid and three times in classical; a slower
+/// game gives a phone more time to change networks, and its player has more time on the
+/// clock to lose. A correspondence game has none: its days per move decide.
+pub fn claim_after_ms(category: Option<Category>) -> Option<i64> {
+    match category {
+        None | Some(Category::Bullet | Category::Blitz) => Some(40_000),
+        Some(Category::Rapid) => Some(80_000),
+        Some(Category::Classical) => Some(120_000),
+        Some(Category::Correspondence) => None,
+    }
+}
+
 /// How the seats are held.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Mode {

@@ -30,6 +30,7 @@ pub fn persist(store: &Store, change: &Change, after: &Game) -> StoreResult<Opti
             category: category.name().to_string(),
             rules: after.rules.name().to_string(),
             score_south,
+            plies: after.moves.len(),
             out: Default::default(),
         }),
         _ => None,

@@ -90,8 +90,9 @@ pub struct RatingChangeView {
 pub struct AwayView {
     pub south: Option<i64>,
     pub north: Option<i64>,
-    /// How long a player must be away before the other may claim the win.
-    pub claim_after: i64,
+    /// How long a player must be away before the other may claim the win (by the clock's
+    /// speed); `null` in correspondence, where nobody claims.
+    pub claim_after: Option<i64>,
 }
 
 #[derive(Serialize, Clone, Debug)]
@@ -202,7 +203,7 @@ impl GameView {
                 AwayView {
                     south: since(0),
                     north: since(1),
-                    claim_after: crate::round::actor::CLAIM_AFTER_MS,
+                    claim_after: crate::round::game::claim_after_ms(g.category()),
                 }
             },
             rated: g.people.rated,

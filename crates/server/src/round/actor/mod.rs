@@ -7,7 +7,7 @@ use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use anywoli_core::{Move, Position, Side};
-use anywoli_engine::{LevelPlayer, Player as _};
+use anywoli_engine::{level_spec, ClockLeft, LevelPlayer, Player as _};
 use axum::http::StatusCode;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
@@ -16,7 +16,7 @@ use crate::engine_queue::Priority;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{id_seed, new_id, new_secret, random_bytes};
 use crate::rating::GameRatings;
-use crate::round::game::{Change, Event, Game, NewGame, Offer, OfferKind, People};
+use crate::round::game::{claim_after_ms, Change, Event, Game, NewGame, Offer, OfferKind, People};
 use crate::round::lag::SeatLags;
 use crate::round::persist::persist;
 use crate::round::view::{catch_up, event_message, GameView};
@@ -25,9 +25,6 @@ use crate::trace_json::JsonTrace;
 
 type Reply<T> = oneshot::Sender<ApiResult<T>>;
 
-/// How long a player must have been away (no connection to the game) before the opponent may
-/// claim the win: long enough for a phone to change networks or a page to reload.
-pub const CLAIM_AFTER_MS: i64 = 30_000;
 /// Events a watcher may fall behind by before it gets the whole state instead (each slot is
 /// allocated with the round's first watcher: 256 of them were 12 KiB of every round's 28 KiB,
 /// issue 36).
@@ -72,7 +69,7 @@ pub enum Command {
     },
     /// The round trip the server measured on a seat's socket (its ping and the pong).
     Lag { secret: String, rtt_ms: i64 },
-    /// Claim the win from an opponent away for longer than [`CLAIM_AFTER_MS`].
+    /// Claim the win from an opponent away for longer than [`claim_after_ms`].
     Claim {
         secret: String,
         reply: Reply<GameView>,
@@ -799,26 +796,21 @@ impl Round {
         if !self.game.is_playing() {
             return Err(ApiError::game_over());
         }
-        if let Some(c) = self.game.clock {
-            if matches!(
-                c.control,
-                crate::round::clock::TimeControl::Correspondence { .. }
-            ) {
-                return Err(ApiError::not_allowed(
-                    "in a correspondence game the clock decides: the win comes when the other player's days run out",
-                ));
-            }
-        }
+        let Some(wait) = claim_after_ms(self.game.category()) else {
+            return Err(ApiError::not_allowed(
+                "in a correspondence game the clock decides: the win comes when the other player's days run out",
+            ));
+        };
         let other = me.opponent();
         let Some(since) = self.game.away[other.index()] else {
             return Err(ApiError::not_allowed(format!("{other} is here")));
         };
         let gone = now_ms() - since;
-        if gone < CLAIM_AFTER_MS {
+        if gone < wait {
             return Err(ApiError::not_allowed(format!(
                 "{other} left {} s ago: the win can be claimed once they have been away {} s",
                 gone / 1000,
-                CLAIM_AFTER_MS / 1000
+                wait / 1000
             )));
         }
         self.drop_pending();
@@ -959,28 +951,22 @@ impl Round {
         let think = rounds.ctx.think;
         let engine = rounds.ctx.engine.clone();
         drop(rounds);
-        // On a clock the engine spends a share of what it has left, never the whole.
-        let budget = self.game.clock.and_then(|c| {
+        let clock = self.game.clock.and_then(|c| {
             let side = self.game.pos.to_move()?;
-            let left = c.left_at(side, Some(side), now_ms());
-            let inc = match c.control {
+            let increment_ms = match c.control {
                 crate::round::clock::TimeControl::RealTime { increment_ms, .. } => increment_ms,
                 crate::round::clock::TimeControl::Correspondence { .. } => 0,
             };
-            Some(Duration::from_millis(
-                (left / 30 + inc * 3 / 4).max(20) as u64
-            ))
+            Some(ClockLeft {
+                left_ms: c.left_at(side, Some(side), now_ms()),
+                increment_ms,
+            })
         });
         tokio::spawn(async move {
             let job = move || {
+                let spec = level_spec(level)?;
+                let time = spec.budget(think.movetime, clock);
                 let mut player = LevelPlayer::new(level, seed, think.hash_mib, 1)?;
-                // Levels below 10 search to a depth; the time is only their upper bound.
-                let time = if level == 10 {
-                    think.movetime
-                } else {
-                    think.movetime * 2
-                };
-                let time = budget.map_or(time, |b| time.min(b));
                 player.choose(&pos, time)
             };
             // Levels 1 to 5 look 1 to 3 plies ahead: microseconds, so they skip the queue
