@@ -293,6 +293,59 @@ async fn rated_game_to_a_flag(
         row.contains("1 min + 0 s") && row.contains("Rated"),
         "{row}"
     );
+    // The lobby's filter (issue 36): a speed or a rating range that leaves A's seek out hides
+    // it and says how many are hidden; "Show all" brings it back. Nobody's own seek is hidden.
+    for (field, value) in [("#filter-speed", "blitz"), ("#filter-min", "1600")] {
+        for c in [a, b] {
+            js(
+                c,
+                &format!(
+                    "document.querySelector('#seek-filter').open = true;
+                     const f = document.querySelector('{field}'); f.value = '{value}';
+                     f.dispatchEvent(new Event('change', {{bubbles: true}}));"
+                ),
+            )
+            .await;
+        }
+        wait_for(
+            b,
+            "!document.querySelector('#seeks tbody tr')",
+            "the seek filtered out",
+        )
+        .await;
+        assert!(text_of(b, "#filter-hidden")
+            .await
+            .contains("1 open game hidden"));
+        assert_eq!(
+            js(
+                a,
+                "return document.querySelectorAll('#seeks tr.mine').length"
+            )
+            .await,
+            json!(1),
+            "A still sees A's own seek"
+        );
+        assert_eq!(
+            js(a, "return document.querySelector('#filter-hidden').hidden").await,
+            json!(true),
+            "nothing hidden from A"
+        );
+        click(b, "#filter-clear").await;
+        js(
+            a,
+            &format!(
+                "const f = document.querySelector('{field}'); f.value = '';
+                 f.dispatchEvent(new Event('change', {{bubbles: true}}));"
+            ),
+        )
+        .await;
+        wait_for(
+            b,
+            "document.querySelector('#seeks button[data-action=accept]')",
+            "all shown again",
+        )
+        .await;
+    }
     click(b, "#seeks button[data-action=accept]").await;
     let (id, sa, sb) = both_in_game(a, b).await;
 

@@ -197,7 +197,7 @@ export class AnalysisView {
         <div class="analysis-extra">
           ${g ? '<section class="side-box review-panel" id="review-panel" aria-labelledby="review-heading"></section>' : ''}
           <p class="note position-text"><span>${esc(t('an_position'))}</span> <code id="analysis-position-text"></code></p>
-          <p class="note keys">${esc(t('an_keyboard_help'))}</p>
+          <p class="note keys">${esc(t('an_keyboard_help'))} ${esc(t('board_keys'))}</p>
         </div>
       </div>`;
     const $ = (q) => main.querySelector(q);

@@ -458,7 +458,7 @@ class GameView {
             </select>
             <button type="button" id="skip">${esc(t('skip'))}</button>
           </div>
-          <p class="note keys">${esc(t('keyboard_help'))}</p>
+          <p class="note keys">${esc(t('keyboard_help'))} ${esc(t('board_keys'))}</p>
         </section>
         <aside class="side-panel" aria-labelledby="moves-heading">
           <h2 id="moves-heading">${esc(t('moves_title'))}</h2>
@@ -759,15 +759,7 @@ class GameView {
       }).join('');
       list.dataset.moves = g.moves.join('');
     }
-    for (const b of list.querySelectorAll('button')) {
-      const here = Number(b.dataset.ply) === shown;
-      b.classList.toggle('current', here);
-      if (here) b.setAttribute('aria-current', 'step');
-      else b.removeAttribute('aria-current');
-    }
-    // The list follows the move shown, in the game's history too.
-    const cur = list.querySelector('.current');
-    if (cur) cur.scrollIntoView({ block: 'nearest' });
+    this.markCurrent(shown);
     $('#first').disabled = shown === 0;
     $('#prev').disabled = shown === 0;
     $('#next').disabled = live;
@@ -848,6 +840,22 @@ class GameView {
     return true;
   }
 
+  /** Marks move `shown` in the move list, and scrolls the list to it. */
+  markCurrent(shown) {
+    const list = main.querySelector('#movelist');
+    if (!list) return;
+    const was = list.querySelector('.current');
+    const now = shown > 0 ? list.querySelector(`button[data-ply="${shown}"]`) : null;
+    if (was === now) return;
+    if (was) { was.classList.remove('current'); was.removeAttribute('aria-current'); }
+    if (now) {
+      now.classList.add('current');
+      now.setAttribute('aria-current', 'step');
+      // The list follows the move shown, in the game's history too.
+      now.scrollIntoView({ block: 'nearest' });
+    }
+  }
+
   /** The ply the next step counts from: the one asked for last, if the board is still on
    * its way there. */
   aimedPly() {
@@ -875,6 +883,8 @@ class GameView {
       const r = await api('GET', `/games/${this.id}/moves/${n}/trace`);
       if (r.ok && this.stepAfter === undefined) {
         this.viewPly = n === g.ply ? null : n;
+        // The list shows the step at once; the board sows it.
+        this.markCurrent(n);
         say(t('played', { side: t(r.data.mover), m: r.data.move }));
         await this.board.animate(r.data, SPEEDS[speed()], (text, important) => { if (important) say(text); });
       }

@@ -80,10 +80,64 @@ export class Board {
       b.addEventListener('click', () => {
         if (b.getAttribute('aria-disabled') !== 'true') this.onPlay(letterOf(i));
       });
+      b.addEventListener('focus', () => { this.stopChosen = true; this.tabStop(i); });
       this.holes.push(b);
     }
     this.stores = [el.querySelector('.store-bottom'), el.querySelector('.store-top')];
+    // The board is one stop of the Tab key (issue 36: 24 stops stood between a keyboard user
+    // and the buttons below); the arrows move between holes, Enter or Space plays one.
+    el.addEventListener('keydown', (e) => this.key(e));
     this.layout();
+  }
+
+  /** Makes hole `i` the board's one Tab stop. */
+  tabStop(i) {
+    this.holes.forEach((b, k) => { b.tabIndex = k === i ? 0 : -1; });
+  }
+
+  /**
+   * Arrow keys on a hole move the focus to the nearest hole that way, as the board is laid
+   * out on screen (also turned a quarter on a phone); Home and End to the ends of its row.
+   * The page's own arrow keys (stepping through moves) work everywhere else.
+   */
+  key(e) {
+    const b = e.target.closest && e.target.closest('.hole');
+    if (!b || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    let next = null;
+    if (e.key === 'Home' || e.key === 'End') {
+      const row = [...b.parentElement.children];
+      next = e.key === 'Home' ? row[0] : row[row.length - 1];
+    } else if (dirs[e.key]) {
+      next = this.nearest(b, dirs[e.key]);
+    } else {
+      return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+    if (next) next.focus();
+  }
+
+  /** The hole nearest `from` in direction `[dx, dy]` on screen, or null at the edge. */
+  nearest(from, [dx, dy]) {
+    const centre = (el) => {
+      const r = el.getBoundingClientRect();
+      return [r.left + r.width / 2, r.top + r.height / 2];
+    };
+    const [x0, y0] = centre(from);
+    let best = null;
+    let bestCost = Infinity;
+    for (const h of this.holes) {
+      if (h === from) continue;
+      const [x, y] = centre(h);
+      const along = (x - x0) * dx + (y - y0) * dy;
+      const across = Math.abs((x - x0) * dy) + Math.abs((y - y0) * dx);
+      // Ahead, and more ahead than aside; straight lines first.
+      if (along <= 1 || across > along) continue;
+      const cost = along + 3 * across;
+      if (cost < bestCost) { bestCost = cost; best = h; }
+    }
+    return best;
   }
 
   /** Which side's row is nearest the viewer, and which seats the viewer holds. */
@@ -96,6 +150,8 @@ export class Board {
   }
 
   layout() {
+    // Moving the holes would drop the keyboard's focus: it is put back where it was.
+    const focused = this.holes.indexOf(document.activeElement);
     const top = this.el.querySelector('.row-top');
     const bot = this.el.querySelector('.row-bottom');
     top.replaceChildren();
@@ -110,6 +166,9 @@ export class Board {
     this.stores[b] = this.el.querySelector('.store-bottom');
     this.stores[1 - b] = this.el.querySelector('.store-top');
     this.el.dataset.bottom = this.bottom;
+    if (focused >= 0) this.holes[focused].focus();
+    // Until the player has been on the board, its Tab stop is the first hole of the near row.
+    if (!this.stopChosen) this.tabStop(mine);
   }
 
   holeLabel(i, n) {

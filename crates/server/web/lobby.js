@@ -39,6 +39,42 @@ function categoryName(c) {
   return c ? t('cat_' + c) : t('clock_none');
 }
 
+const FILTER_KEY = 'anywoli.lobbyFilter';
+const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
+
+/** What the lobby's list shows (issue 36): kept in this browser, like the other settings. */
+function loadFilter() {
+  const none = { min: '', max: '', speed: '', kind: '' };
+  try {
+    const f = JSON.parse(localStorage.getItem(FILTER_KEY) || '{}');
+    return {
+      min: Number.isFinite(f.min) ? f.min : '',
+      max: Number.isFinite(f.max) ? f.max : '',
+      speed: SPEEDS.includes(f.speed) ? f.speed : '',
+      kind: ['rated', 'casual'].includes(f.kind) ? f.kind : '',
+    };
+  } catch {
+    return none;
+  }
+}
+
+function saveFilter(f) {
+  try { localStorage.setItem(FILTER_KEY, JSON.stringify(f)); } catch { /* private mode: kept for this page only */ }
+}
+
+/** Whether another player's seek passes the filter `f`. */
+export function passes(seek, f) {
+  if (f.speed && seek.category !== f.speed) return false;
+  if (f.kind && (f.kind === 'rated') !== !!seek.rated) return false;
+  if (f.min !== '' || f.max !== '') {
+    if (typeof seek.rating !== 'number') return false;
+    const r = Math.round(seek.rating);
+    if (f.min !== '' && r < f.min) return false;
+    if (f.max !== '' && r > f.max) return false;
+  }
+  return true;
+}
+
 // ------------------------------------------------------------------------------------------
 // The connection
 
@@ -485,10 +521,32 @@ export class LobbyView {
     }
   }
 
+  /** My ratings, to tell which seeks' ranges leave me out; loaded once a visit. */
+  async loadMyRatings() {
+    const me = account();
+    if (!me || this.ratingsOf === me.name) return;
+    this.ratingsOf = me.name;
+    const r = await api('GET', '/players/' + encodeURIComponent(me.name));
+    this.myRatings = r.ok && Array.isArray(r.data.ratings) ? r.data.ratings : [];
+    this.showSeeks();
+  }
+
+  /** My rating for a seek's category and rules as the server judges it (1500 before a game). */
+  myRatingFor(seek) {
+    const r = (this.myRatings || []).find((x) => x.category === seek.category && x.rules === seek.rules);
+    return Math.round(r ? r.rating : 1500);
+  }
+
   render() {
     const { main, esc } = ui;
     const me = account();
+    if (!this.filter) this.filter = loadFilter();
+    this.loadMyRatings();
     document.title = t('app_title') + ' — ' + t('lobby_title');
+    const f = this.filter;
+    const speeds = ['', ...SPEEDS].map((c) => `<option value="${c}"${c === f.speed ? ' selected' : ''}>${esc(c ? categoryName(c) : t('filter_any'))}</option>`).join('');
+    const kinds = ['', 'rated', 'casual'].map((k) => `<option value="${k}"${k === f.kind ? ' selected' : ''}>${esc(k ? t(k) : t('filter_any'))}</option>`).join('');
+    const filterOpen = f.min !== '' || f.max !== '' || f.speed || f.kind;
     const clocks = SEEK_CLOCKS.map((c) => `<option value="${c}"${c === DEFAULT_SEEK_CLOCK ? ' selected' : ''}>${esc(clockName(c))}</option>`).join('');
     const sides = (name, def) => ['random', 'south', 'north'].map((s) => `
       <label class="choice"><input type="radio" name="${name}" value="${s}"${s === def ? ' checked' : ''}> ${esc(s === 'random' ? t('side_random_choice') : t(s))}</label>`).join('');
@@ -501,6 +559,23 @@ export class LobbyView {
             <h2 id="seeks-heading">${esc(t('open_seeks'))}</h2>
             <p class="note" id="lobby-connection" role="status"></p>
             <p class="error" id="lobby-note" role="alert"></p>
+            <details class="lobby-filter" id="seek-filter"${filterOpen ? ' open' : ''}>
+              <summary>${esc(t('filter_title'))}</summary>
+              <form id="filter-form" class="filter-form" novalidate>
+                <fieldset class="range"><legend>${esc(t('filter_rating'))}</legend>
+                  <div class="range-row">
+                    <label for="filter-min">${esc(t('range_min'))}</label><input id="filter-min" name="min" type="number" inputmode="numeric" min="0" max="4000" step="50" value="${esc(String(f.min))}">
+                    <label for="filter-max">${esc(t('range_max'))}</label><input id="filter-max" name="max" type="number" inputmode="numeric" min="0" max="4000" step="50" value="${esc(String(f.max))}">
+                  </div>
+                </fieldset>
+                <div class="field"><label for="filter-speed">${esc(t('filter_speed'))}</label>
+                  <select id="filter-speed" name="speed">${speeds}</select></div>
+                <div class="field"><label for="filter-kind">${esc(t('filter_kind'))}</label>
+                  <select id="filter-kind" name="kind">${kinds}</select></div>
+                <p class="note">${esc(t('filter_note'))}</p>
+              </form>
+            </details>
+            <p class="note" id="filter-hidden" hidden><span></span> <button type="button" id="filter-clear">${esc(t('filter_clear'))}</button></p>
             <div id="seeks"></div>
           </section>
           <section class="panel" aria-labelledby="seek-heading">
@@ -562,6 +637,27 @@ export class LobbyView {
     this.showConnection();
     this.showNote();
     main.querySelector('#seek-form').addEventListener('submit', (e) => { e.preventDefault(); this.createSeek(); });
+    const ff = main.querySelector('#filter-form');
+    const readFilter = () => {
+      const num = (v) => {
+        const n = Math.round(Number(v.trim()));
+        return v.trim() !== '' && Number.isFinite(n) ? Math.min(4000, Math.max(0, n)) : '';
+      };
+      this.filter = { min: num(ff.min.value), max: num(ff.max.value), speed: ff.speed.value, kind: ff.kind.value };
+      saveFilter(this.filter);
+      this.showSeeks();
+    };
+    ff.addEventListener('input', readFilter);
+    ff.addEventListener('change', readFilter);
+    ff.addEventListener('submit', (e) => e.preventDefault());
+    main.querySelector('#filter-clear').addEventListener('click', () => {
+      ff.reset();
+      for (const el of [ff.min, ff.max]) el.value = '';
+      ff.speed.value = '';
+      ff.kind.value = '';
+      readFilter();
+      main.querySelector('#seek-filter summary').focus();
+    });
     const cf = main.querySelector('#challenge-form');
     if (cf) {
       cf.addEventListener('submit', (e) => { e.preventDefault(); this.challenge(); });
@@ -634,9 +730,18 @@ export class LobbyView {
     const el = main.querySelector('#seeks');
     if (!el) return;
     const me = account();
-    const seeks = [...lobby.seeks.values()].sort((a, b) => (lobby.isMine(b) ? 1 : 0) - (lobby.isMine(a) ? 1 : 0));
+    const all = [...lobby.seeks.values()].sort((a, b) => (lobby.isMine(b) ? 1 : 0) - (lobby.isMine(a) ? 1 : 0));
+    const f = this.filter || loadFilter();
+    const own = (s) => lobby.isMine(s) || (me && s.by && samePlayer(s.by, me.name));
+    const seeks = all.filter((s) => own(s) || passes(s, f));
+    const hidden = main.querySelector('#filter-hidden');
+    if (hidden) {
+      const n = lobby.open ? all.length - seeks.length : 0;
+      hidden.hidden = n === 0;
+      hidden.querySelector('span').textContent = n ? tn('filter_hidden', n) : '';
+    }
     if (!lobby.open) { this.redraw(el, ''); return; }
-    if (seeks.length === 0) { this.redraw(el, `<p>${esc(t('no_seeks'))}</p>`); return; }
+    if (seeks.length === 0) { this.redraw(el, all.length ? '' : `<p>${esc(t('no_seeks'))}</p>`); return; }
     const rows = seeks.map((s) => {
       const mine = lobby.isMine(s);
       const ownAccount = me && s.by && samePlayer(s.by, me.name);
@@ -647,6 +752,10 @@ export class LobbyView {
       if (mine) action = `<button type="button" data-seek="${esc(s.id)}" data-action="cancel">${esc(t('cancel'))}</button>`;
       else if (ownAccount) action = `<span class="note">${esc(t('seek_yours_elsewhere'))}</span>`;
       else if (s.rated && !me) action = `<span class="note">${esc(t('rated_needs_login'))}</span>`;
+      else if (Array.isArray(s.range) && s.range.length === 2 && !(me && this.myRatingFor(s) >= s.range[0] && this.myRatingFor(s) <= s.range[1])) {
+        // The server would refuse it (out_of_range): say so instead of offering the button.
+        action = `<span class="note">${esc(t('seek_for_range', { lo: Math.round(s.range[0]), hi: Math.round(s.range[1]) }))}</span>`;
+      }
       else action = `<button type="button" class="primary" data-seek="${esc(s.id)}" data-action="accept">${esc(t('accept'))}</button>`;
       const range = Array.isArray(s.range) && s.range.length === 2 ? `${Math.round(s.range[0])}–${Math.round(s.range[1])}` : '';
       return `<tr class="${mine ? 'mine' : ''}" data-seek-row="${esc(s.id)}">

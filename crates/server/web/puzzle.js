@@ -151,7 +151,7 @@ export class PuzzleView {
           <a class="button" id="puzzle-community" href="/puzzles/community" data-link>${esc(t('pz_community'))}</a>
         </div>
         <p id="puzzle-solution" class="note" hidden></p>
-        <p class="note keys">${esc(t('puzzle_keys'))}</p>
+        <p class="note keys">${esc(t('puzzle_keys'))} ${esc(t('board_keys'))}</p>
         <p id="puzzle-streak" class="streak"></p>
         <p id="puzzle-rating" class="streak" aria-live="polite"></p>
       </section>`;
