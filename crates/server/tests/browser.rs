@@ -69,6 +69,60 @@ async fn computer_game_to_the_end(
                 "the keyboard move",
             )
             .await;
+        } else if mine == 1 {
+            // The second by the board's own keys (issue 36): the board is one Tab stop, Right
+            // moves the focus along the near row (not through the moves), Enter plays.
+            let stops = js(
+                c,
+                "return document.querySelectorAll('.board .hole[tabindex=\"0\"]').length",
+            )
+            .await;
+            assert_eq!(stops, json!(1), "one Tab stop on the board");
+            js(
+                c,
+                "document.querySelector('.board .hole[tabindex=\"0\"]').focus()",
+            )
+            .await;
+            let focused = || js(c, "return document.activeElement.dataset.hole || ''");
+            let first = focused().await;
+            assert_eq!(first, "a", "the stop starts on the near row's first hole");
+            let ply = body_data(c, "ply").await;
+            c.active_element()
+                .await
+                .unwrap()
+                .send_keys("\u{E014}")
+                .await
+                .unwrap();
+            assert_eq!(focused().await, "b", "Right goes to the next hole");
+            while js(
+                c,
+                "return document.activeElement.classList.contains('playable')",
+            )
+            .await
+                != json!(true)
+            {
+                let before = focused().await;
+                c.active_element()
+                    .await
+                    .unwrap()
+                    .send_keys("\u{E014}")
+                    .await
+                    .unwrap();
+                assert_ne!(focused().await, before, "a playable hole is further right");
+            }
+            assert_eq!(body_data(c, "ply").await, ply, "the arrows did not step");
+            c.active_element()
+                .await
+                .unwrap()
+                .send_keys("\u{E007}")
+                .await
+                .unwrap();
+            wait_for(
+                c,
+                &format!("document.body.dataset.ply !== '{ply}'"),
+                "the move played with Enter",
+            )
+            .await;
         } else {
             let holes = c.find_all(Locator::Css(".hole.playable")).await.unwrap();
             assert!(
