@@ -594,9 +594,33 @@ fn the_documented_nginx_configuration_serves_the_app_over_tls() {
             .collect::<std::collections::BTreeSet<_>>(),
         "nginx.conf's WebSocket location lists every WebSocket route of the app"
     );
+    every_socket_through(ports.https, &cert, &id);
+
+    // Plain HTTP sends everything to HTTPS, path and query kept.
+    let url = format!("http://{HOST}:{}/g/{id}?x=1", ports.http);
+    let redirect = curl(&cert, ports.http, &url, None);
+    assert_eq!(redirect.status, 301);
+    assert_eq!(
+        redirect.header("location"),
+        Some(format!("https://{HOST}/g/{id}?x=1").as_str())
+    );
+    let redirect = curl(&cert, ports.http, &url, Some(b"{}"));
+    assert_eq!(
+        redirect.status, 301,
+        "nothing reaches the app over plain HTTP"
+    );
+
+    drop(nginx);
+    drop(anywoli);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Opens every WebSocket route of the app through the proxy on `https` and checks that each
+/// answers as it should (a game's state, a seek, an analysis line) and keeps its connection.
+fn every_socket_through(https: u16, cert: &Path, id: &str) {
     for route in anywoli_server::WEBSOCKET_ROUTES {
-        let path = route.replace("{id}", &id);
-        let mut watch = Watch::open(ports.https, &cert, &path);
+        let path = route.replace("{id}", id);
+        let mut watch = Watch::open(https, cert, &path);
         let ws = &mut watch.ws;
         match route {
             "/api/games/{id}/events" => assert_eq!(next_json(ws)["type"], "state"),
@@ -630,24 +654,6 @@ fn the_documented_nginx_configuration_serves_the_app_over_tls() {
         }
         let _ = ws.close(None);
     }
-
-    // Plain HTTP sends everything to HTTPS, path and query kept.
-    let url = format!("http://{HOST}:{}/g/{id}?x=1", ports.http);
-    let redirect = curl(&cert, ports.http, &url, None);
-    assert_eq!(redirect.status, 301);
-    assert_eq!(
-        redirect.header("location"),
-        Some(format!("https://{HOST}/g/{id}?x=1").as_str())
-    );
-    let redirect = curl(&cert, ports.http, &url, Some(b"{}"));
-    assert_eq!(
-        redirect.status, 301,
-        "nothing reaches the app over plain HTTP"
-    );
-
-    drop(nginx);
-    drop(anywoli);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 const START: &str = "4,4,4,4,4,4,4,4,4,4,4,4/4,4,4,4,4,4,4,4,4,4,4,4 s 0 0 - - 0 0";
@@ -788,6 +794,9 @@ fn two_instances_behind_the_documented_balancer_outlive_a_kill() {
         json!(played),
         "every acknowledged move is stored"
     );
+    // Every WebSocket route through nginx-instances.conf, with one instance dead (nginx
+    // passes the upgrade on to the living one).
+    every_socket_through(ports.https, &cert, &id);
     drop(watch);
     drop(nginx);
     drop(instances);
