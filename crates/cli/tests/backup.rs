@@ -2,7 +2,7 @@
 //! restore that docs/hosting.md describes: stop the server, put the copy in place of the
 //! database (without its `-wal` and `-shm`), start the server.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

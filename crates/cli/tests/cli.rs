@@ -1,6 +1,6 @@
 //! The `anywoli` command line as other programs use it: outputs, exit codes, one-line errors.
 
-mod support;
+use crate::support;
 
 use support::{assert_fails, run};
 

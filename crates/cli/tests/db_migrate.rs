@@ -2,7 +2,7 @@
 //! another SQLite file, to PostgreSQL and back (with `ANYWOLI_TEST_POSTGRES`), and the copies
 //! it must refuse are refused.
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -278,11 +278,18 @@ fn migrate_copies_every_game_and_refuses_what_it_must() {
     let o = migrate(&src_s, &other, &[]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("the same"), "{}", stderr(&o));
+}
 
+/// The same games to PostgreSQL and back, the password never printed.
+#[test]
+#[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
+fn migrate_copies_to_postgres_and_back() {
+    let dir = scratch("postgres");
+    let src = dir.join("games.sqlite");
+    let ids = make_games(&src);
+    let src_s = src.to_str().unwrap().to_string();
     // To PostgreSQL and back.
-    let Some(url) = Store::test_postgres_url("db migrate to PostgreSQL and back") else {
-        return;
-    };
+    let url = Store::test_postgres_url("db migrate to PostgreSQL and back");
     let o = migrate(&src_s, &url, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(

@@ -1,8 +1,9 @@
 //! Two `anywoli serve` processes on one PostgreSQL database, and a `kill -9` of the one that
 //! owes the engine's reply: the other plays it, for a game watched through it and for a game
-//! nobody watches. Without `ANYWOLI_TEST_POSTGRES` this says SKIPPED.
+//! nobody watches. It is `#[ignore]`d for PostgreSQL
+//! (`ANYWOLI_TEST_POSTGRES`).
 
-mod support;
+use crate::support;
 
 use std::net::TcpStream;
 use std::process::Child;
@@ -85,11 +86,9 @@ fn game_with_reply_owed(addr: &str) -> String {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
 fn the_other_instance_plays_the_reply_a_killed_one_owed() {
-    let Some(url) = Store::test_postgres_url("kill -9 of the instance owing the engine's reply")
-    else {
-        return;
-    };
+    let url = Store::test_postgres_url("kill -9 of the instance owing the engine's reply");
     let dir = scratch("instances");
     let serve = || {
         let (child, line) = spawn(

@@ -3,7 +3,7 @@
 //! nothing fails; and, on PostgreSQL, two instances of which one is killed mid-run. No
 //! assertion on speed: the machine may be busy.
 
-mod support;
+use crate::support;
 
 use std::process::{Child, Command, Output, Stdio};
 
@@ -277,9 +277,7 @@ fn is_transport(kind: &str) -> bool {
 /// every acknowledged move is stored and every stored game replays; no request hung and no
 /// 5xx came without a message. `extra`: more flags for the load test.
 fn kill_one_of_two_instances(name: &str, extra: &[&str]) {
-    let Some(db) = anywoli_server::Store::test_postgres_url(&format!("loadtest {name}")) else {
-        return;
-    };
+    let db = anywoli_server::Store::test_postgres_url(&format!("loadtest {name}"));
     let mut a = serve_postgres(&format!("{name}-a"), &db);
     let b = serve_postgres(&format!("{name}-b"), &db);
     let mut args = vec![
@@ -324,6 +322,7 @@ fn kill_one_of_two_instances(name: &str, extra: &[&str]) {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
 fn a_killed_instance_s_games_go_on_on_the_other() {
     kill_one_of_two_instances("failover", &[]);
 }
@@ -333,6 +332,7 @@ fn a_killed_instance_s_games_go_on_on_the_other() {
 /// that, the survivor holds the killed one's watched games as they were when the watchers
 /// came, answers with those stale copies, and the acknowledged moves look lost.
 #[test]
+#[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
 fn a_killed_instance_s_games_and_watchers_go_on_on_the_other() {
     kill_one_of_two_instances(
         "failover-watch-other",

@@ -9,7 +9,7 @@ use anywoli_core::{Position, Record, Rules, Side};
 
 const BIN: &str = env!("CARGO_BIN_EXE_anywoli");
 
-mod support;
+use crate::support;
 
 use support::{run, run_in, Run};
 

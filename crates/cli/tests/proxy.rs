@@ -10,8 +10,7 @@
 //!
 //! HTTP goes through `curl`; the WebSocket through `openssl s_client`, which carries the bytes
 //! of tungstenite's client over TLS. Both check the certificate against the one made here.
-//! Without nginx, openssl or curl the test says it skipped, unless `CI` is set: CI must run it
-//! (.ci/run installs them).
+//! The tests are `#[ignore]`d for nginx, openssl and curl (.ci/run installs them).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -22,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-mod support;
+use crate::support;
 
 const HOST: &str = "anywoli.example.org";
 const SITE: &str = include_str!("../../../docs/hosting/nginx.conf");
@@ -452,35 +451,19 @@ fn next_json(ws: &mut tungstenite::WebSocket<Tunnel>) -> Value {
     }
 }
 
-/// nginx's path, or `None` after saying SKIPPED when nginx, openssl or curl is missing (a
-/// failure instead when `CI` is set).
-fn tools_or_skip() -> Option<PathBuf> {
-    let tools: Vec<_> = ["nginx", "openssl", "curl"]
+/// nginx's path; a failure that says what to install when nginx, openssl or curl is missing
+/// (the tests that call it are `#[ignore]`d for them).
+fn tools() -> PathBuf {
+    let missing: Vec<&str> = ["nginx", "openssl", "curl"]
         .into_iter()
-        .map(|t| (t, find_in_path(t)))
+        .filter(|t| find_in_path(t).is_none())
         .collect();
-    let missing: Vec<&str> = tools
-        .iter()
-        .filter(|(_, p)| p.is_none())
-        .map(|(t, _)| *t)
-        .collect();
-    if !missing.is_empty() {
-        if std::env::var_os("CI").is_some() {
-            panic!(
-                "{} not installed, and CI must run the reverse-proxy test (.ci/run installs nginx-light openssl curl)",
-                missing.join(", ")
-            );
-        }
-        // Straight to the process's stderr: the test harness captures `eprintln!` of a test
-        // that passes, and a skip must be seen.
-        let _ = writeln!(
-            std::io::stderr(),
-            "\n\n!!!! SKIPPED: the reverse-proxy test needs {} (apt-get install nginx-light openssl curl) !!!!\n\n",
-            missing.join(", ")
-        );
-        return None;
-    }
-    tools[0].1.clone()
+    assert!(
+        missing.is_empty(),
+        "the reverse-proxy tests need {}: apt-get install nginx-light openssl curl",
+        missing.join(", ")
+    );
+    find_in_path("nginx").unwrap()
 }
 
 /// A self-signed certificate for [`HOST`] in `dir`: (certificate, key).
@@ -498,10 +481,9 @@ fn certificate(dir: &Path) -> (PathBuf, PathBuf) {
 }
 
 #[test]
+#[ignore = "needs nginx, openssl and curl"]
 fn the_documented_nginx_configuration_serves_the_app_over_tls() {
-    let Some(nginx) = tools_or_skip() else {
-        return;
-    };
+    let nginx = tools();
     let dir = scratch("tls");
     let (cert, key) = certificate(&dir);
 
@@ -697,13 +679,10 @@ fn moves_stored(port: u16) -> u64 {
 /// `kill -9` of the instance that stored them, and the game goes on through the other, the
 /// watcher (reconnecting if it was on the dead one) seeing every move.
 #[test]
+#[ignore = "needs nginx, openssl, curl and PostgreSQL: ANYWOLI_TEST_POSTGRES"]
 fn two_instances_behind_the_documented_balancer_outlive_a_kill() {
-    let Some(nginx) = tools_or_skip() else {
-        return;
-    };
-    let Some(url) = anywoli_server::Store::test_postgres_url("two instances behind nginx") else {
-        return;
-    };
+    let nginx = tools();
+    let url = anywoli_server::Store::test_postgres_url("two instances behind nginx");
     let dir = scratch("balancer");
     let (cert, key) = certificate(&dir);
     let (a, port_a) = start_anywoli(std::ffi::OsStr::new(&url), &dir);

@@ -1,7 +1,7 @@
 //! `anywoli db reset-password`: a host sets a new password for a player who forgot theirs,
 //! while the server runs; the old password stops working and the player's sessions end.
 
-mod support;
+use crate::support;
 
 use std::io::Write;
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! `anywoli serve` as a process: every acknowledged move survives `kill -9`, and `anywoli` with
 //! no command is `anywoli serve` with its defaults.
 
-mod support;
+use crate::support;
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 
 use assert_cmd::Command;
 
-mod support;
+use crate::support;
 
 use support::{run, run_in};
 

@@ -433,7 +433,7 @@ mod tests {
         tokio::task::JoinHandle<std::time::Duration>,
     ) {
         let stop = Arc::new(AtomicBool::new(false));
-        let running = q.running();
+        let yielding = q.shared.lock().yielding.len();
         let (q2, flag) = (q.clone(), stop.clone());
         let task = tokio::spawn(async move {
             let watch = flag.clone();
@@ -448,7 +448,9 @@ mod tests {
             .await
             .unwrap()
         });
-        while q.running() == running {
+        // Registered as yielding (after its worker was granted): the order the game's move
+        // stops them in.
+        while q.shared.lock().yielding.len() == yielding {
             tokio::task::yield_now().await;
         }
         (stop, task)

@@ -9,7 +9,7 @@
 // (Plain comments: `browser_postgres.rs` includes this file. The server's database comes from
 // `fresh_db`: a SQLite file here, from `support`; a PostgreSQL schema there.)
 
-mod support;
+use crate::support;
 
 use std::path::PathBuf;
 
@@ -639,21 +639,14 @@ async fn puzzle_mode(driver: &Driver, base: &str, server: &Server, shots: &Optio
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver"]
 async fn the_page_in_a_real_browser() {
-    let Some(exe) = find_in_path("chromedriver") else {
-        if std::env::var_os("CI").is_some() {
-            panic!("chromedriver is not installed, and CI must run the browser tests (.ci/run installs chromium-driver)");
-        }
-        eprintln!("\n\n!!!! SKIPPED: the browser tests need chromedriver (apt-get install chromium chromium-driver) !!!!\n\n");
-        return;
-    };
-    let Some(db) = fresh_db("server") else {
-        return;
-    };
+    let _one = support::one_at_a_time().await;
+    let db = fresh_db("server");
     let server = serve_on("127.0.0.1", None, db).await;
     let base = format!("http://{}", server.addr);
     let shots = std::env::var_os("ANYWOLI_SCREENSHOTS").map(PathBuf::from);
-    let driver = Driver::start(&exe);
+    let driver = driver();
 
     languages(&driver, &base).await;
     friend_game(&driver, &base).await;

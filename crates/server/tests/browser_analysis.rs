@@ -7,7 +7,7 @@
 // `ANYWOLI_SCREENSHOTS=DIR` also saves DIR/screenshot-review.png and
 // DIR/screenshot-composer.png (docs/ keeps them).
 
-mod support;
+use crate::support;
 
 use std::path::PathBuf;
 
@@ -310,10 +310,10 @@ async fn solve_a_community_puzzle(c: &Client, base: &str, link: &str) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver"]
 async fn review_variations_editor_composer_and_community_puzzles() {
-    let Some(driver) = driver_or_skip() else {
-        return;
-    };
+    let _one = support::one_at_a_time().await;
+    let driver = driver();
     let server = serve_at("analysis", "127.0.0.1", None).await;
     let base = format!("http://{}", server.addr);
     let (status, v) = http_json(

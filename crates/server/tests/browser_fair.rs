@@ -7,7 +7,7 @@
 // (Plain comments: `browser_fair_postgres.rs` includes this file. The server's database comes
 // from `fresh_db`: a SQLite file here, from `support`; a PostgreSQL schema there.)
 
-mod support;
+use crate::support;
 
 use anywoli_core::{Position, Rules};
 use anywoli_server::Server;
@@ -490,13 +490,11 @@ async fn phone_layouts(driver: &Driver, server: &Server, base: &str) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver"]
 async fn fair_play_and_correct_words() {
-    let Some(driver) = driver_or_skip() else {
-        return;
-    };
-    let Some(db) = fresh_db("fair") else {
-        return;
-    };
+    let _one = support::one_at_a_time().await;
+    let driver = driver();
+    let db = fresh_db("fair");
     let server = serve_on("127.0.0.1", None, db).await;
     let base = format!("http://{}", server.addr);
     mistyped_links(&driver, &base).await;

@@ -7,7 +7,7 @@
 // `ANYWOLI_SCREENSHOTS=DIR` also saves DIR/screenshot-lesson.png (desktop, a wrong move
 // explained) and DIR/screenshot-lesson-phone.png (docs/ keeps them).
 
-mod support;
+use crate::support;
 
 use std::path::PathBuf;
 
@@ -60,10 +60,10 @@ async fn miss_then_retry(c: &Client, hole: &str, needle: &str, shot: (&Option<Pa
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver"]
 async fn a_newcomer_completes_the_course() {
-    let Some(driver) = driver_or_skip() else {
-        return;
-    };
+    let _one = support::one_at_a_time().await;
+    let driver = driver();
     let server = serve_at("learn", "127.0.0.1", None).await;
     let base = format!("http://{}", server.addr);
     let shots = shots();

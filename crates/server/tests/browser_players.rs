@@ -12,7 +12,7 @@
 // (Plain comments: `browser_players_postgres.rs` includes this file. The server's database
 // comes from `fresh_db`: a SQLite file here, from `support`; a PostgreSQL schema there.)
 
-mod support;
+use crate::support;
 
 use std::f64::consts::PI;
 use std::path::PathBuf;
@@ -949,13 +949,11 @@ async fn dark_views(driver: &Driver, base: &str, shots: &Option<PathBuf>) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver"]
 async fn players_in_real_browsers() {
-    let Some(driver) = driver_or_skip() else {
-        return;
-    };
-    let Some(db) = fresh_db("players") else {
-        return;
-    };
+    let _one = support::one_at_a_time().await;
+    let driver = driver();
+    let db = fresh_db("players");
     let server = serve_on("127.0.0.1", None, db).await;
     let base = format!("http://{}", server.addr);
     let a = browser(&driver, "players-a", &["--lang=en"]).await;

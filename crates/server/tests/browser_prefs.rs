@@ -7,7 +7,7 @@
 // phone, as DIR/dark-desktop.png and DIR/dark-phone.png (docs/ keeps them). The other views in
 // dark colours go to a scratch folder under target/tmp/ every run, for a reviewer to look at.
 
-mod support;
+use crate::support;
 
 use std::path::PathBuf;
 
@@ -601,10 +601,10 @@ async fn dark_screenshots(driver: &Driver, base: &str, shots: &Option<PathBuf>) 
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver"]
 async fn preferences_in_a_real_browser() {
-    let Some(driver) = driver_or_skip() else {
-        return;
-    };
+    let _one = support::one_at_a_time().await;
+    let driver = driver();
     let server = serve_at("prefs", "127.0.0.1", None).await;
     let base = format!("http://{}", server.addr);
     let shots = std::env::var_os("ANYWOLI_SCREENSHOTS").map(PathBuf::from);

@@ -6,7 +6,7 @@
 // for the whole test binary: so everything is one test, run in order.
 // (Plain comments: `clocks_postgres.rs` includes this file.)
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 
@@ -418,19 +418,20 @@ async fn bad_clocks_are_refused(server: &Server) {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn clocks_flags_aborts_and_claims() {
-    let Some(db) = fresh_db("clocks") else {
-        return;
-    };
-    let server = serve_on("127.0.0.1", None, db).await;
-    bad_clocks_are_refused(&server).await;
-    clocks_start_once_both_sides_moved(&server).await;
-    a_flag_falls(&server).await;
-    a_move_after_the_flag_loses(&server).await;
-    abort_until_both_moved(&server).await;
-    a_first_move_not_made_aborts_the_game(&server).await;
-    the_computer_plays_on_a_clock(&server).await;
-    a_win_is_claimed_from_a_player_who_left(&server).await;
-    server.stop().await;
+store_test! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn clocks_flags_aborts_and_claims() {
+        let _one = support::one_at_a_time().await;
+        let db = fresh_db("clocks");
+        let server = serve_on("127.0.0.1", None, db).await;
+        bad_clocks_are_refused(&server).await;
+        clocks_start_once_both_sides_moved(&server).await;
+        a_flag_falls(&server).await;
+        a_move_after_the_flag_loses(&server).await;
+        abort_until_both_moved(&server).await;
+        a_first_move_not_made_aborts_the_game(&server).await;
+        the_computer_plays_on_a_clock(&server).await;
+        a_win_is_claimed_from_a_player_who_left(&server).await;
+        server.stop().await;
+    }
 }

@@ -133,144 +133,146 @@ async fn consistent(server: &Server, store: &Store, id: &str, secret: Option<&st
     memory
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hanging_up_at_any_moment_changes_nothing_or_everything() {
-    let db = fresh_db("all");
-    let server = start(&Config {
-        addr: "127.0.0.1".to_string(),
-        port: 0,
-        db: db.clone(),
-        think: Think {
-            movetime: Duration::from_millis(50),
-            hash_mib: 1,
-        },
-        // One client makes hundreds of games here.
-        rates: RateLimits {
-            games_per_minute: 0,
-            hints_per_minute: 0,
-            imports_per_minute: 0,
-            logins_per_minute: 0,
-        },
-        ..Config::default()
-    })
-    .await
-    .unwrap();
-    let store = Store::open_db(&db).unwrap();
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let mut tries = 0;
+store_test! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn hanging_up_at_any_moment_changes_nothing_or_everything() {
+        let db = fresh_db("all");
+        let server = start(&Config {
+            addr: "127.0.0.1".to_string(),
+            port: 0,
+            db: db.clone(),
+            think: Think {
+                movetime: Duration::from_millis(50),
+                hash_mib: 1,
+            },
+            // One client makes hundreds of games here.
+            rates: RateLimits {
+                games_per_minute: 0,
+                hints_per_minute: 0,
+                imports_per_minute: 0,
+                logins_per_minute: 0,
+            },
+            ..Config::default()
+        })
+        .await
+        .unwrap();
+        let store = Store::open_db(&db).unwrap();
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut tries = 0;
 
-    // Moves and take-backs in one game on one screen, and a game against the computer.
-    for mode in ["local", "computer"] {
-        let (_, v) = call(
-            &server,
-            "POST",
-            "/api/games",
-            json!({"mode": mode, "level": if mode == "computer" { json!(1) } else { json!(null) }}),
-        )
-        .await;
-        let id = v["game"]["id"].as_str().unwrap().to_string();
-        let secret = v["secret"].as_str().unwrap().to_string();
-        let mut game = v["game"].clone();
-        for i in 0..60 {
-            let wait = rng.next() % 3000;
-            if game["status"] != "playing" {
-                break;
-            }
-            if i % 3 == 2 {
-                hang_up(
-                    &server,
-                    "POST",
-                    &format!("/api/games/{id}/takeback"),
-                    json!({"secret": secret}),
-                    wait,
-                )
-                .await;
-            } else {
-                let legal = game["legal"].as_array().unwrap();
-                if legal.is_empty() {
-                    tokio::time::sleep(Duration::from_millis(20)).await;
-                } else {
-                    let mv = &legal[(rng.next() as usize) % legal.len()];
+        // Moves and take-backs in one game on one screen, and a game against the computer.
+        for mode in ["local", "computer"] {
+            let (_, v) = call(
+                &server,
+                "POST",
+                "/api/games",
+                json!({"mode": mode, "level": if mode == "computer" { json!(1) } else { json!(null) }}),
+            )
+            .await;
+            let id = v["game"]["id"].as_str().unwrap().to_string();
+            let secret = v["secret"].as_str().unwrap().to_string();
+            let mut game = v["game"].clone();
+            for i in 0..60 {
+                let wait = rng.next() % 3000;
+                if game["status"] != "playing" {
+                    break;
+                }
+                if i % 3 == 2 {
                     hang_up(
                         &server,
                         "POST",
-                        &format!("/api/games/{id}/moves"),
-                        json!({"move": mv, "secret": secret}),
+                        &format!("/api/games/{id}/takeback"),
+                        json!({"secret": secret}),
                         wait,
                     )
                     .await;
+                } else {
+                    let legal = game["legal"].as_array().unwrap();
+                    if legal.is_empty() {
+                        tokio::time::sleep(Duration::from_millis(20)).await;
+                    } else {
+                        let mv = &legal[(rng.next() as usize) % legal.len()];
+                        hang_up(
+                            &server,
+                            "POST",
+                            &format!("/api/games/{id}/moves"),
+                            json!({"move": mv, "secret": secret}),
+                            wait,
+                        )
+                        .await;
+                    }
                 }
+                tries += 1;
+                game = consistent(&server, &store, &id, Some(&secret)).await;
             }
-            tries += 1;
-            game = consistent(&server, &store, &id, Some(&secret)).await;
         }
-    }
 
-    // Joining, resigning and rematches: a fresh friend game each time.
-    for i in 0..50 {
-        let (_, v) = call(&server, "POST", "/api/games", json!({"mode": "friend"})).await;
-        let id = v["game"]["id"].as_str().unwrap().to_string();
-        let south = v["secret"].as_str().unwrap().to_string();
-        let invite = v["invite"].clone();
-        hang_up(
-            &server,
-            "POST",
-            &format!("/api/games/{id}/join"),
-            json!({"invite": invite}),
-            rng.next() % 3000,
-        )
-        .await;
-        tries += 1;
-        consistent(&server, &store, &id, Some(&south)).await;
-        hang_up(
-            &server,
-            "POST",
-            &format!("/api/games/{id}/resign"),
-            json!({"secret": south}),
-            rng.next() % 3000,
-        )
-        .await;
-        tries += 1;
-        let g = consistent(&server, &store, &id, None).await;
-        if g["status"] == "over" && i % 2 == 0 {
+        // Joining, resigning and rematches: a fresh friend game each time.
+        for i in 0..50 {
+            let (_, v) = call(&server, "POST", "/api/games", json!({"mode": "friend"})).await;
+            let id = v["game"]["id"].as_str().unwrap().to_string();
+            let south = v["secret"].as_str().unwrap().to_string();
+            let invite = v["invite"].clone();
             hang_up(
                 &server,
                 "POST",
-                &format!("/api/games/{id}/rematch"),
+                &format!("/api/games/{id}/join"),
+                json!({"invite": invite}),
+                rng.next() % 3000,
+            )
+            .await;
+            tries += 1;
+            consistent(&server, &store, &id, Some(&south)).await;
+            hang_up(
+                &server,
+                "POST",
+                &format!("/api/games/{id}/resign"),
                 json!({"secret": south}),
                 rng.next() % 3000,
             )
             .await;
             tries += 1;
             let g = consistent(&server, &store, &id, None).await;
-            if let Some(next) = g["rematch"].as_str() {
-                consistent(&server, &store, next, Some(&south)).await;
+            if g["status"] == "over" && i % 2 == 0 {
+                hang_up(
+                    &server,
+                    "POST",
+                    &format!("/api/games/{id}/rematch"),
+                    json!({"secret": south}),
+                    rng.next() % 3000,
+                )
+                .await;
+                tries += 1;
+                let g = consistent(&server, &store, &id, None).await;
+                if let Some(next) = g["rematch"].as_str() {
+                    consistent(&server, &store, next, Some(&south)).await;
+                }
             }
         }
-    }
 
-    // Imports: a game is stored whole or not at all.
-    let record = "[Rules \"anywoli\"]\n\ne F a C *\n";
-    for _ in 0..40 {
-        hang_up(
-            &server,
-            "POST",
-            "/api/import",
-            json!({"record": record}),
-            rng.next() % 3000,
-        )
-        .await;
-        tries += 1;
+        // Imports: a game is stored whole or not at all.
+        let record = "[Rules \"anywoli\"]\n\ne F a C *\n";
+        for _ in 0..40 {
+            hang_up(
+                &server,
+                "POST",
+                "/api/import",
+                json!({"record": record}),
+                rng.next() % 3000,
+            )
+            .await;
+            tries += 1;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let (_, list) = call(&server, "GET", "/api/games?limit=200", json!(null)).await;
+        for g in list["games"].as_array().unwrap() {
+            let id = g["id"].as_str().unwrap();
+            let (row, moves) = tokio::task::block_in_place(|| store.load(id))
+                .unwrap()
+                .unwrap();
+            Game::from_row(row, &moves).expect("every stored game replays");
+        }
+        assert!(tries >= 200, "{tries} tries");
+        server.stop().await;
     }
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let (_, list) = call(&server, "GET", "/api/games?limit=200", json!(null)).await;
-    for g in list["games"].as_array().unwrap() {
-        let id = g["id"].as_str().unwrap();
-        let (row, moves) = tokio::task::block_in_place(|| store.load(id))
-            .unwrap()
-            .unwrap();
-        Game::from_row(row, &moves).expect("every stored game replays");
-    }
-    assert!(tries >= 200, "{tries} tries");
-    server.stop().await;
 }

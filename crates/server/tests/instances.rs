@@ -2,9 +2,10 @@
 //! reaches the watchers of both, the database decides between two moves at the same ply, and
 //! the engine's reply is played once although both instances have the game in memory. (The
 //! `kill -9` of the instance that owes the engine's reply is in `crates/cli/tests/instances.rs`,
-//! with real processes.) Without `ANYWOLI_TEST_POSTGRES` these say SKIPPED.
+//! with real processes.) They are `#[ignore]`d for
+//! PostgreSQL (`ANYWOLI_TEST_POSTGRES`).
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 
@@ -33,11 +34,11 @@ fn config(db: &str) -> Config {
     }
 }
 
-async fn two_instances(what: &str) -> Option<(Server, Server)> {
-    let url = Store::test_postgres_url(what)?;
+async fn two_instances(what: &str) -> (Server, Server) {
+    let url = Store::test_postgres_url(what);
     let a = start(&config(&url)).await.unwrap();
     let b = start(&config(&url)).await.unwrap();
-    Some((a, b))
+    (a, b)
 }
 
 type Socket =
@@ -92,10 +93,9 @@ async fn game(server: &Server, id: &str) -> Value {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
 async fn a_move_through_one_instance_reaches_the_watchers_of_both() {
-    let Some((a, b)) = two_instances("a move through one instance reaches both").await else {
-        return;
-    };
+    let (a, b) = two_instances("a move through one instance reaches both").await;
     let (s, v) = http_json(&a, "POST", "/api/games", Some(json!({"mode": "friend"}))).await;
     assert_eq!(s, 201, "{v}");
     let id = v["game"]["id"].as_str().unwrap().to_string();
@@ -167,10 +167,9 @@ async fn a_move_through_one_instance_reaches_the_watchers_of_both() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
 async fn the_engine_replies_once_though_both_instances_watch() {
-    let Some((a, b)) = two_instances("the engine replies once").await else {
-        return;
-    };
+    let (a, b) = two_instances("the engine replies once").await;
     let (s, v) = http_json(
         &a,
         "POST",

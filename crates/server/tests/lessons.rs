@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 use axum::Router;
 use serde_json::json;
 
-mod oneshot;
+use crate::oneshot;
 use oneshot::*;
 
 fn router() -> Router {

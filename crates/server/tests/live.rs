@@ -105,177 +105,183 @@ where
     }
 }
 
-#[tokio::test]
-async fn watchers_hear_every_move_and_reconnecting_resumes() {
-    let server = start(&config(fresh_db("ws"))).await.unwrap();
-    let addr = server.addr;
-    let (s, v) = http(addr, "POST", "/api/games", Some(json!({"mode": "friend"}))).await;
-    assert_eq!(s, 201, "{v}");
-    let id = v["game"]["id"].as_str().unwrap().to_string();
-    let south = v["secret"].as_str().unwrap().to_string();
-    let (_, j) = http(
-        addr,
-        "POST",
-        &format!("/api/games/{id}/join"),
-        Some(json!({"invite": v["invite"]})),
-    )
-    .await;
-    let north = j["secret"].as_str().unwrap().to_string();
+store_test! {
+    #[tokio::test]
+    async fn watchers_hear_every_move_and_reconnecting_resumes() {
+        let server = start(&config(fresh_db("ws"))).await.unwrap();
+        let addr = server.addr;
+        let (s, v) = http(addr, "POST", "/api/games", Some(json!({"mode": "friend"}))).await;
+        assert_eq!(s, 201, "{v}");
+        let id = v["game"]["id"].as_str().unwrap().to_string();
+        let south = v["secret"].as_str().unwrap().to_string();
+        let (_, j) = http(
+            addr,
+            "POST",
+            &format!("/api/games/{id}/join"),
+            Some(json!({"invite": v["invite"]})),
+        )
+        .await;
+        let north = j["secret"].as_str().unwrap().to_string();
 
-    let url = format!("ws://{addr}/api/games/{id}/events");
-    let (mut watcher, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
-    let first = next_json(&mut watcher).await;
-    assert_eq!(first["type"], "state");
-    assert_eq!(first["game"]["ply"], 0);
-    assert!(
-        !first.to_string().contains(&south),
-        "secrets are never sent to watchers"
-    );
+        let url = format!("ws://{addr}/api/games/{id}/events");
+        let (mut watcher, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+        let first = next_json(&mut watcher).await;
+        assert_eq!(first["type"], "state");
+        assert_eq!(first["game"]["ply"], 0);
+        assert!(
+            !first.to_string().contains(&south),
+            "secrets are never sent to watchers"
+        );
 
-    let (s, _) = http(
-        addr,
-        "POST",
-        &format!("/api/games/{id}/moves"),
-        Some(json!({"move": "e", "secret": south})),
-    )
-    .await;
-    assert_eq!(s, 200);
-    let ev = next_json(&mut watcher).await;
-    assert_eq!(ev["type"], "move");
-    assert_eq!(ev["trace"]["move"], "e");
-    assert_eq!(ev["game"]["ply"], 1);
-    assert_eq!(ev["game"]["to_move"], "north");
+        let (s, _) = http(
+            addr,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(json!({"move": "e", "secret": south})),
+        )
+        .await;
+        assert_eq!(s, 200);
+        let ev = next_json(&mut watcher).await;
+        assert_eq!(ev["type"], "move");
+        assert_eq!(ev["trace"]["move"], "e");
+        assert_eq!(ev["game"]["ply"], 1);
+        assert_eq!(ev["game"]["to_move"], "north");
 
-    watcher
-        .send(Message::Text(r#"{"type":"ping"}"#.into()))
-        .await
-        .unwrap();
-    assert_eq!(next_json(&mut watcher).await["type"], "pong");
+        watcher
+            .send(Message::Text(r#"{"type":"ping"}"#.into()))
+            .await
+            .unwrap();
+        assert_eq!(next_json(&mut watcher).await["type"], "pong");
 
-    // A watcher that lost its connection gets the whole state again on reconnecting.
-    drop(watcher);
-    http(
-        addr,
-        "POST",
-        &format!("/api/games/{id}/moves"),
-        Some(json!({"move": "F", "secret": north})),
-    )
-    .await;
-    let (mut again, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
-    let st = next_json(&mut again).await;
-    assert_eq!(st["type"], "state");
-    assert_eq!(st["game"]["moves"], json!(["e", "F"]));
+        // A watcher that lost its connection gets the whole state again on reconnecting.
+        drop(watcher);
+        http(
+            addr,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(json!({"move": "F", "secret": north})),
+        )
+        .await;
+        let (mut again, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+        let st = next_json(&mut again).await;
+        assert_eq!(st["type"], "state");
+        assert_eq!(st["game"]["moves"], json!(["e", "F"]));
 
-    // A WebSocket for a game that does not exist is refused with the JSON error.
-    let (s, e) = http(addr, "GET", "/api/games/abcdefghijkm/events", None).await;
-    assert_eq!(s, 404);
-    assert_eq!(e["error"], "unknown_game");
-    server.stop().await;
+        // A WebSocket for a game that does not exist is refused with the JSON error.
+        let (s, e) = http(addr, "GET", "/api/games/abcdefghijkm/events", None).await;
+        assert_eq!(s, 404);
+        assert_eq!(e["error"], "unknown_game");
+        server.stop().await;
+    }
 }
 
-#[tokio::test]
-async fn acknowledged_moves_survive_a_restart() {
-    let db = fresh_db("restart");
-    let server = start(&config(db.clone())).await.unwrap();
-    let addr = server.addr;
-    let (_, v) = http(addr, "POST", "/api/games", Some(json!({"mode": "local"}))).await;
-    let id = v["game"]["id"].as_str().unwrap().to_string();
-    let secret = v["secret"].as_str().unwrap().to_string();
-    let mut played = Vec::new();
-    let mut g = v["game"].clone();
-    // Plays the first legal move each turn for twenty moves.
-    for _ in 0..20 {
-        let mv = g["legal"][0].as_str().unwrap().to_string();
-        let (s, r) = http(
-            addr,
+store_test! {
+    #[tokio::test]
+    async fn acknowledged_moves_survive_a_restart() {
+        let db = fresh_db("restart");
+        let server = start(&config(db.clone())).await.unwrap();
+        let addr = server.addr;
+        let (_, v) = http(addr, "POST", "/api/games", Some(json!({"mode": "local"}))).await;
+        let id = v["game"]["id"].as_str().unwrap().to_string();
+        let secret = v["secret"].as_str().unwrap().to_string();
+        let mut played = Vec::new();
+        let mut g = v["game"].clone();
+        // Plays the first legal move each turn for twenty moves.
+        for _ in 0..20 {
+            let mv = g["legal"][0].as_str().unwrap().to_string();
+            let (s, r) = http(
+                addr,
+                "POST",
+                &format!("/api/games/{id}/moves"),
+                Some(json!({"move": mv, "secret": secret})),
+            )
+            .await;
+            assert_eq!(s, 200, "{r}");
+            played.push(mv);
+            g = r["game"].clone();
+        }
+        let position = g["position"].clone();
+        server.stop().await;
+
+        let server = start(&config(db)).await.unwrap();
+        let (s, g) = http(server.addr, "GET", &format!("/api/games/{id}"), None).await;
+        assert_eq!(s, 200);
+        assert_eq!(g["moves"], json!(played));
+        assert_eq!(g["position"], position);
+        // The seat secret still holds the seats.
+        let mv = g["legal"][0].as_str().unwrap();
+        let (s, _) = http(
+            server.addr,
             "POST",
             &format!("/api/games/{id}/moves"),
             Some(json!({"move": mv, "secret": secret})),
         )
         .await;
-        assert_eq!(s, 200, "{r}");
-        played.push(mv);
-        g = r["game"].clone();
+        assert_eq!(s, 200);
+        server.stop().await;
     }
-    let position = g["position"].clone();
-    server.stop().await;
-
-    let server = start(&config(db)).await.unwrap();
-    let (s, g) = http(server.addr, "GET", &format!("/api/games/{id}"), None).await;
-    assert_eq!(s, 200);
-    assert_eq!(g["moves"], json!(played));
-    assert_eq!(g["position"], position);
-    // The seat secret still holds the seats.
-    let mv = g["legal"][0].as_str().unwrap();
-    let (s, _) = http(
-        server.addr,
-        "POST",
-        &format!("/api/games/{id}/moves"),
-        Some(json!({"move": mv, "secret": secret})),
-    )
-    .await;
-    assert_eq!(s, 200);
-    server.stop().await;
 }
 
-#[tokio::test]
-async fn a_watcher_that_floods_the_socket_is_cut_off() {
-    let server = start(&config(fresh_db("flood"))).await.unwrap();
-    let addr = server.addr;
-    let (_, v) = http(addr, "POST", "/api/games", Some(json!({"mode": "local"}))).await;
-    let id = v["game"]["id"].as_str().unwrap().to_string();
-    let url = format!("ws://{addr}/api/games/{id}/events");
-    let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
-    assert_eq!(next_json(&mut ws).await["type"], "state");
-    // A few pings are answered, as the page's are.
-    for _ in 0..3 {
-        ws.send(Message::Text(r#"{"type":"ping"}"#.into()))
-            .await
-            .unwrap();
-        assert_eq!(next_json(&mut ws).await["type"], "pong");
-    }
-    // A flood is not.
-    for _ in 0..40 {
-        if ws
-            .send(Message::Text(r#"{"type":"ping"}"#.into()))
-            .await
-            .is_err()
-        {
-            break;
+store_test! {
+    #[tokio::test]
+    async fn a_watcher_that_floods_the_socket_is_cut_off() {
+        let server = start(&config(fresh_db("flood"))).await.unwrap();
+        let addr = server.addr;
+        let (_, v) = http(addr, "POST", "/api/games", Some(json!({"mode": "local"}))).await;
+        let id = v["game"]["id"].as_str().unwrap().to_string();
+        let url = format!("ws://{addr}/api/games/{id}/events");
+        let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+        assert_eq!(next_json(&mut ws).await["type"], "state");
+        // A few pings are answered, as the page's are.
+        for _ in 0..3 {
+            ws.send(Message::Text(r#"{"type":"ping"}"#.into()))
+                .await
+                .unwrap();
+            assert_eq!(next_json(&mut ws).await["type"], "pong");
         }
-    }
-    let mut closed = false;
-    for _ in 0..100 {
-        match tokio::time::timeout(Duration::from_secs(10), ws.next()).await {
-            Ok(Some(Ok(Message::Close(frame)))) => {
-                assert_eq!(frame.unwrap().reason.as_str(), "too many messages");
-                closed = true;
+        // A flood is not.
+        for _ in 0..40 {
+            if ws
+                .send(Message::Text(r#"{"type":"ping"}"#.into()))
+                .await
+                .is_err()
+            {
                 break;
             }
-            Ok(Some(Ok(_))) => continue,
-            Ok(None) | Ok(Some(Err(_))) => {
-                closed = true;
-                break;
-            }
-            Err(_) => break,
         }
-    }
-    assert!(closed, "the flooding socket was closed");
-    // A message larger than the limit is refused too.
-    let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
-    next_json(&mut ws).await;
-    let _ = ws.send(Message::Text("x".repeat(10_000).into())).await;
-    let mut ended = false;
-    for _ in 0..10 {
-        match tokio::time::timeout(Duration::from_secs(10), ws.next()).await {
-            Ok(Some(Ok(Message::Close(_)))) | Ok(None) | Ok(Some(Err(_))) => {
-                ended = true;
-                break;
+        let mut closed = false;
+        for _ in 0..100 {
+            match tokio::time::timeout(Duration::from_secs(10), ws.next()).await {
+                Ok(Some(Ok(Message::Close(frame)))) => {
+                    assert_eq!(frame.unwrap().reason.as_str(), "too many messages");
+                    closed = true;
+                    break;
+                }
+                Ok(Some(Ok(_))) => continue,
+                Ok(None) | Ok(Some(Err(_))) => {
+                    closed = true;
+                    break;
+                }
+                Err(_) => break,
             }
-            Ok(Some(Ok(_))) => continue,
-            Err(_) => break,
         }
+        assert!(closed, "the flooding socket was closed");
+        // A message larger than the limit is refused too.
+        let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+        next_json(&mut ws).await;
+        let _ = ws.send(Message::Text("x".repeat(10_000).into())).await;
+        let mut ended = false;
+        for _ in 0..10 {
+            match tokio::time::timeout(Duration::from_secs(10), ws.next()).await {
+                Ok(Some(Ok(Message::Close(_)))) | Ok(None) | Ok(Some(Err(_))) => {
+                    ended = true;
+                    break;
+                }
+                Ok(Some(Ok(_))) => continue,
+                Err(_) => break,
+            }
+        }
+        assert!(ended, "an oversized message ends the socket");
+        server.stop().await;
     }
-    assert!(ended, "an oversized message ends the socket");
-    server.stop().await;
 }

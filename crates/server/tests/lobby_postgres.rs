@@ -1,20 +1,30 @@
 //! The tests of `lobby.rs` (seeks, challenges and the games they start, on a real port) with
 //! the accounts, games and ratings in PostgreSQL: each test's `--db` is
-//! `ANYWOLI_TEST_POSTGRES` with a fresh schema as its search path. Without the variable they
-//! say SKIPPED and use SQLite files instead (with `CI` set, they fail: CI must run them
-//! against PostgreSQL).
+//! `ANYWOLI_TEST_POSTGRES` with a fresh schema as its search path. Each test is
+//! `#[ignore]`d for PostgreSQL (`it.rs` says how to run them).
 
 fn fresh_db(name: &str) -> std::path::PathBuf {
-    match anywoli_server::Store::test_postgres_url(&format!("lobby test {name}")) {
-        Some(url) => std::path::PathBuf::from(url),
-        None => {
-            let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-                .join(format!("lobby-pg-{name}-{}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&dir);
-            std::fs::create_dir_all(&dir).unwrap();
-            dir.join("games.sqlite")
-        }
-    }
+    std::path::PathBuf::from(anywoli_server::Store::test_postgres_url(&format!(
+        "lobby test {name}"
+    )))
+}
+
+// The tests of the included file, each `#[ignore]`d for the PostgreSQL it needs.
+macro_rules! store_test {
+    ($(#[$m:meta])* async fn $name:ident() $body:block) => {
+        $(#[$m])*
+        #[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
+        async fn $name() $body
+    };
+    ($(#[$m:meta])* fn $name:ident() $body:block) => {
+        $(#[$m])*
+        #[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
+        fn $name() $body
+    };
+}
+// Those that need PostgreSQL on either side run once, from the SQLite module.
+macro_rules! postgres_test {
+    ($($test:tt)*) => {};
 }
 
 include!("lobby.rs");

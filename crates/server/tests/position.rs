@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 const START: &str = "4,4,4,4,4,4,4,4,4,4,4,4/4,4,4,4,4,4,4,4,4,4,4,4 s 0 0 - - 0 0";
 
-mod oneshot;
+use crate::oneshot;
 use oneshot::*;
 
 fn router() -> Router {

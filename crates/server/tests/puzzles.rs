@@ -6,7 +6,7 @@ use axum::http::StatusCode;
 use axum::Router;
 use serde_json::{json, Value};
 
-mod oneshot;
+use crate::oneshot;
 use oneshot::*;
 
 fn router() -> Router {

@@ -375,33 +375,35 @@ impl Store {
         pg::open(pg_tls::Target::parse(url)?, None)
     }
 
-    /// A store in a fresh PostgreSQL schema of the database `ANYWOLI_TEST_POSTGRES` names,
-    /// dropped with the store, for running the same tests against both backends. `None`
-    /// (after saying so loudly) when the variable is not set; a panic if `CI` is set then.
-    /// Like [`Store::test_postgres`], for tests that start servers: a URL whose search path
-    /// is a fresh schema (left in place), or `None` after saying SKIPPED.
+    /// For tests that start servers: a URL whose search path is a fresh schema (left in
+    /// place) of the database `ANYWOLI_TEST_POSTGRES` names. Such tests are marked
+    /// `#[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]`; one run without the variable
+    /// panics and says what to set (a test never skips silently).
     #[doc(hidden)]
-    pub fn test_postgres_url(what: &str) -> Option<String> {
-        let url = test_postgres_env(what)?;
-        Some(pg::scratch_url(&url).expect("cannot make a PostgreSQL test schema"))
+    pub fn test_postgres_url(what: &str) -> String {
+        let url = test_postgres_env(what);
+        pg::scratch_url(&url).expect("cannot make a PostgreSQL test schema")
     }
 
     /// Two stores on one fresh schema, as two server instances on one database (drop the
-    /// second first: the schema goes with the first). `None` as for [`Store::test_postgres`].
+    /// second first: the schema goes with the first). Panics as [`Store::test_postgres_url`].
     #[doc(hidden)]
-    pub fn test_postgres_pair(what: &str) -> Option<(Store, Store)> {
-        let url = test_postgres_env(what)?;
+    pub fn test_postgres_pair(what: &str) -> (Store, Store) {
+        let url = test_postgres_env(what);
         let config =
             pg_tls::Target::parse(&url).expect("ANYWOLI_TEST_POSTGRES is not a PostgreSQL URL");
-        Some(pg::open_scratch_pair(config).expect("cannot open the PostgreSQL test stores"))
+        pg::open_scratch_pair(config).expect("cannot open the PostgreSQL test stores")
     }
 
+    /// A store in a fresh PostgreSQL schema of the database `ANYWOLI_TEST_POSTGRES` names,
+    /// dropped with the store, for running the same tests against both backends. Panics as
+    /// [`Store::test_postgres_url`].
     #[doc(hidden)]
-    pub fn test_postgres(what: &str) -> Option<Store> {
-        let url = test_postgres_env(what)?;
+    pub fn test_postgres(what: &str) -> Store {
+        let url = test_postgres_env(what);
         let config =
             pg_tls::Target::parse(&url).expect("ANYWOLI_TEST_POSTGRES is not a PostgreSQL URL");
-        Some(pg::open_scratch(config).expect("cannot open the PostgreSQL test store"))
+        pg::open_scratch(config).expect("cannot open the PostgreSQL test store")
     }
 
     /// A database that lives in memory only, for tests of things other than durability. One
@@ -870,27 +872,13 @@ pub fn db_label(db: &Path) -> String {
     }
 }
 
-/// `ANYWOLI_TEST_POSTGRES`, or `None` after saying loudly that the PostgreSQL runs are
-/// skipped; a panic instead if `CI` is set, where they may not be.
-fn test_postgres_env(what: &str) -> Option<String> {
+/// `ANYWOLI_TEST_POSTGRES`, or a panic that says what to set.
+fn test_postgres_env(what: &str) -> String {
     match std::env::var("ANYWOLI_TEST_POSTGRES") {
-        Ok(url) if !url.is_empty() => Some(url),
-        _ => {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "CI is set but ANYWOLI_TEST_POSTGRES is not: the PostgreSQL tests may not be skipped"
-            );
-            // Once per test binary, and past the test harness's capture of `eprintln!`.
-            static ONCE: std::sync::Once = std::sync::Once::new();
-            ONCE.call_once(|| {
-                use std::io::Write;
-                let _ = writeln!(
-                    std::io::stderr().lock(),
-                    "\n*** SKIPPED: the PostgreSQL runs ({what}, and the others of this test binary): \
-                     set ANYWOLI_TEST_POSTGRES=postgres://USER:PASS@HOST/DB to run them ***\n"
-                );
-            });
-            None
-        }
+        Ok(url) if !url.is_empty() => url,
+        _ => panic!(
+            "{what} needs PostgreSQL: set ANYWOLI_TEST_POSTGRES=postgres://USER:PASS@HOST/DB \
+             (tests that need it are #[ignore]d, and run with --include-ignored)"
+        ),
     }
 }

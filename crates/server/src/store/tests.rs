@@ -411,59 +411,77 @@ fn reads_are_answered_while_writers_hammer() {
 /// Eight friends follow the same invite at once: one seat, one winner.
 #[test]
 fn one_claim_of_a_seat_wins() {
-    let stores = [
-        Some(Store::in_memory().unwrap()),
-        Some(Store::open(&scratch("claim").join("games.sqlite")).unwrap()),
-        Store::test_postgres("one_claim_of_a_seat_wins"),
-    ];
-    for store in stores.into_iter().flatten() {
-        store.create_game(&game("a"), &[]).unwrap();
-        let start = Barrier::new(8);
-        let won: Vec<(usize, bool)> = std::thread::scope(|s| {
-            let hs: Vec<_> = (0..8)
-                .map(|i| {
-                    let (store, start) = (&store, &start);
-                    s.spawn(move || {
-                        start.wait();
-                        let r = store.claim_seat(head("a", 0, 0), 1, &format!("secret{i}"), None);
-                        assert!(r.is_ok() || matches!(r, Err(StoreError::Conflict { .. })));
-                        (i, r.is_ok())
-                    })
-                })
-                .collect();
-            hs.into_iter().map(|h| h.join().unwrap()).collect()
-        });
-        let winners: Vec<usize> = won.iter().filter(|w| w.1).map(|w| w.0).collect();
-        assert_eq!(winners.len(), 1, "{won:?}");
-        let (row, _) = store.load("a").unwrap().unwrap();
-        assert_eq!(row.secrets[1], Some(format!("secret{}", winners[0])));
+    for store in [
+        Store::in_memory().unwrap(),
+        Store::open(&scratch("claim").join("games.sqlite")).unwrap(),
+    ] {
+        one_claim_of_a_seat_wins_on(store);
     }
     let _ = std::fs::remove_dir_all(scratch("claim"));
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
+fn one_claim_of_a_seat_wins_on_postgres() {
+    one_claim_of_a_seat_wins_on(Store::test_postgres("one_claim_of_a_seat_wins"));
+}
+
+fn one_claim_of_a_seat_wins_on(store: Store) {
+    store.create_game(&game("a"), &[]).unwrap();
+    let start = Barrier::new(8);
+    let won: Vec<(usize, bool)> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..8)
+            .map(|i| {
+                let (store, start) = (&store, &start);
+                s.spawn(move || {
+                    start.wait();
+                    let r = store.claim_seat(head("a", 0, 0), 1, &format!("secret{i}"), None);
+                    assert!(r.is_ok() || matches!(r, Err(StoreError::Conflict { .. })));
+                    (i, r.is_ok())
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let winners: Vec<usize> = won.iter().filter(|w| w.1).map(|w| w.0).collect();
+    assert_eq!(winners.len(), 1, "{won:?}");
+    let (row, _) = store.load("a").unwrap().unwrap();
+    assert_eq!(row.secrets[1], Some(format!("secret{}", winners[0])));
 }
 
 /// Read-only refuses every change, lets reads go on, and ends when asked.
 #[test]
 fn read_only_refuses_changes_until_lifted() {
     let dir = scratch("readonly");
-    let stores = [
-        Some(Store::in_memory().unwrap()),
-        Some(Store::open(&dir.join("games.sqlite")).unwrap()),
-        Store::test_postgres("read_only_refuses_changes_until_lifted"),
-    ];
-    for store in stores.into_iter().flatten() {
-        store.create_game(&game("a"), &[]).unwrap();
-        store.set_read_only(true).unwrap();
-        let e = append(&store, "a", 1).unwrap_err().to_string();
-        assert!(e.contains("readonly") || e.contains("read-only"), "{e}");
-        assert!(store.create_game(&game("b"), &[]).is_err());
-        assert!(store.claim_seat(head("a", 0, 0), 1, "n", None).is_err());
-        assert!(store.load("a").unwrap().unwrap().1.is_empty());
-        assert_eq!(store.recent(10).unwrap().len(), 1);
-        store.set_read_only(false).unwrap();
-        append(&store, "a", 1).unwrap();
-        assert_eq!(store.load("a").unwrap().unwrap().1, ["m1"]);
+    for store in [
+        Store::in_memory().unwrap(),
+        Store::open(&dir.join("games.sqlite")).unwrap(),
+    ] {
+        read_only_refuses_changes_until_lifted_on(store);
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
+fn read_only_refuses_changes_until_lifted_on_postgres() {
+    read_only_refuses_changes_until_lifted_on(Store::test_postgres(
+        "read_only_refuses_changes_until_lifted",
+    ));
+}
+
+fn read_only_refuses_changes_until_lifted_on(store: Store) {
+    store.create_game(&game("a"), &[]).unwrap();
+    store.set_read_only(true).unwrap();
+    let e = append(&store, "a", 1).unwrap_err().to_string();
+    assert!(e.contains("readonly") || e.contains("read-only"), "{e}");
+    assert!(store.create_game(&game("b"), &[]).is_err());
+    assert!(store.claim_seat(head("a", 0, 0), 1, "n", None).is_err());
+    assert!(store.load("a").unwrap().unwrap().1.is_empty());
+    assert_eq!(store.recent(10).unwrap().len(), 1);
+    store.set_read_only(false).unwrap();
+    append(&store, "a", 1).unwrap();
+    assert_eq!(store.load("a").unwrap().unwrap().1, ["m1"]);
 }
 
 /// Changes queued when the store is dropped are committed and answered before the drop
@@ -620,20 +638,19 @@ fn every_method_behaves_alike_on_sqlite() {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
 fn every_method_behaves_alike_on_postgres() {
-    if let Some(store) = Store::test_postgres("every_method_behaves_alike_on_postgres") {
-        exercise(&store);
-    }
+    exercise(&Store::test_postgres(
+        "every_method_behaves_alike_on_postgres",
+    ));
 }
 
 /// PostgreSQL's writer: a batch held open while ten changes queue up runs them in one
 /// transaction, where the failing ones fail alone (as SQLite's `run_batch` test shows).
 #[test]
+#[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
 fn a_failing_change_fails_alone_in_a_postgres_batch() {
-    let Some(store) = Store::test_postgres("a_failing_change_fails_alone_in_a_postgres_batch")
-    else {
-        return;
-    };
+    let store = Store::test_postgres("a_failing_change_fails_alone_in_a_postgres_batch");
     let (entered_tx, entered) = mpsc::sync_channel(1);
     let (resume, resume_rx) = mpsc::channel();
     let (hold, held) = job(Op::Hold {
@@ -707,10 +724,9 @@ fn a_failing_change_fails_alone_in_a_postgres_batch() {
 /// Two stores opening one fresh PostgreSQL schema at once: the advisory lock lets one
 /// migrate, the other finds the schema made.
 #[test]
+#[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
 fn postgres_migrations_run_once() {
-    let Some(store) = Store::test_postgres("postgres_migrations_run_once") else {
-        return;
-    };
+    let store = Store::test_postgres("postgres_migrations_run_once");
     store.create_game(&game("a"), &[]).unwrap();
     let url = std::env::var("ANYWOLI_TEST_POSTGRES").unwrap();
     // Reopening the same database (its public schema) twice at once, then once more.
@@ -744,10 +760,9 @@ fn a_postgres_url_is_shown_without_its_password() {
 /// PostgreSQL restarted (here: the store's connections cut): the read that meets the loss is
 /// retried on a new connection, the change fails at most once, and the ones after it work.
 #[test]
+#[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
 fn a_lost_postgres_connection_is_made_again() {
-    let Some(store) = Store::test_postgres("a_lost_postgres_connection_is_made_again") else {
-        return;
-    };
+    let store = Store::test_postgres("a_lost_postgres_connection_is_made_again");
     store.create_game(&game("a"), &[]).unwrap();
     let name = store._scratch.as_ref().unwrap().name.clone();
     let url = std::env::var("ANYWOLI_TEST_POSTGRES").unwrap();
@@ -780,52 +795,56 @@ fn a_lost_postgres_connection_is_made_again() {
 /// over only once they ran out, and listed when due.
 #[test]
 fn engine_claims_go_to_one_instance_at_a_time() {
-    let stores = [
-        Some(Store::in_memory().unwrap()),
-        Store::test_postgres("engine_claims_go_to_one_instance_at_a_time"),
-    ];
-    for store in stores.into_iter().flatten() {
-        let mut g = game("a");
-        g.engine = Some(EngineClaim {
-            owner: "other".to_string(),
-            until: 1_000,
-        });
-        store.create_game(&g, &[]).unwrap();
-        assert_eq!(store.load("a").unwrap().unwrap().0.engine, g.engine);
-        assert!(store.due(999, 10).unwrap().is_empty());
-        assert_eq!(store.due(1_001, 10).unwrap(), ["a"]);
-        assert!(
-            !store.claim_engine("a", 0, 999, 5_000).unwrap(),
-            "the other's claim holds until 1000"
-        );
-        assert!(
-            !store.claim_engine("a", 1, 2_000, 5_000).unwrap(),
-            "not at revision 1"
-        );
-        assert!(store.claim_engine("a", 0, 2_000, 5_000).unwrap());
-        let claim = store.load("a").unwrap().unwrap().0.engine.unwrap();
-        assert_eq!(
-            (claim.owner.as_str(), claim.until),
-            (store.instance(), 5_000)
-        );
-        assert_eq!(store.load("a").unwrap().unwrap().0.revision, 0, "no change");
-        assert!(store.due(4_000, 10).unwrap().is_empty());
-        // A change sets the claim to what it says: here nobody's (a person's turn).
-        append(&store, "a", 1).unwrap();
-        let row = store.load("a").unwrap().unwrap().0;
-        assert_eq!((row.revision, row.engine), (1, None));
-        assert!(store.due(i64::MAX, 10).unwrap().is_empty());
-    }
+    engine_claims_go_to_one_instance_at_a_time_on(Store::in_memory().unwrap());
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
+fn engine_claims_go_to_one_instance_at_a_time_on_postgres() {
+    engine_claims_go_to_one_instance_at_a_time_on(Store::test_postgres(
+        "engine_claims_go_to_one_instance_at_a_time",
+    ));
+}
+
+fn engine_claims_go_to_one_instance_at_a_time_on(store: Store) {
+    let mut g = game("a");
+    g.engine = Some(EngineClaim {
+        owner: "other".to_string(),
+        until: 1_000,
+    });
+    store.create_game(&g, &[]).unwrap();
+    assert_eq!(store.load("a").unwrap().unwrap().0.engine, g.engine);
+    assert!(store.due(999, 10).unwrap().is_empty());
+    assert_eq!(store.due(1_001, 10).unwrap(), ["a"]);
+    assert!(
+        !store.claim_engine("a", 0, 999, 5_000).unwrap(),
+        "the other's claim holds until 1000"
+    );
+    assert!(
+        !store.claim_engine("a", 1, 2_000, 5_000).unwrap(),
+        "not at revision 1"
+    );
+    assert!(store.claim_engine("a", 0, 2_000, 5_000).unwrap());
+    let claim = store.load("a").unwrap().unwrap().0.engine.unwrap();
+    assert_eq!(
+        (claim.owner.as_str(), claim.until),
+        (store.instance(), 5_000)
+    );
+    assert_eq!(store.load("a").unwrap().unwrap().0.revision, 0, "no change");
+    assert!(store.due(4_000, 10).unwrap().is_empty());
+    // A change sets the claim to what it says: here nobody's (a person's turn).
+    append(&store, "a", 1).unwrap();
+    let row = store.load("a").unwrap().unwrap().0;
+    assert_eq!((row.revision, row.engine), (1, None));
+    assert!(store.due(i64::MAX, 10).unwrap().is_empty());
 }
 
 /// Two instances on one PostgreSQL database: a change through one is heard by the other (and
 /// not by itself), after its commit; a change checked against an old revision is refused.
 #[test]
+#[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
 fn postgres_instances_hear_each_others_changes() {
-    let Some((a, b)) = Store::test_postgres_pair("postgres_instances_hear_each_others_changes")
-    else {
-        return;
-    };
+    let (a, b) = Store::test_postgres_pair("postgres_instances_hear_each_others_changes");
     assert!(a.is_shared() && b.is_shared());
     assert_ne!(a.instance(), b.instance());
     let (heard_a, on_a) = mpsc::channel();
@@ -928,10 +947,9 @@ fn announcements_fit_postgres_payloads() {
 /// unchecked with `prefer` and `require`, the chain with `verify-ca`, chain and host name with
 /// `verify-full`; a certificate no trusted root signed, or for another name, is refused.
 #[test]
+#[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
 fn postgres_over_tls_as_sslmode_says() {
-    let Some(url) = test_postgres_env("postgres_over_tls_as_sslmode_says") else {
-        return;
-    };
+    let url = test_postgres_env("postgres_over_tls_as_sslmode_says");
     let plain = pg_tls::Target::parse(&format!("{url}?sslmode=disable")).unwrap();
     let (ssl, cert) = std::thread::spawn(move || {
         let mut c = plain.connect().unwrap();
@@ -941,14 +959,10 @@ fn postgres_over_tls_as_sslmode_says() {
     })
     .join()
     .unwrap();
-    if !ssl || std::fs::File::open(&cert).is_err() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI's PostgreSQL must have TLS on with a readable certificate (Debian's does, with the snakeoil one)"
-        );
-        eprintln!("SKIPPED: this PostgreSQL has no TLS, or its certificate {cert} is not readable");
-        return;
-    }
+    assert!(
+        ssl && std::fs::File::open(&cert).is_ok(),
+        "this test's PostgreSQL must have TLS on with a readable certificate {cert} (Debian's has, with the snakeoil one)"
+    );
     let sep = if url.contains('?') { '&' } else { '?' };
     let with = |params: &str| format!("{url}{sep}{params}");
     // Whether the connection uses TLS; Err if it could not be made.
@@ -1032,45 +1046,51 @@ fn certificate_name(cert: &str) -> Option<String> {
 /// makes the game due.
 #[test]
 fn clocks_are_stored_and_deadlines_come_due() {
-    let stores = [
-        Some(Store::in_memory().unwrap()),
-        Store::test_postgres("clocks_are_stored_and_deadlines_come_due"),
-    ];
-    for store in stores.into_iter().flatten() {
-        let mut g = game("c");
-        g.clock = Some(ClockRow {
-            control: "1+0".to_string(),
-            left: [60_000, 60_000],
-            since: None,
-            deadline: None,
-        });
-        store.create_game(&g, &[]).unwrap();
-        assert_eq!(store.load("c").unwrap().unwrap().0.clock, g.clock);
-        let running = ClockRow {
-            control: "1+0".to_string(),
-            left: [60_000, 59_000],
-            since: Some(10_000),
-            deadline: Some(70_500),
-        };
-        let mut h = head("c", 0, 10_000);
-        h.clock = Some(running.clone());
-        store.append_move(h, 1, "m1", playing()).unwrap();
-        assert_eq!(store.load("c").unwrap().unwrap().0.clock, Some(running));
-        assert!(store.due(70_000, 10).unwrap().is_empty());
-        assert_eq!(store.due(70_501, 10).unwrap(), ["c"]);
-        // The game ends: no deadline, nothing due.
-        let mut h = head("c", 1, 71_000);
-        h.clock = Some(ClockRow {
-            control: "1+0".to_string(),
-            left: [0, 59_000],
-            since: None,
-            deadline: None,
-        });
-        store.set_status(h, over("0-1", Some("time"))).unwrap();
-        assert!(store.due(i64::MAX, 10).unwrap().is_empty());
-        assert_eq!(
-            store.load("c").unwrap().unwrap().0.clock.unwrap().left,
-            [0, 59_000]
-        );
-    }
+    clocks_are_stored_and_deadlines_come_due_on(Store::in_memory().unwrap());
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
+fn clocks_are_stored_and_deadlines_come_due_on_postgres() {
+    clocks_are_stored_and_deadlines_come_due_on(Store::test_postgres(
+        "clocks_are_stored_and_deadlines_come_due",
+    ));
+}
+
+fn clocks_are_stored_and_deadlines_come_due_on(store: Store) {
+    let mut g = game("c");
+    g.clock = Some(ClockRow {
+        control: "1+0".to_string(),
+        left: [60_000, 60_000],
+        since: None,
+        deadline: None,
+    });
+    store.create_game(&g, &[]).unwrap();
+    assert_eq!(store.load("c").unwrap().unwrap().0.clock, g.clock);
+    let running = ClockRow {
+        control: "1+0".to_string(),
+        left: [60_000, 59_000],
+        since: Some(10_000),
+        deadline: Some(70_500),
+    };
+    let mut h = head("c", 0, 10_000);
+    h.clock = Some(running.clone());
+    store.append_move(h, 1, "m1", playing()).unwrap();
+    assert_eq!(store.load("c").unwrap().unwrap().0.clock, Some(running));
+    assert!(store.due(70_000, 10).unwrap().is_empty());
+    assert_eq!(store.due(70_501, 10).unwrap(), ["c"]);
+    // The game ends: no deadline, nothing due.
+    let mut h = head("c", 1, 71_000);
+    h.clock = Some(ClockRow {
+        control: "1+0".to_string(),
+        left: [0, 59_000],
+        since: None,
+        deadline: None,
+    });
+    store.set_status(h, over("0-1", Some("time"))).unwrap();
+    assert!(store.due(i64::MAX, 10).unwrap().is_empty());
+    assert_eq!(
+        store.load("c").unwrap().unwrap().0.clock.unwrap().left,
+        [0, 59_000]
+    );
 }

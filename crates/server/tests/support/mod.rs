@@ -11,16 +11,20 @@ use anywoli_server::{start, Config, Server, Think};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 
-/// chromedriver, or None when it is missing outside CI (the test then says it skipped).
-pub fn driver_or_skip() -> Option<Driver> {
-    let Some(exe) = find_in_path("chromedriver") else {
-        if std::env::var_os("CI").is_some() {
-            panic!("chromedriver is not installed, and CI must run the browser tests (.ci/run installs chromium-driver)");
-        }
-        eprintln!("\n\n!!!! SKIPPED: the browser tests need chromedriver (apt-get install chromium chromium-driver) !!!!\n\n");
-        return None;
-    };
-    Some(Driver::start(&exe))
+/// The `serial` binary's tests run one at a time: each drives Chromium (several browsers) or
+/// moves the server's clock for the whole process. Hold the guard for the whole test.
+pub async fn one_at_a_time() -> tokio::sync::MutexGuard<'static, ()> {
+    static ONE: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+    ONE.lock().await
+}
+
+/// chromedriver, started. The tests that call it are `#[ignore = "needs chromium and
+/// chromedriver"]`; run where it is missing, they fail and say what to install.
+pub fn driver() -> Driver {
+    let exe = find_in_path("chromedriver").expect(
+        "the browser tests need chromium and chromedriver: apt-get install chromium chromium-driver",
+    );
+    Driver::start(&exe)
 }
 
 /// A server on `addr` (port picked by the system) with a fresh SQLite database and a quick
@@ -65,12 +69,11 @@ pub fn sqlite_db(name: &str) -> PathBuf {
     scratch(&format!("server-{name}")).join("games.sqlite")
 }
 
-/// The database of a test's server: a new SQLite file here, always. A test binary that runs
-/// the same tests against PostgreSQL (`browser_postgres.rs` and the like, which `include!`
-/// the SQLite one) defines a `fresh_db` of its own, which shadows this glob-imported one and
-/// answers `None` (after saying SKIPPED) when there is no PostgreSQL to test against.
-pub fn fresh_db(name: &str) -> Option<PathBuf> {
-    Some(sqlite_db(name))
+/// The database of a test's server: a new SQLite file here, always. A module that runs the
+/// same tests against PostgreSQL (`browser_postgres.rs` and the like, which `include!` the
+/// SQLite one) defines a `fresh_db` of its own, which shadows this glob-imported one.
+pub fn fresh_db(name: &str) -> PathBuf {
+    sqlite_db(name)
 }
 
 /// Calls the API of `server` over loopback: (status, JSON body).

@@ -34,6 +34,25 @@ const EVENTS_QUEUE: usize = 32;
 /// queue for a worker.
 const FAST_LEVELS: u8 = 5;
 
+/// Runs a request on the game; when it was refused because this copy is behind the database's
+/// (another instance changed the game), runs it once more on the game as it now stands.
+macro_rules! retried {
+    (sync $round:ident . $request:ident ( $($arg:expr),* )) => {{
+        let mut r = $round.$request($($arg),*);
+        if $round.behind(&r).await {
+            r = $round.$request($($arg),*);
+        }
+        r
+    }};
+    ($round:ident . $request:ident ( $($arg:expr),* )) => {{
+        let mut r = $round.$request($($arg),*).await;
+        if $round.behind(&r).await {
+            r = $round.$request($($arg),*).await;
+        }
+        r
+    }};
+}
+
 /// What a request can ask of a game's round.
 pub enum Command {
     /// The game as it stands.
@@ -290,40 +309,24 @@ impl Round {
                 lag_ms,
                 reply,
             } => {
-                let mut r = self.play(&secret, mv, ply, lag_ms).await;
-                if self.behind(&r).await {
-                    r = self.play(&secret, mv, ply, lag_ms).await;
-                }
-                let _ = reply.send(r);
+                let _ = reply.send(retried!(self.play(&secret, mv, ply, lag_ms)));
             }
             Command::Abort { secret, reply } => {
-                let mut r = self.abort(&secret).await;
-                if self.behind(&r).await {
-                    r = self.abort(&secret).await;
-                }
-                let _ = reply.send(r);
+                let _ = reply.send(retried!(self.abort(&secret)));
             }
             Command::Offer {
                 secret,
                 kind,
                 reply,
             } => {
-                let mut r = self.offer(&secret, kind).await;
-                if self.behind(&r).await {
-                    r = self.offer(&secret, kind).await;
-                }
-                let _ = reply.send(r);
+                let _ = reply.send(retried!(self.offer(&secret, kind)));
             }
             Command::Answer {
                 secret,
                 accept,
                 reply,
             } => {
-                let mut r = self.answer(&secret, accept).await;
-                if self.behind(&r).await {
-                    r = self.answer(&secret, accept).await;
-                }
-                let _ = reply.send(r);
+                let _ = reply.send(retried!(self.answer(&secret, accept)));
             }
             Command::Present {
                 secret,
@@ -334,11 +337,7 @@ impl Round {
                 let _ = reply.send(r);
             }
             Command::Claim { secret, reply } => {
-                let mut r = self.claim(&secret).await;
-                if self.behind(&r).await {
-                    r = self.claim(&secret).await;
-                }
-                let _ = reply.send(r);
+                let _ = reply.send(retried!(self.claim(&secret)));
             }
             Command::FlagCheck => self.flag_timer = None,
             Command::Lag { secret, rtt_ms } => {
@@ -351,61 +350,33 @@ impl Round {
                 account,
                 reply,
             } => {
-                let mut r = self.join(invite.as_deref(), account.as_deref()).await;
-                if self.behind(&r).await {
-                    r = self.join(invite.as_deref(), account.as_deref()).await;
-                }
-                let _ = reply.send(r);
+                let _ = reply.send(retried!(self.join(invite.as_deref(), account.as_deref())));
             }
             Command::Own {
                 secret,
                 name,
                 reply,
             } => {
-                let mut r = self.own(&secret, &name).await;
-                if self.behind(&r).await {
-                    r = self.own(&secret, &name).await;
-                }
-                let _ = reply.send(r);
+                let _ = reply.send(retried!(self.own(&secret, &name)));
             }
             Command::Publish {
                 secret,
                 public,
                 reply,
             } => {
-                let mut r = self.publish(&secret, public).await;
-                if self.behind(&r).await {
-                    r = self.publish(&secret, public).await;
-                }
-                let _ = reply.send(r);
+                let _ = reply.send(retried!(self.publish(&secret, public)));
             }
             Command::TakeBack { secret, reply } => {
-                let mut r = self.take_back(&secret).await;
-                if self.behind(&r).await {
-                    r = self.take_back(&secret).await;
-                }
-                let _ = reply.send(r);
+                let _ = reply.send(retried!(self.take_back(&secret)));
             }
             Command::Resign { secret, reply } => {
-                let mut r = self.resign(&secret).await;
-                if self.behind(&r).await {
-                    r = self.resign(&secret).await;
-                }
-                let _ = reply.send(r);
+                let _ = reply.send(retried!(self.resign(&secret)));
             }
             Command::Rematch { secret, reply } => {
-                let mut r = self.rematch(&secret).await;
-                if self.behind(&r).await {
-                    r = self.rematch(&secret).await;
-                }
-                let _ = reply.send(r);
+                let _ = reply.send(retried!(self.rematch(&secret)));
             }
             Command::HintPosition { secret, reply } => {
-                let mut r = self.hint_position(&secret);
-                if self.behind(&r).await {
-                    r = self.hint_position(&secret);
-                }
-                let _ = reply.send(r);
+                let _ = reply.send(retried!(sync self.hint_position(&secret)));
             }
             Command::EngineDone { token, mv } => self.engine_done(token, mv).await,
             Command::EngineRetry => self.engine_retry().await,

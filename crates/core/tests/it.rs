@@ -1,0 +1,8 @@
+//! The rules' integration tests, one module per subject, in one test binary (as
+//! ripgrep keeps its `tests/tests.rs`): linked once, not 5 times.
+
+mod perft;
+mod position_errors;
+mod properties;
+mod records;
+mod rules;

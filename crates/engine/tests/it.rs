@@ -1,0 +1,13 @@
+//! The engine's integration tests, one module per subject, in one test binary (as
+//! ripgrep keeps its `tests/tests.rs`): linked once, not 10 times.
+
+mod book;
+mod compose;
+mod eval;
+mod lessons;
+mod multipv;
+mod net;
+mod review;
+mod search;
+mod tablebase;
+mod tt;

@@ -1,0 +1,49 @@
+//! The server's integration tests, one module per subject, in one test binary (as ripgrep
+//! keeps its `tests/tests.rs`): the server and its dependencies are linked once, not thirty
+//! times. The tests that drive Chromium or move the server's clock are the `serial` binary's.
+//!
+//! A module `x_postgres` runs module `x`'s tests again on PostgreSQL: it defines its own
+//! `fresh_store`/`fresh_db` and `store_test!` (which marks each test `#[ignore = "needs
+//! PostgreSQL: ANYWOLI_TEST_POSTGRES"]`) and includes `x.rs`. Run them with
+//! `cargo test -- --include-ignored` where `ANYWOLI_TEST_POSTGRES` names a database.
+
+/// A test that runs on every store: as written (SQLite) here; `*_postgres` modules define it
+/// again.
+macro_rules! store_test {
+    ($($test:tt)*) => { $($test)* };
+}
+
+/// A test that needs PostgreSQL whichever module includes it: `#[ignore]`d for it, and run
+/// once (the `*_postgres` modules define it as nothing).
+macro_rules! postgres_test {
+    ($(#[$m:meta])* async fn $name:ident() $body:block) => {
+        $(#[$m])*
+        #[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
+        async fn $name() $body
+    };
+}
+
+mod logs;
+mod oneshot;
+mod support;
+
+mod accounts;
+mod accounts_postgres;
+mod analysis;
+mod api;
+mod api_postgres;
+mod community;
+mod community_postgres;
+mod hangups;
+mod hangups_postgres;
+mod instances;
+mod lessons;
+mod limits;
+mod live;
+mod live_postgres;
+mod lobby;
+mod lobby_postgres;
+mod metrics;
+mod position;
+mod puzzles;
+mod words;

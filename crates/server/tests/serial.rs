@@ -1,0 +1,29 @@
+//! The server's tests that must run one at a time, in one test binary: the page in headless
+//! Chromium (each test drives several browsers) and the clocks' tests, which move the
+//! server's time forward for the whole process (`anywoli_server::dates::shift_for_tests`).
+//! Each test starts by taking [`support::one_at_a_time`].
+//!
+//! The browser tests are `#[ignore = "needs chromium and chromedriver"]` (and nginx, or
+//! PostgreSQL, where they need them): `cargo test -- --include-ignored` runs them, as CI does.
+
+/// As in `it.rs`: a test on every store, defined again by the `*_postgres` modules.
+macro_rules! store_test {
+    ($($test:tt)*) => { $($test)* };
+}
+
+mod support;
+
+mod browser;
+mod browser_analysis;
+mod browser_fair;
+mod browser_fair_postgres;
+mod browser_hosting;
+mod browser_instances;
+mod browser_learn;
+mod browser_players;
+mod browser_players_postgres;
+mod browser_postgres;
+mod browser_prefs;
+mod browser_proxy;
+mod clocks;
+mod clocks_postgres;
