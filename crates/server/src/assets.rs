@@ -1,6 +1,7 @@
 //! The page: plain HTML, JavaScript modules, CSS and SVG, built into the binary so that the
 //! one `anywoli` file is the whole app (no build step, nothing to install beside it).
 
+use crate::error::ErrorCode;
 use axum::extract::Path;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -181,7 +182,7 @@ pub async fn asset(Path(name): Path<String>) -> Response {
         Some(&(_, ty, body)) => (page_headers(ty), body).into_response(),
         None => crate::error::ApiError::new(
             StatusCode::NOT_FOUND,
-            "not_found",
+            ErrorCode::NotFound,
             "there is no such file of the page",
         )
         .into_response(),

@@ -6,10 +6,172 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
 
+/// Every code the API answers errors with (`{"error": code, "message": …}`): stable words for
+/// programs, which the page shows in six languages (`err_<code>` in web/i18n.js; tests/words.rs
+/// checks every variant). A new refusal adds a variant here, not a string elsewhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorCode {
+    AlreadyChallenged,
+    BadLogin,
+    BadName,
+    BadPassword,
+    BadRecord,
+    Busy,
+    Csrf,
+    GameOver,
+    HintsOff,
+    IllegalMove,
+    Malformed,
+    MethodNotAllowed,
+    NameTaken,
+    NotAPuzzle,
+    NotAllowed,
+    NotFound,
+    NotLoggedIn,
+    NotYourSeat,
+    NotYourTurn,
+    OffLine,
+    OutOfRange,
+    OwnSeek,
+    RateLimited,
+    RatedNeedsAccount,
+    ReservedName,
+    SeatTaken,
+    Stale,
+    Storage,
+    Timeout,
+    TooLarge,
+    TooManyAnalyses,
+    TooManySockets,
+    UnknownChallenge,
+    UnknownGame,
+    UnknownLesson,
+    UnknownMove,
+    UnknownPlayer,
+    UnknownPuzzle,
+    UnknownSeek,
+    UnsupportedMediaType,
+    WrongHost,
+    WrongInvite,
+    WrongOrigin,
+    WrongSecret,
+}
+
+impl ErrorCode {
+    pub const ALL: [ErrorCode; 44] = [
+        ErrorCode::AlreadyChallenged,
+        ErrorCode::BadLogin,
+        ErrorCode::BadName,
+        ErrorCode::BadPassword,
+        ErrorCode::BadRecord,
+        ErrorCode::Busy,
+        ErrorCode::Csrf,
+        ErrorCode::GameOver,
+        ErrorCode::HintsOff,
+        ErrorCode::IllegalMove,
+        ErrorCode::Malformed,
+        ErrorCode::MethodNotAllowed,
+        ErrorCode::NameTaken,
+        ErrorCode::NotAPuzzle,
+        ErrorCode::NotAllowed,
+        ErrorCode::NotFound,
+        ErrorCode::NotLoggedIn,
+        ErrorCode::NotYourSeat,
+        ErrorCode::NotYourTurn,
+        ErrorCode::OffLine,
+        ErrorCode::OutOfRange,
+        ErrorCode::OwnSeek,
+        ErrorCode::RateLimited,
+        ErrorCode::RatedNeedsAccount,
+        ErrorCode::ReservedName,
+        ErrorCode::SeatTaken,
+        ErrorCode::Stale,
+        ErrorCode::Storage,
+        ErrorCode::Timeout,
+        ErrorCode::TooLarge,
+        ErrorCode::TooManyAnalyses,
+        ErrorCode::TooManySockets,
+        ErrorCode::UnknownChallenge,
+        ErrorCode::UnknownGame,
+        ErrorCode::UnknownLesson,
+        ErrorCode::UnknownMove,
+        ErrorCode::UnknownPlayer,
+        ErrorCode::UnknownPuzzle,
+        ErrorCode::UnknownSeek,
+        ErrorCode::UnsupportedMediaType,
+        ErrorCode::WrongHost,
+        ErrorCode::WrongInvite,
+        ErrorCode::WrongOrigin,
+        ErrorCode::WrongSecret,
+    ];
+
+    /// The code as the API writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::AlreadyChallenged => "already_challenged",
+            ErrorCode::BadLogin => "bad_login",
+            ErrorCode::BadName => "bad_name",
+            ErrorCode::BadPassword => "bad_password",
+            ErrorCode::BadRecord => "bad_record",
+            ErrorCode::Busy => "busy",
+            ErrorCode::Csrf => "csrf",
+            ErrorCode::GameOver => "game_over",
+            ErrorCode::HintsOff => "hints_off",
+            ErrorCode::IllegalMove => "illegal_move",
+            ErrorCode::Malformed => "malformed",
+            ErrorCode::MethodNotAllowed => "method_not_allowed",
+            ErrorCode::NameTaken => "name_taken",
+            ErrorCode::NotAPuzzle => "not_a_puzzle",
+            ErrorCode::NotAllowed => "not_allowed",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::NotLoggedIn => "not_logged_in",
+            ErrorCode::NotYourSeat => "not_your_seat",
+            ErrorCode::NotYourTurn => "not_your_turn",
+            ErrorCode::OffLine => "off_line",
+            ErrorCode::OutOfRange => "out_of_range",
+            ErrorCode::OwnSeek => "own_seek",
+            ErrorCode::RateLimited => "rate_limited",
+            ErrorCode::RatedNeedsAccount => "rated_needs_account",
+            ErrorCode::ReservedName => "reserved_name",
+            ErrorCode::SeatTaken => "seat_taken",
+            ErrorCode::Stale => "stale",
+            ErrorCode::Storage => "storage",
+            ErrorCode::Timeout => "timeout",
+            ErrorCode::TooLarge => "too_large",
+            ErrorCode::TooManyAnalyses => "too_many_analyses",
+            ErrorCode::TooManySockets => "too_many_sockets",
+            ErrorCode::UnknownChallenge => "unknown_challenge",
+            ErrorCode::UnknownGame => "unknown_game",
+            ErrorCode::UnknownLesson => "unknown_lesson",
+            ErrorCode::UnknownMove => "unknown_move",
+            ErrorCode::UnknownPlayer => "unknown_player",
+            ErrorCode::UnknownPuzzle => "unknown_puzzle",
+            ErrorCode::UnknownSeek => "unknown_seek",
+            ErrorCode::UnsupportedMediaType => "unsupported_media_type",
+            ErrorCode::WrongHost => "wrong_host",
+            ErrorCode::WrongInvite => "wrong_invite",
+            ErrorCode::WrongOrigin => "wrong_origin",
+            ErrorCode::WrongSecret => "wrong_secret",
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl serde::Serialize for ErrorCode {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct ApiError {
     pub status: StatusCode,
-    pub code: &'static str,
+    pub code: ErrorCode,
     pub message: String,
     /// Seconds after which asking again may succeed (`Retry-After`), for 429 and 503.
     pub retry_after: Option<u64>,
@@ -18,7 +180,7 @@ pub struct ApiError {
 pub type ApiResult<T> = Result<T, ApiError>;
 
 impl ApiError {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+    pub fn new(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
             code,
@@ -33,13 +195,13 @@ impl ApiError {
     }
 
     pub fn malformed(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, "malformed", message)
+        ApiError::new(StatusCode::BAD_REQUEST, ErrorCode::Malformed, message)
     }
 
     pub fn unknown_game(id: &str) -> ApiError {
         ApiError::new(
             StatusCode::NOT_FOUND,
-            "unknown_game",
+            ErrorCode::UnknownGame,
             format!(
                 "there is no game '{}'",
                 id.chars().take(40).collect::<String>()
@@ -48,17 +210,21 @@ impl ApiError {
     }
 
     pub fn not_allowed(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::CONFLICT, "not_allowed", message)
+        ApiError::new(StatusCode::CONFLICT, ErrorCode::NotAllowed, message)
     }
 
     pub fn game_over() -> ApiError {
-        ApiError::new(StatusCode::CONFLICT, "game_over", "the game is over")
+        ApiError::new(
+            StatusCode::CONFLICT,
+            ErrorCode::GameOver,
+            "the game is over",
+        )
     }
 
     pub fn wrong_secret() -> ApiError {
         ApiError::new(
             StatusCode::FORBIDDEN,
-            "wrong_secret",
+            ErrorCode::WrongSecret,
             "this seat secret holds no seat in this game",
         )
     }
@@ -67,13 +233,13 @@ impl ApiError {
         tracing::error!("storage failure: {e}");
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
-            "storage",
+            ErrorCode::Storage,
             format!("the game could not be stored, so nothing changed: {e}"),
         )
     }
 
     pub fn busy(message: impl Into<String>, retry_after: u64) -> ApiError {
-        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", message)
+        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Busy, message)
             .with_retry_after(retry_after)
     }
 }
@@ -102,7 +268,7 @@ impl From<crate::store::StoreError> for ApiError {
         match e {
             StoreError::Conflict { .. } => ApiError::new(
                 axum::http::StatusCode::CONFLICT,
-                "stale",
+                ErrorCode::Stale,
                 "the game was changed meanwhile through another server: reload it",
             ),
             StoreError::Unavailable(e) => {

@@ -6,6 +6,7 @@
 //! - an API error is always the JSON error, even one made by the router or an extractor
 //!   before any handler ran (a bad path, a bad method).
 
+use crate::error::ErrorCode;
 use std::net::IpAddr;
 use std::sync::Arc;
 
@@ -116,8 +117,12 @@ pub async fn guard(State(hosts): State<AllowedHosts>, req: Request, next: Next) 
                 strip_port(&h).chars().take(80).collect::<String>()
             );
             if is_api {
-                ApiError::new(StatusCode::MISDIRECTED_REQUEST, "wrong_host", message)
-                    .into_response()
+                ApiError::new(
+                    StatusCode::MISDIRECTED_REQUEST,
+                    ErrorCode::WrongHost,
+                    message,
+                )
+                .into_response()
             } else {
                 // A person opening the page by a name the operator did not list: say so in words.
                 let page = format!(
@@ -143,7 +148,7 @@ pub async fn guard(State(hosts): State<AllowedHosts>, req: Request, next: Next) 
                 Some(o) if needs_origin && !hosts.allows_origin(o, host.as_deref()) => {
                     ApiError::new(
                         StatusCode::FORBIDDEN,
-                        "wrong_origin",
+                        ErrorCode::WrongOrigin,
                         "requests from pages of other sites are refused",
                     )
                     .into_response()
@@ -182,13 +187,13 @@ async fn json_errors(resp: Response) -> Response {
         .unwrap_or_default();
     let text: String = String::from_utf8_lossy(&bytes).chars().take(200).collect();
     let code = match status {
-        StatusCode::NOT_FOUND => "not_found",
-        StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
-        StatusCode::PAYLOAD_TOO_LARGE => "too_large",
-        StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported_media_type",
-        StatusCode::REQUEST_TIMEOUT => "timeout",
-        s if s.is_server_error() => "storage",
-        _ => "malformed",
+        StatusCode::NOT_FOUND => ErrorCode::NotFound,
+        StatusCode::METHOD_NOT_ALLOWED => ErrorCode::MethodNotAllowed,
+        StatusCode::PAYLOAD_TOO_LARGE => ErrorCode::TooLarge,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => ErrorCode::UnsupportedMediaType,
+        StatusCode::REQUEST_TIMEOUT => ErrorCode::Timeout,
+        s if s.is_server_error() => ErrorCode::Storage,
+        _ => ErrorCode::Malformed,
     };
     let message = if text.trim().is_empty() {
         status.canonical_reason().unwrap_or("error").to_string()

@@ -2,6 +2,7 @@
 //! and the judgement of a learner's moves, with the traces to animate and, for a miss, the
 //! reason as a kind with its data, which the page puts in the reader's words.
 
+use crate::error::ErrorCode;
 use anywoli_core::{Position, Side};
 use anywoli_engine::lessons::{self, Ending, Exercise, Goal, Step, Why};
 use axum::extract::{Path, State};
@@ -102,7 +103,7 @@ fn find(id: &str, n: &str) -> ApiResult<&'static Exercise> {
     let unknown = || {
         ApiError::new(
             StatusCode::NOT_FOUND,
-            "unknown_lesson",
+            ErrorCode::UnknownLesson,
             format!(
                 "there is no exercise {} of lesson '{}'",
                 n.chars().take(6).collect::<String>(),
@@ -150,11 +151,13 @@ pub async fn moves(
         Step::Illegal(msg) => {
             return Err(ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
-                "illegal_move",
+                ErrorCode::IllegalMove,
                 msg,
             ))
         }
-        Step::Invalid(msg) => return Err(ApiError::new(StatusCode::CONFLICT, "off_line", msg)),
+        Step::Invalid(msg) => {
+            return Err(ApiError::new(StatusCode::CONFLICT, ErrorCode::OffLine, msg))
+        }
     };
     // Judged moves can all be played: the board before the newest, then the newest and the
     // opponent's answer, each traced to animate.

@@ -39,7 +39,7 @@ pub use api::client::{BadProxy, TrustedProxies};
 pub use api::games::DEFAULT_LEVEL;
 pub use api::position::{PROOF_MAX_SEEDS, PROOF_NODES};
 pub use api::{AppState, Options};
-pub use error::ApiError;
+pub use error::{ApiError, ErrorCode};
 pub use listener::Limits;
 pub use puzzles::community::COMPOSE_NODES;
 pub use puzzles::rating::start_rating as puzzle_start_rating;

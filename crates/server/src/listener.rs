@@ -95,6 +95,7 @@
 //!   largest import (3 MiB) at 0.84 Mbit/s, a slow 3G link. Behind nginx the proxy reads the
 //!   whole body before passing it on, so slow clients there are nginx's business.
 
+use crate::error::ErrorCode;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::Future;
@@ -763,7 +764,7 @@ async fn handle(
     let resp = if timed_out.load(Ordering::Relaxed) {
         closing(ApiError::new(
             StatusCode::REQUEST_TIMEOUT,
-            "timeout",
+            ErrorCode::Timeout,
             format!(
                 "the request's body did not arrive within {} s",
                 request_timeout.as_secs_f64()

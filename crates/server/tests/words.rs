@@ -4,38 +4,13 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-/// The error codes in the server's source: the string after `StatusCode::X,` in each
-/// `ApiError::new(StatusCode::X, "code", …)`.
+/// Every error code the server can answer: the variants of `ErrorCode`, the one place a code
+/// is written.
 fn server_codes() -> BTreeSet<String> {
-    let mut files = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
-    let mut codes = BTreeSet::new();
-    while let Some(path) = files.pop() {
-        if path.is_dir() {
-            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
-            continue;
-        }
-        let text = std::fs::read_to_string(&path).unwrap();
-        let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-        for part in flat.split("ApiError::new(").skip(1) {
-            let Some(rest) = part.trim_start().strip_prefix("StatusCode::") else {
-                continue;
-            };
-            let Some((_, after)) = rest.split_once(", \"") else {
-                continue;
-            };
-            let code: String = after.chars().take_while(|&c| c != '"').collect();
-            if !code.is_empty() && code.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
-                codes.insert(code);
-            }
-        }
-        // The helpers that build the common errors.
-        for helper in ["malformed", "unknown_game", "not_allowed", "storage"] {
-            if flat.contains(&format!("fn {helper}(")) {
-                codes.insert(helper.to_string());
-            }
-        }
-    }
-    codes
+    anywoli_server::ErrorCode::ALL
+        .iter()
+        .map(|c| c.as_str().to_string())
+        .collect()
 }
 
 /// The keys of one language's block of web/i18n.js.

@@ -1,6 +1,7 @@
 //! What a name and a password may be.
 
 use crate::error::ApiError;
+use crate::error::ErrorCode;
 
 /// Shortest and longest names.
 pub const NAME_LEN: std::ops::RangeInclusive<usize> = 2..=20;
@@ -26,14 +27,14 @@ pub fn check_name(name: &str) -> Result<(), ApiError> {
     if !ok {
         return Err(ApiError::new(
             axum::http::StatusCode::BAD_REQUEST,
-            "bad_name",
+            ErrorCode::BadName,
             "a name is 2 to 20 letters (A-Z), digits, '_' or '-', starting with a letter or digit",
         ));
     }
     if is_reserved(name) {
         return Err(ApiError::new(
             axum::http::StatusCode::BAD_REQUEST,
-            "reserved_name",
+            ErrorCode::ReservedName,
             "this name is kept for the site itself (or looks like one that is): choose another",
         ));
     }
@@ -116,7 +117,7 @@ pub fn check_password(password: &str) -> Result<(), ApiError> {
     } else {
         Err(ApiError::new(
             axum::http::StatusCode::BAD_REQUEST,
-            "bad_password",
+            ErrorCode::BadPassword,
             "a password has 8 to 256 characters",
         ))
     }
@@ -176,7 +177,7 @@ mod tests {
             "system",
         ] {
             let e = check_name(bad).unwrap_err();
-            assert_eq!(e.code, "reserved_name", "{bad}");
+            assert_eq!(e.code, ErrorCode::ReservedName, "{bad}");
         }
         for ok in [
             "Abula",

@@ -259,7 +259,7 @@ mod tests {
                 Err(e) => {
                     assert_eq!(
                         (e.status.as_u16(), e.code, e.retry_after),
-                        (503, "busy", Some(1))
+                        (503, crate::ErrorCode::Busy, Some(1))
                     );
                     refused += 1;
                 }

@@ -5,6 +5,7 @@
 //! own, which the page reads from `GET /api/account` and sends back in `X-CSRF-Token`: another
 //! site's page can make the browser send the cookie but cannot read the token.
 
+use crate::error::ErrorCode;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -146,7 +147,7 @@ impl FromRequestParts<AppState> for Authed {
 pub fn not_logged_in() -> ApiError {
     ApiError::new(
         StatusCode::UNAUTHORIZED,
-        "not_logged_in",
+        ErrorCode::NotLoggedIn,
         "log in first: this needs an account",
     )
 }
@@ -162,7 +163,7 @@ pub fn check_csrf(headers: &HeaderMap, session: &SessionRow) -> Result<(), ApiEr
     } else {
         Err(ApiError::new(
             StatusCode::FORBIDDEN,
-            "csrf",
+            ErrorCode::Csrf,
             "the request lacks the session's X-CSRF-Token: reload the page and try again",
         ))
     }
@@ -208,9 +209,9 @@ mod tests {
     fn csrf() {
         let (_, row) = new_session("Abula", 5);
         let mut h = HeaderMap::new();
-        assert_eq!(check_csrf(&h, &row).unwrap_err().code, "csrf");
+        assert_eq!(check_csrf(&h, &row).unwrap_err().code, ErrorCode::Csrf);
         h.insert(CSRF_HEADER, "0".repeat(32).parse().unwrap());
-        assert_eq!(check_csrf(&h, &row).unwrap_err().code, "csrf");
+        assert_eq!(check_csrf(&h, &row).unwrap_err().code, ErrorCode::Csrf);
         h.insert(CSRF_HEADER, row.csrf.parse().unwrap());
         assert!(check_csrf(&h, &row).is_ok());
     }

@@ -2,6 +2,7 @@
 //! and bringing seats into an account. Passwords go only to `account::password`; no answer,
 //! log line or error carries one.
 
+use crate::error::ErrorCode;
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -101,7 +102,7 @@ pub async fn signup(
     if !st.rounds().db(move |s| s.account_op(op)).await? {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
-            "name_taken",
+            ErrorCode::NameTaken,
             format!("the name '{}' is taken", req.name),
         ));
     }
@@ -137,7 +138,7 @@ pub async fn login(
         st.attempts().failed(&attempt);
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
-            "bad_login",
+            ErrorCode::BadLogin,
             "no account has this name and password",
         ));
     };
@@ -165,7 +166,7 @@ fn not_locked(st: &AppState, key: &str) -> ApiResult<()> {
     st.attempts().check(key).map_err(|wait| {
         ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
+            ErrorCode::RateLimited,
             format!(
                 "too many failed attempts for this name from your address; try again in {} s",
                 wait.as_secs()
@@ -229,7 +230,7 @@ pub async fn change_password(
         st.attempts().failed(&attempt);
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
-            "bad_login",
+            ErrorCode::BadLogin,
             "the current password is not right",
         ));
     }
@@ -309,7 +310,7 @@ pub async fn seat(
         .ok_or_else(|| {
             ApiError::new(
                 StatusCode::FORBIDDEN,
-                "not_your_seat",
+                ErrorCode::NotYourSeat,
                 "no seat of this game belongs to your account",
             )
         })?;

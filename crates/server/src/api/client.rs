@@ -8,6 +8,7 @@
 //! trusted cannot choose its address by sending these headers. At main 74384e7 any loopback
 //! peer was believed, and behind nginx without `X-Forwarded-For` every client was the proxy.
 
+use crate::error::ErrorCode;
 use std::net::{IpAddr, SocketAddr};
 use std::str::FromStr;
 
@@ -122,7 +123,7 @@ impl ClientIp {
         limiter.check(ip).map_err(|wait| {
             ApiError::new(
                 axum::http::StatusCode::TOO_MANY_REQUESTS,
-                "rate_limited",
+                ErrorCode::RateLimited,
                 format!(
                     "too many {what} from your address; try again in {} s",
                     wait.as_secs().max(1)

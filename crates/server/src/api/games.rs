@@ -2,6 +2,7 @@
 //! to know about the server.
 
 use crate::account::session::Acting;
+use crate::error::ErrorCode;
 use anywoli_core::{parse_position, Position, Record, Rules, VARIANTS};
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, StatusCode};
@@ -258,7 +259,7 @@ pub async fn move_trace(
     let before = g.before_move(n).ok_or_else(|| {
         ApiError::new(
             StatusCode::NOT_FOUND,
-            "unknown_move",
+            ErrorCode::UnknownMove,
             format!("the game has {} moves; there is no move {n}", g.moves.len()),
         )
     })?;
@@ -288,7 +289,7 @@ pub async fn import(
     JsonBody(req): JsonBody<ImportRequest>,
 ) -> ApiResult<Response> {
     client.check(&st.limiters().imports, "imports")?;
-    let bad = |m: String| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad_record", m);
+    let bad = |m: String| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, ErrorCode::BadRecord, m);
     // Reading a record is linear in its size but can take milliseconds: off the async threads.
     let rec = tokio::task::spawn_blocking(move || Record::parse(&req.record))
         .await

@@ -1,6 +1,7 @@
 //! The lobby over a WebSocket, and challenges over HTTP (docs/api-players.md). The lobby's
 //! state is crate::lobby's; this file reads requests and says what happened.
 
+use crate::error::ErrorCode;
 use anywoli_core::Rules;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Path, State};
@@ -134,7 +135,7 @@ fn terms(rules: &str, clock: Option<&str>) -> ApiResult<(Rules, Option<TimeContr
 fn rated_needs_account() -> ApiError {
     ApiError::new(
         StatusCode::UNAUTHORIZED,
-        "rated_needs_account",
+        ErrorCode::RatedNeedsAccount,
         "rated games are between players with accounts: log in first",
     )
 }
@@ -186,7 +187,7 @@ async fn accept(st: &AppState, me: &Membership, id: &str) -> ApiResult<()> {
     if owner == st.lobby().owner(me.id) || (me.name.is_some() && seek.by == me.name) {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
-            "own_seek",
+            ErrorCode::OwnSeek,
             "this seek is yours: wait for someone else to accept it",
         ));
     }
@@ -201,7 +202,7 @@ async fn accept(st: &AppState, me: &Membership, id: &str) -> ApiResult<()> {
         if !mine.is_some_and(|r| (f64::from(lo)..=f64::from(hi)).contains(&r.rating.round())) {
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
-                "out_of_range",
+                ErrorCode::OutOfRange,
                 format!("this seek is for players rated {lo} to {hi}"),
             ));
         }
@@ -264,7 +265,7 @@ pub async fn create(
         .ok_or_else(|| {
             ApiError::new(
                 StatusCode::NOT_FOUND,
-                "unknown_player",
+                ErrorCode::UnknownPlayer,
                 format!(
                     "no player is called '{}'",
                     req.to.chars().take(40).collect::<String>()
@@ -274,7 +275,7 @@ pub async fn create(
     if to.name == me.name {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
-            "own_seek",
+            ErrorCode::OwnSeek,
             "you cannot challenge yourself",
         ));
     }

@@ -13,6 +13,7 @@ pub mod players;
 pub mod position;
 pub mod review;
 
+use crate::error::ErrorCode;
 use std::sync::Arc;
 
 use axum::body::Bytes;
@@ -210,7 +211,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         if !json {
             return Err(ApiError::new(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "unsupported_media_type",
+                ErrorCode::UnsupportedMediaType,
                 "send the request body as JSON, with Content-Type: application/json",
             ));
         }
@@ -218,7 +219,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
             if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
                 ApiError::new(
                     StatusCode::PAYLOAD_TOO_LARGE,
-                    "too_large",
+                    ErrorCode::TooLarge,
                     "the request body is larger than this endpoint accepts",
                 )
             } else {
@@ -261,7 +262,7 @@ pub fn seat_name(seats: &[anywoli_core::Side]) -> &'static str {
 pub async fn not_found() -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
-        "not_found",
+        ErrorCode::NotFound,
         "there is no such API endpoint",
     )
 }
@@ -269,7 +270,7 @@ pub async fn not_found() -> ApiError {
 pub async fn method_not_allowed() -> ApiError {
     ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
+        ErrorCode::MethodNotAllowed,
         "this endpoint does not take that HTTP method",
     )
 }

@@ -1,5 +1,6 @@
 //! Players as resources: a profile (ratings, history, counts) and a player's games.
 
+use crate::error::ErrorCode;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::Json;
@@ -18,7 +19,7 @@ pub const HISTORY_POINTS: usize = 400;
 fn unknown_player(name: &str) -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
-        "unknown_player",
+        ErrorCode::UnknownPlayer,
         format!(
             "no player is called '{}'",
             name.chars().take(40).collect::<String>()

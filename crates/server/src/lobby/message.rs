@@ -101,7 +101,7 @@ pub enum ServerMessage {
         opponent: Option<String>,
     },
     Error {
-        error: &'static str,
+        error: crate::error::ErrorCode,
         message: String,
     },
     Pong,

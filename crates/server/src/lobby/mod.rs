@@ -12,6 +12,7 @@ pub mod bus;
 pub mod message;
 pub mod start;
 
+use crate::error::ErrorCode;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -262,7 +263,7 @@ impl Lobby {
         if mine >= SEEKS_PER_CONNECTION || here >= SEEKS_PER_CLIENT {
             return Err(ApiError::new(
                 axum::http::StatusCode::TOO_MANY_REQUESTS,
-                "rate_limited",
+                ErrorCode::RateLimited,
                 format!(
                     "at most {SEEKS_PER_CONNECTION} open seeks each ({SEEKS_PER_CLIENT} from one \
                      address); cancel one first"
@@ -355,7 +356,7 @@ impl Lobby {
         if sent.iter().any(|x| x.from == c.from && x.to == c.to) {
             return Err(ApiError::new(
                 axum::http::StatusCode::CONFLICT,
-                "already_challenged",
+                ErrorCode::AlreadyChallenged,
                 format!(
                     "you already challenged {}: wait for an answer, or cancel that one first",
                     c.to
@@ -368,7 +369,7 @@ impl Lobby {
         if sent >= CHALLENGES_PER_ACCOUNT || received >= CHALLENGES_PER_ACCOUNT {
             return Err(ApiError::new(
                 axum::http::StatusCode::TOO_MANY_REQUESTS,
-                "rate_limited",
+                ErrorCode::RateLimited,
                 format!("at most {CHALLENGES_PER_ACCOUNT} challenges sent, and received, at once"),
             ));
         }
@@ -415,7 +416,7 @@ impl Lobby {
         let unknown = || {
             ApiError::new(
                 axum::http::StatusCode::NOT_FOUND,
-                "unknown_challenge",
+                ErrorCode::UnknownChallenge,
                 "no such challenge is waiting for you (answered, cancelled or expired)",
             )
         };
@@ -636,7 +637,7 @@ fn challenge_of(row: &ChallengeRow) -> Option<Challenge> {
 pub fn unknown_seek() -> ApiError {
     ApiError::new(
         axum::http::StatusCode::NOT_FOUND,
-        "unknown_seek",
+        ErrorCode::UnknownSeek,
         "that seek is gone (accepted, cancelled, or its player left)",
     )
 }

@@ -4,6 +4,7 @@
 //! taken for a proof — and keeps it with its solution; the rest lists, shows and judges the
 //! community's puzzles as the collection's are.
 
+use crate::error::ErrorCode;
 use anywoli_core::{Move, Position, Rules};
 use anywoli_engine::compose::{compose, ComposeLimits, Refusal};
 use anywoli_engine::puzzles::Puzzle;
@@ -244,7 +245,7 @@ pub async fn save(
         let why = answer.refusal_json().expect("a refusal");
         return Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
-            "not_a_puzzle",
+            ErrorCode::NotAPuzzle,
             format!(
                 "the position is not a puzzle: {}",
                 why["message"].as_str().unwrap_or("")
@@ -323,7 +324,7 @@ fn row_view(row: &PuzzleRow) -> ApiResult<Value> {
 fn unknown(id: &str) -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
-        "unknown_puzzle",
+        ErrorCode::UnknownPuzzle,
         format!(
             "there is no community puzzle '{}'",
             id.chars().take(20).collect::<String>()

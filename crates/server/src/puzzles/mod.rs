@@ -5,6 +5,7 @@
 //! the 8-seed database when it was made: South's only winning move at every turn and North's
 //! longest defence. So the server needs no database to judge an attempt or to defend.
 
+use crate::error::ErrorCode;
 use anywoli_core::{Position, Side};
 use anywoli_engine::puzzles::{self, Judgement, Puzzle};
 use anywoli_engine::themes::{self, Theme};
@@ -27,13 +28,13 @@ pub mod rating;
 type ApiResult<T> = Result<T, ApiError>;
 
 fn malformed(message: impl Into<String>) -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, "malformed", message)
+    ApiError::new(StatusCode::BAD_REQUEST, ErrorCode::Malformed, message)
 }
 
 fn unknown_puzzle(id: &str) -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
-        "unknown_puzzle",
+        ErrorCode::UnknownPuzzle,
         format!(
             "there is no puzzle '{}': they are numbered 1 to {}",
             id.chars().take(20).collect::<String>(),
@@ -252,12 +253,12 @@ fn judge(pz: &Puzzle, body: Result<Bytes, BytesRejection>) -> ApiResult<(Value, 
     }
     let (result, replies, extra) = match judgement {
         Judgement::Invalid(msg) => {
-            return Err(ApiError::new(StatusCode::CONFLICT, "off_line", msg));
+            return Err(ApiError::new(StatusCode::CONFLICT, ErrorCode::OffLine, msg));
         }
         Judgement::Illegal(msg) => {
             return Err(ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
-                "illegal_move",
+                ErrorCode::IllegalMove,
                 msg,
             ));
         }

@@ -29,6 +29,7 @@
 //!   the kernel's buffer and the socket's 16 KiB already full, is gone or hopelessly behind:
 //!   it is dropped rather than buffered for (its page reconnects and gets the whole state).
 
+use crate::error::ErrorCode;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -87,7 +88,7 @@ pub struct SocketCaps {
     total: Arc<Semaphore>,
     clients: Mutex<HashMap<IpAddr, usize>>,
     /// The refusal's code and what is counted, for its message.
-    code: &'static str,
+    code: ErrorCode,
     what: &'static str,
 }
 
@@ -102,7 +103,7 @@ impl SocketCaps {
             limits,
             total: Arc::new(Semaphore::new(limits.max_sockets.max(1))),
             clients: Mutex::new(HashMap::new()),
-            code: "too_many_sockets",
+            code: ErrorCode::TooManySockets,
             what: "live connections open",
         })
     }
@@ -119,7 +120,7 @@ impl SocketCaps {
             limits,
             total: Arc::new(Semaphore::new(limits.max_sockets)),
             clients: Mutex::new(HashMap::new()),
-            code: "too_many_analyses",
+            code: ErrorCode::TooManyAnalyses,
             what: "analyses running",
         })
     }
@@ -235,7 +236,10 @@ mod tests {
         let p1 = c.admit(Some(a)).unwrap();
         let _p2 = c.admit(Some(a)).unwrap();
         let e = c.admit(Some(a)).unwrap_err();
-        assert_eq!((e.status.as_u16(), e.code), (429, "too_many_sockets"));
+        assert_eq!(
+            (e.status.as_u16(), e.code),
+            (429, ErrorCode::TooManySockets)
+        );
         assert!(c.admit(Some(b)).is_ok(), "another address is let in");
         drop(p1);
         let _p3 = c
@@ -252,7 +256,7 @@ mod tests {
         let _p1 = c.admit(Some(a)).unwrap();
         let _p2 = c.admit(None).unwrap();
         let e = c.admit(Some(b)).unwrap_err();
-        assert_eq!((e.status.as_u16(), e.code), (503, "busy"));
+        assert_eq!((e.status.as_u16(), e.code), (503, ErrorCode::Busy));
         assert!(c.lock().get(&b).is_none(), "b holds nothing");
         assert_eq!(c.lock().get(&a), Some(&1));
     }

@@ -3,6 +3,7 @@
 //! announced before the next command is read.
 
 mod deadlines;
+use crate::error::ErrorCode;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
@@ -399,8 +400,13 @@ impl Round {
     async fn behind<T>(&mut self, r: &ApiResult<T>) -> bool {
         let state_said_no = matches!(r, Err(e) if matches!(
             e.code,
-            "stale" | "not_your_turn" | "illegal_move" | "game_over" | "seat_taken"
-                | "not_allowed" | "wrong_secret"
+            ErrorCode::Stale
+                | ErrorCode::NotYourTurn
+                | ErrorCode::IllegalMove
+                | ErrorCode::GameOver
+                | ErrorCode::SeatTaken
+                | ErrorCode::NotAllowed
+                | ErrorCode::WrongSecret
         ));
         state_said_no && self.rounds().is_ok_and(|r| r.shared()) && self.refresh().await
     }
@@ -507,7 +513,7 @@ impl Round {
             if p != g.moves.len() {
                 return Err(ApiError::new(
                     StatusCode::CONFLICT,
-                    "stale",
+                    ErrorCode::Stale,
                     format!(
                         "the move was sent after move {p}, but the game is at move {}: reload it",
                         g.moves.len()
@@ -519,7 +525,7 @@ impl Round {
         if !held.contains(&to_move) {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
-                "not_your_turn",
+                ErrorCode::NotYourTurn,
                 format!(
                     "it is {to_move}'s turn, and your seat is {}",
                     to_move.opponent()
@@ -529,7 +535,7 @@ impl Round {
         let trace = g.pos.trace(mv).map_err(|e| {
             ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
-                "illegal_move",
+                ErrorCode::IllegalMove,
                 e.to_string(),
             )
         })?;
@@ -545,7 +551,7 @@ impl Round {
             .await?;
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
-                "game_over",
+                ErrorCode::GameOver,
                 "your time ran out before the move arrived: the game is over",
             ));
         }
@@ -597,14 +603,14 @@ impl Round {
         else {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
-                "seat_taken",
+                ErrorCode::SeatTaken,
                 "every seat of this game is taken; you can watch it",
             ));
         };
         if !g.invite_matches(invite) {
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
-                "wrong_invite",
+                ErrorCode::WrongInvite,
                 "the free seat is for the player the invite link was sent to; this link only watches",
             ));
         }
@@ -884,14 +890,14 @@ impl Round {
         if !g.hints {
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
-                "hints_off",
+                ErrorCode::HintsOff,
                 "hints are off in this game: it was made without them, for both players",
             ));
         }
         if !held.contains(&to_move) {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
-                "not_your_turn",
+                ErrorCode::NotYourTurn,
                 format!("a hint is for the player to move, and it is {to_move}'s turn"),
             ));
         }
@@ -1076,7 +1082,7 @@ impl Round {
                 self.pending = None;
                 self.retries = 0;
             }
-            Err(e) if e.code == "stale" => {
+            Err(e) if e.code == ErrorCode::Stale => {
                 // Another instance stored a move first (it took the engine's turn over).
                 self.game = saved;
                 self.pending = None;
