@@ -96,7 +96,7 @@ struct Shared {
     max_waiting_hints: usize,
     state: Mutex<State>,
     /// How long jobs waited for a worker, games' and hints' (`/metrics`).
-    waited: [crate::metrics::Histogram; 2],
+    waited: [crate::histogram::Histogram; 2],
 }
 
 struct State {
@@ -336,7 +336,7 @@ impl EngineQueue {
     }
 
     /// How long the jobs of `priority` that started waited for a worker (0 when one was free).
-    pub fn waited(&self, priority: Priority) -> &crate::metrics::Histogram {
+    pub fn waited(&self, priority: Priority) -> &crate::histogram::Histogram {
         &self.shared.waited[usize::from(priority == Priority::Hint)]
     }
 

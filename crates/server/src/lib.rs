@@ -12,6 +12,7 @@ pub mod dates;
 pub mod engine_queue;
 pub mod error;
 mod guard;
+mod histogram;
 mod ids;
 mod lessons;
 mod listener;
@@ -212,8 +213,8 @@ pub fn app(state: AppState) -> Router {
         .route(WEBSOCKET_ROUTES[0], get(events::events))
         .route(WEBSOCKET_ROUTES[1], get(lobby::lobby))
         .route(WEBSOCKET_ROUTES[2], get(analysis::analysis))
-        .route("/healthz", get(metrics::healthz))
-        .route("/metrics", get(metrics::metrics))
+        .route("/healthz", get(api::health::healthz))
+        .route("/metrics", get(api::health::metrics))
         .nest("/api", api)
         .fallback(assets::page_not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
@@ -225,7 +226,7 @@ pub fn app(state: AppState) -> Router {
         // Outermost, so that it times and counts the guard's refusals too.
         .layer(axum::middleware::from_fn_with_state(
             state.metrics().clone(),
-            metrics::track,
+            api::health::track,
         ))
         .with_state(state)
 }

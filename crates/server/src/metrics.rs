@@ -1,10 +1,10 @@
-//! Operations (issue 11): `GET /healthz` for a load balancer and `GET /metrics` for Prometheus.
+//! The counters behind `GET /metrics` (issue 11; the handlers are `api/health.rs`).
 //!
-//! Each server has its own [`Metrics`] (held by its rounds' [`Context`](crate::round::Context),
-//! reached from the app state with [`AppState::metrics`]), so servers started side by side in
-//! one process (the tests) count apart. Counters and histograms are atomics; gauges are read
-//! when `/metrics` is asked for: games from the rounds, the engine queue from the queue itself,
-//! connections from the listener's gate. The text is Prometheus' exposition format 0.0.4.
+//! Each server has its own [`Metrics`] (held by its rounds' context, reached from the app
+//! state), so servers started side by side in one process (the tests) count apart. Counters and
+//! histograms are atomics; gauges are read when `/metrics` is asked for: the games in memory
+//! and the engine queue handed to [`Metrics::render`], connections from the listener's gate.
+//! This file knows neither the rounds nor the HTTP app, only what they hand it. The text is Prometheus' exposition format 0.0.4.
 //!
 //! `/metrics` exposes no secret (no ids, no addresses: a route is its template, such as
 //! `/api/games/{id}/moves`), but it is the operator's business: behind a reverse proxy, do not
@@ -12,82 +12,15 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::extract::{MatchedPath, Request, State};
-use axum::http::{header, HeaderValue, Method, StatusCode};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
-use axum::Json;
-use serde_json::json;
+use axum::http::{Method, StatusCode};
 use tokio::sync::Semaphore;
 
-use crate::api::AppState;
-use crate::engine_queue::Priority;
-use crate::round::game::Event;
-use crate::round::Rounds;
-
-/// The buckets of every histogram, in seconds (the upper bounds; `+Inf` is implied).
-pub const BUCKETS: [f64; 13] = [
-    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
-];
-
-/// How long `/healthz` waits for the database before it answers 503.
-pub const HEALTH_TIMEOUT: Duration = Duration::from_secs(1);
-
-/// The `Content-Type` of `/metrics`.
-pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
-
-/// A histogram of durations over [`BUCKETS`].
-#[derive(Default)]
-pub struct Histogram {
-    /// Observations per bucket (not cumulative); the last one is over the largest bound. The
-    /// count is their sum, so `_count` always equals the `+Inf` bucket.
-    buckets: [AtomicU64; BUCKETS.len() + 1],
-    sum_nanos: AtomicU64,
-}
-
-impl Histogram {
-    pub fn observe(&self, d: Duration) {
-        let secs = d.as_secs_f64();
-        let i = BUCKETS
-            .iter()
-            .position(|&le| secs <= le)
-            .unwrap_or(BUCKETS.len());
-        self.buckets[i].fetch_add(1, Ordering::Relaxed);
-        let nanos = u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
-        self.sum_nanos.fetch_add(nanos, Ordering::Relaxed);
-    }
-
-    /// How many durations were observed.
-    pub fn count(&self) -> u64 {
-        self.buckets.iter().map(|b| b.load(Ordering::Relaxed)).sum()
-    }
-
-    /// Writes the `_bucket`, `_sum` and `_count` lines; `labels` is `a="x",b="y"` or empty.
-    fn write(&self, out: &mut String, name: &str, labels: &str) {
-        let sep = if labels.is_empty() { "" } else { "," };
-        let mut seen = 0;
-        for (i, b) in self.buckets.iter().enumerate() {
-            seen += b.load(Ordering::Relaxed);
-            let le = BUCKETS
-                .get(i)
-                .map_or("+Inf".to_string(), |le| le.to_string());
-            let _ = writeln!(out, "{name}_bucket{{{labels}{sep}le=\"{le}\"}} {seen}");
-        }
-        let sum = self.sum_nanos.load(Ordering::Relaxed) as f64 / 1e9;
-        let braces = if labels.is_empty() {
-            String::new()
-        } else {
-            format!("{{{labels}}}")
-        };
-        let _ = writeln!(out, "{name}_sum{braces} {sum}");
-        let _ = writeln!(out, "{name}_count{braces} {seen}");
-    }
-}
+use crate::engine_queue::{EngineQueue, Priority};
+use crate::histogram::Histogram;
 
 /// One server's counters and histograms.
 pub struct Metrics {
@@ -138,11 +71,9 @@ impl Metrics {
         self.taken_over.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// A change was stored: counts it if it was a move.
-    pub fn stored(&self, event: &Event) {
-        if matches!(event, Event::Move { .. }) {
-            self.moves_stored.fetch_add(1, Ordering::Relaxed);
-        }
+    /// A move was stored.
+    pub fn move_stored(&self) {
+        self.moves_stored.fetch_add(1, Ordering::Relaxed);
     }
 
     /// How many moves were stored since the server started.
@@ -185,10 +116,9 @@ impl Metrics {
         h.observe(took);
     }
 
-    /// The Prometheus text of this server with the games and the engine of `rounds`.
-    pub fn render(&self, rounds: &Rounds) -> String {
+    /// The Prometheus text of this server with `games_in_memory` rounds in play and `engine`.
+    pub fn render(&self, games_in_memory: usize, engine: &EngineQueue) -> String {
         let mut out = String::with_capacity(8 * 1024);
-        let engine = &rounds.ctx.engine;
         let (games_waiting, hints_waiting) = engine.waiting();
 
         head(
@@ -198,7 +128,7 @@ impl Metrics {
             "Games in play: rounds held in memory (a round rests after a minute with nothing \
              to do).",
         );
-        let _ = writeln!(out, "anywoli_games_in_memory {}", rounds.len());
+        let _ = writeln!(out, "anywoli_games_in_memory {}", games_in_memory);
 
         head(
             &mut out,
@@ -385,14 +315,6 @@ fn method_label(m: &Method) -> &'static str {
     }
 }
 
-/// A matched route's template, or `other`: no route matched, or only a fallback's catch-all.
-fn route_label(matched: Option<&MatchedPath>) -> &str {
-    match matched {
-        Some(p) if !p.as_str().contains("__private__") => p.as_str(),
-        _ => "other",
-    }
-}
-
 /// VmRSS of /proc/self/status, in bytes, where there is one (Linux).
 fn resident_memory() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -405,142 +327,13 @@ fn resident_memory() -> Option<u64> {
     }
 }
 
-/// The middleware that times every request the router answers.
-pub async fn track(State(metrics): State<Arc<Metrics>>, req: Request, next: Next) -> Response {
-    let started = Instant::now();
-    let method = req.method().clone();
-    let route = route_label(req.extensions().get::<MatchedPath>()).to_string();
-    let resp = next.run(req).await;
-    metrics.request_done(&method, route, resp.status(), started.elapsed());
-    resp
-}
-
-/// `GET /metrics`.
-pub async fn metrics(State(state): State<AppState>) -> Response {
-    let text = state.metrics().render(state.rounds());
-    let mut resp = text.into_response();
-    let h = resp.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(CONTENT_TYPE));
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    resp
-}
-
-/// `GET /healthz`: 200 when the database answers a read within [`HEALTH_TIMEOUT`], else 503.
-pub async fn healthz(State(state): State<AppState>) -> Response {
-    let store = state.rounds().ctx.store.clone();
-    let read = async move {
-        match tokio::task::spawn_blocking(move || store.recent(1)).await {
-            Ok(Ok(_)) => Ok(()),
-            Ok(Err(e)) => Err(format!("the database failed: {e}")),
-            Err(e) => Err(format!("the database check failed: {e}")),
-        }
-    };
-    health(read, HEALTH_TIMEOUT).await
-}
-
-/// The answer of `/healthz` to `check`, given `within` to finish.
-async fn health(check: impl Future<Output = Result<(), String>>, within: Duration) -> Response {
-    let (status, body) = match tokio::time::timeout(within, check).await {
-        Ok(Ok(())) => (StatusCode::OK, json!({"status": "ok"})),
-        Ok(Err(e)) => {
-            tracing::warn!("health check: {e}");
-            (
-                StatusCode::SERVICE_UNAVAILABLE,
-                json!({"status": "unavailable", "error": e}),
-            )
-        }
-        Err(_) => {
-            let e = format!(
-                "the database did not answer within {} s",
-                within.as_secs_f64()
-            );
-            tracing::warn!("health check: {e}");
-            (
-                StatusCode::SERVICE_UNAVAILABLE,
-                json!({"status": "unavailable", "error": e}),
-            )
-        }
-    };
-    let mut resp = (status, Json(body)).into_response();
-    resp.headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    resp
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use http_body_util::BodyExt;
-
-    async fn answer(r: Response) -> (StatusCode, serde_json::Value) {
-        let status = r.status();
-        let bytes = r.into_body().collect().await.unwrap().to_bytes();
-        (status, serde_json::from_slice(&bytes).unwrap())
-    }
-
-    #[tokio::test]
-    async fn health_is_503_when_the_check_fails_or_is_too_slow() {
-        let ok = answer(health(async { Ok(()) }, HEALTH_TIMEOUT).await).await;
-        assert_eq!(ok, (StatusCode::OK, json!({"status": "ok"})));
-
-        let (s, v) =
-            answer(health(async { Err("disk I/O error".to_string()) }, HEALTH_TIMEOUT).await).await;
-        assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE);
-        assert_eq!(
-            v,
-            json!({"status": "unavailable", "error": "disk I/O error"})
-        );
-
-        let slow = std::future::pending::<Result<(), String>>();
-        let (s, v) = answer(health(slow, Duration::from_millis(20)).await).await;
-        assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE);
-        assert_eq!(v["status"], "unavailable");
-        assert!(
-            v["error"]
-                .as_str()
-                .unwrap()
-                .contains("did not answer within 0.02 s"),
-            "{v}"
-        );
-    }
-
-    #[test]
-    fn histograms_are_cumulative_and_count_what_they_sum() {
-        let h = Histogram::default();
-        for ms in [0, 1, 3, 40, 40, 20_000] {
-            h.observe(Duration::from_millis(ms));
-        }
-        let mut out = String::new();
-        h.write(&mut out, "x_seconds", "a=\"b\"");
-        assert!(
-            out.contains("x_seconds_bucket{a=\"b\",le=\"0.001\"} 2\n"),
-            "{out}"
-        );
-        assert!(
-            out.contains("x_seconds_bucket{a=\"b\",le=\"0.005\"} 3\n"),
-            "{out}"
-        );
-        assert!(
-            out.contains("x_seconds_bucket{a=\"b\",le=\"0.05\"} 5\n"),
-            "{out}"
-        );
-        assert!(
-            out.contains("x_seconds_bucket{a=\"b\",le=\"10\"} 5\n"),
-            "{out}"
-        );
-        assert!(
-            out.contains("x_seconds_bucket{a=\"b\",le=\"+Inf\"} 6\n"),
-            "{out}"
-        );
-        assert!(out.contains("x_seconds_sum{a=\"b\"} 20.084\n"), "{out}");
-        assert!(out.contains("x_seconds_count{a=\"b\"} 6\n"), "{out}");
-        assert_eq!(h.count(), 6);
-    }
 
     #[test]
     fn labels_are_escaped_and_odd_methods_are_other() {
         assert_eq!(escape("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
         assert_eq!(method_label(&Method::from_bytes(b"BREW").unwrap()), "other");
-        assert_eq!(route_label(None), "other");
     }
 }

@@ -7,6 +7,7 @@ pub mod analysis;
 pub mod client;
 pub mod events;
 pub mod games;
+pub mod health;
 pub mod lobby;
 pub mod play;
 pub mod players;

@@ -254,7 +254,9 @@ impl Round {
         if let Some(ratings) = rounds.db(move |s| persist(s, &change, &stored)).await? {
             next.people.ratings = ratings;
         }
-        rounds.ctx.metrics.stored(&event);
+        if matches!(event, Event::Move { .. }) {
+            rounds.ctx.metrics.move_stored();
+        }
         self.game = next;
         self.announce(&event);
         self.tell_whose_move(&rounds, &event);
