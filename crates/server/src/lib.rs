@@ -268,7 +268,7 @@ pub async fn start(config: &Config) -> Result<Server, String> {
     options.trusted_proxies = config.trusted_proxies.clone();
     options.sockets = config.sockets;
     let state = AppState::with_options(store, options);
-    state.rounds().start_background()?;
+    state.start_background()?;
     let metrics = state.metrics().clone();
     let router = app(state);
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();

@@ -161,7 +161,7 @@ impl Srv {
         o.trusted_proxies = "127.0.0.1/32".parse().unwrap();
         options(&mut o);
         let state = AppState::with_options(store, o);
-        state.rounds().start_background().unwrap();
+        state.start_background().unwrap();
         let router = app(state.clone());
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let task = tokio::spawn(async move {

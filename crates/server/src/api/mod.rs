@@ -36,6 +36,7 @@ pub struct AppState(Arc<Inner>);
 
 pub struct Inner {
     pub rounds: Arc<Rounds>,
+    pub lobby: Arc<crate::lobby::Lobby>,
     pub site: SiteView,
     pub limiters: Limiters,
     pub hosts: AllowedHosts,
@@ -96,8 +97,9 @@ impl AppState {
         let engine = EngineQueue::new(cores, default_max_waiting_hints(cores))
             .with_hint_time(o.think.movetime);
         let store = Arc::new(store);
+        let lobby = Arc::new(crate::lobby::Lobby::new(store.clone()));
         let rounds = Rounds::new(Context {
-            lobby: Arc::new(crate::lobby::Lobby::new(store.clone())),
+            listener: lobby.clone(),
             store,
             engine,
             think: o.think,
@@ -115,6 +117,7 @@ impl AppState {
         let hosts = AllowedHosts::new(o.allowed_hosts.iter().cloned().chain(public_host));
         AppState(Arc::new(Inner {
             rounds,
+            lobby,
             site: o.site,
             limiters: Limiters::new(o.rates),
             hosts,
@@ -155,7 +158,17 @@ impl AppState {
     }
 
     pub fn lobby(&self) -> &Arc<crate::lobby::Lobby> {
-        &self.0.rounds.ctx.lobby
+        &self.0.lobby
+    }
+
+    /// Starts what the server does beside requests: the rounds' (other instances' changes,
+    /// engine turns whose claims ran out) and the lobby's (seeks announced and swept).
+    pub fn start_background(&self) -> Result<(), String> {
+        self.rounds().start_background()?;
+        let rt = tokio::runtime::Handle::try_current()
+            .map_err(|_| "the lobby needs a Tokio runtime".to_string())?;
+        self.lobby().start(&rt);
+        Ok(())
     }
 
     /// The game reviews running on this instance.

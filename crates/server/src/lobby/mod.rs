@@ -620,6 +620,26 @@ impl Lobby {
     }
 }
 
+impl crate::round::notify::Listener for Lobby {
+    fn your_move(&self, player: &str, game: &str, opponent: Option<&str>) {
+        self.tell(
+            player,
+            &ServerMessage::YourMove {
+                game: game.to_string(),
+                opponent: opponent.map(str::to_string),
+            },
+        );
+    }
+
+    fn heard_from_others(&self, payload: &str) {
+        self.hear(payload);
+    }
+
+    fn missed_others(&self) {
+        self.missed();
+    }
+}
+
 fn row_of(c: &Challenge) -> ChallengeRow {
     ChallengeRow {
         id: c.id.clone(),

@@ -12,6 +12,7 @@ pub mod actor;
 pub mod clock;
 pub mod game;
 pub mod lag;
+pub mod notify;
 mod persist;
 pub mod termination;
 pub mod view;
@@ -72,8 +73,8 @@ pub struct Context {
     /// See [`ENGINE_LEASE`].
     pub engine_lease: Duration,
     /// Where players with accounts hear about their games away from them (a correspondence
-    /// move).
-    pub lobby: Arc<crate::lobby::Lobby>,
+    /// move), and where other instances' lobby messages go: the lobby.
+    pub listener: Arc<dyn notify::Listener>,
 }
 
 struct Live {
@@ -154,7 +155,7 @@ impl Rounds {
                     })
                     .collect(),
                 Changed::Missed => {
-                    self.ctx.lobby.missed();
+                    self.ctx.listener.missed_others();
                     live.values()
                         .map(|l| (l.tx.clone(), Command::Refresh))
                         .collect()
@@ -162,7 +163,7 @@ impl Rounds {
                 Changed::Lobby(payload) => {
                     // Off the listening thread's lock of the games: the lobby has its own.
                     drop(live);
-                    self.ctx.lobby.hear(&payload);
+                    self.ctx.listener.heard_from_others(&payload);
                     return;
                 }
             }
@@ -199,7 +200,6 @@ impl Rounds {
         rt.spawn(crate::memory::give_back_when_rounds_rest(Arc::downgrade(
             self,
         )));
-        self.ctx.lobby.start(&rt);
         Ok(())
     }
 

@@ -150,7 +150,7 @@ pub struct RateGame {
     pub rules: String,
     /// South's score: 1, ½ or 0.
     pub score_south: f64,
-    /// Plies played: a short decisive game between a pair that had [`SHORT_WINS_PER_DAY`] of
+    /// Plies played: a short decisive game between a pair that had `SHORT_WINS_PER_DAY` of
     /// them already changes no rating.
     pub plies: usize,
     pub out: Arc<Mutex<Option<rating::GameRatings>>>,

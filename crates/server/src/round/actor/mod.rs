@@ -281,13 +281,8 @@ impl Round {
             return;
         }
         if let Some(name) = &g.people.accounts[side.index()] {
-            rounds.ctx.lobby.tell(
-                name,
-                &crate::lobby::message::ServerMessage::YourMove {
-                    game: g.id.clone(),
-                    opponent: g.people.accounts[side.opponent().index()].clone(),
-                },
-            );
+            let opponent = g.people.accounts[side.opponent().index()].as_deref();
+            rounds.ctx.listener.your_move(name, &g.id, opponent);
         }
     }
 
