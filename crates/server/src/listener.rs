@@ -122,7 +122,7 @@ use tokio::sync::{watch, Notify, OwnedSemaphorePermit, Semaphore};
 use tokio::time::{Instant, Sleep};
 use tower_service::Service;
 
-use crate::ApiError;
+use crate::error::ApiError;
 
 /// Default of `--max-connections`.
 pub const DEFAULT_MAX_CONNECTIONS: usize = 960;

@@ -190,3 +190,39 @@ async fn a_wrong_move_and_the_errors() {
     .await;
     assert_eq!((s, err(&v)), (StatusCode::CONFLICT, "off_line".into()));
 }
+
+#[tokio::test]
+async fn a_puzzle_move_is_read_as_json_like_every_post() {
+    // Issue 37: the puzzles read their bodies by hand, so a form posted by another site was
+    // judged; now they go through the API's one JSON reader.
+    let app = router();
+    for ty in [
+        None,
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+    ] {
+        let (s, v) = json(
+            send(
+                &app,
+                "POST",
+                "/api/puzzles/1/moves",
+                ty,
+                Some(json!({"moves": ["a"]}).to_string()),
+            )
+            .await,
+        );
+        assert_eq!(
+            (s, v["error"].as_str()),
+            (
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                Some("unsupported_media_type")
+            ),
+            "{ty:?}: {v}"
+        );
+    }
+    let (s, v) = call_raw(&app, "POST", "/api/puzzles/1/moves", Some("{".into())).await;
+    assert_eq!(
+        (s, v["error"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("malformed"))
+    );
+}

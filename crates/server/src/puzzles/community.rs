@@ -9,8 +9,6 @@ use anywoli_core::{Move, Position, Rules};
 use anywoli_engine::compose::{compose, ComposeLimits, Refusal};
 use anywoli_engine::puzzles::Puzzle;
 use anywoli_engine::themes::{self, Theme};
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -18,6 +16,7 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use super::MovesRequest;
 use super::{common_view, line, theme_names};
 use crate::account::session::{check_csrf, Viewer};
 use crate::api::client::ClientIp;
@@ -133,7 +132,7 @@ fn composed_json(pz: &Puzzle) -> Value {
 
 /// Composes `pos` on the engine queue, as a hint (and counted as one).
 async fn run(st: &AppState, client: &ClientIp, pos: Position) -> ApiResult<ComposeAnswer> {
-    if pos.to_move().is_some() && pos.seeds_in_play() > crate::PROOF_MAX_SEEDS {
+    if pos.to_move().is_some() && pos.seeds_in_play() > crate::api::position::PROOF_MAX_SEEDS {
         return Ok(ComposeAnswer::TooManySeeds(pos.seeds_in_play()));
     }
     if pos.to_move().is_some() {
@@ -171,10 +170,10 @@ impl ComposeAnswer {
                 "reason": "too_many_seeds",
                 "message": format!(
                     "{n} seeds in play: the solver proves puzzles of at most {} seeds",
-                    crate::PROOF_MAX_SEEDS
+                    crate::api::position::PROOF_MAX_SEEDS
                 ),
                 "in_play": n,
-                "max": crate::PROOF_MAX_SEEDS,
+                "max": crate::api::position::PROOF_MAX_SEEDS,
             })),
         }
     }
@@ -386,11 +385,11 @@ pub async fn moves(
     viewer: Viewer,
     headers: HeaderMap,
     Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
+    JsonBody(req): JsonBody<MovesRequest>,
 ) -> ApiResult<Json<Value>> {
     let row = find(&st, &id).await?;
     let pz = puzzle_of_row(&row)?;
-    super::answer_moves(&st, &viewer, &headers, row.id, &pz, body).await
+    super::answer_moves(&st, &viewer, &headers, row.id, &pz, req).await
 }
 
 /// `POST /api/puzzles/community/{id}/solution`: as the collection's.

@@ -9,8 +9,6 @@ use crate::error::ErrorCode;
 use anywoli_core::{Position, Side};
 use anywoli_engine::puzzles::{self, Judgement, Puzzle};
 use anywoli_engine::themes::{self, Theme};
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
@@ -19,17 +17,11 @@ use serde_json::{json, Value};
 
 use crate::account::session::Viewer;
 use crate::api::{AppState, JsonBody};
+use crate::error::{ApiError, ApiResult};
 use crate::trace_json::{side_name, JsonTrace};
-use crate::ApiError;
 
 pub mod community;
 pub mod rating;
-
-type ApiResult<T> = Result<T, ApiError>;
-
-fn malformed(message: impl Into<String>) -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, ErrorCode::Malformed, message)
-}
 
 fn unknown_puzzle(id: &str) -> ApiError {
     ApiError::new(
@@ -127,7 +119,7 @@ pub async fn daily(State(st): State<AppState>, RawQuery(q): RawQuery) -> ApiResu
         match pair.split_once('=') {
             Some(("date", d)) => date = Some(d.to_string()),
             _ => {
-                return Err(malformed(format!(
+                return Err(ApiError::malformed(format!(
                     "unknown query '{}': only date=YYYY-MM-DD",
                     pair.chars().take(40).collect::<String>()
                 )))
@@ -142,7 +134,7 @@ pub async fn daily(State(st): State<AppState>, RawQuery(q): RawQuery) -> ApiResu
                 format!("{y:04}-{m:02}-{dd:02}") == d.trim()
             })
             .ok_or_else(|| {
-                malformed(format!(
+                ApiError::malformed(format!(
                     "bad date '{}': expected YYYY-MM-DD",
                     d.chars().take(20).collect::<String>()
                 ))
@@ -180,10 +172,10 @@ pub async fn moves(
     viewer: Viewer,
     headers: HeaderMap,
     Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
+    JsonBody(req): JsonBody<MovesRequest>,
 ) -> ApiResult<Json<Value>> {
     let pz = find(&id)?;
-    answer_moves(&st, &viewer, &headers, pz.id.to_string(), pz, body).await
+    answer_moves(&st, &viewer, &headers, pz.id.to_string(), pz, req).await
 }
 
 /// What `moves` answers, for the collection's puzzles and the community's alike: the
@@ -194,9 +186,9 @@ pub(crate) async fn answer_moves(
     headers: &HeaderMap,
     key: String,
     pz: &Puzzle,
-    body: Result<Bytes, BytesRejection>,
+    req: MovesRequest,
 ) -> ApiResult<Json<Value>> {
-    let (mut v, token) = judge(pz, body)?;
+    let (mut v, token) = judge(pz, req)?;
     let solver = rating::solver_key(viewer, headers, token.as_deref())?;
     let won = match v["result"].as_str() {
         Some("solved") => Some(true),
@@ -228,15 +220,9 @@ pub(crate) async fn give_up(
 }
 
 /// Judges the attempt in a request body against `pz`; also gives the solver token it names.
-fn judge(pz: &Puzzle, body: Result<Bytes, BytesRejection>) -> ApiResult<(Value, Option<String>)> {
-    let bytes = body.map_err(|e| malformed(format!("the request body could not be read: {e}")))?;
-    let req: MovesRequest = serde_json::from_slice(&bytes).map_err(|e| {
-        malformed(format!(
-            "the request body is not valid JSON for this request: {e}"
-        ))
-    })?;
+fn judge(pz: &Puzzle, req: MovesRequest) -> ApiResult<(Value, Option<String>)> {
     if req.moves.len() > 400 {
-        return Err(malformed("too many moves"));
+        return Err(ApiError::malformed("too many moves"));
     }
     let moves = crate::api::parse_moves(&req.moves)?;
     let judgement = pz.judge(&moves);
