@@ -11,7 +11,7 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::account::session::{not_logged_in, Authed, Viewer};
+use crate::api::extract::{not_logged_in, Authed, Viewer};
 use crate::api::{AppState, JsonBody};
 use crate::error::{ApiError, ApiResult};
 use crate::puzzles::board;

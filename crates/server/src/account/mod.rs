@@ -13,4 +13,4 @@ pub mod password;
 pub mod session;
 
 pub use name::{check_name, check_password, key_of};
-pub use session::{Authed, Viewer, COOKIE};
+pub use session::COOKIE;

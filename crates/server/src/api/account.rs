@@ -11,8 +11,9 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::account::session::{clear_cookie, new_session, set_cookie};
-use crate::account::{check_name, check_password, key_of, password, Authed, Viewer};
+use crate::account::{check_name, check_password, key_of, password};
 use crate::api::client::ClientIp;
+use crate::api::extract::{Authed, Viewer};
 use crate::api::{AppState, JsonBody};
 use crate::dates::now_ms;
 use crate::error::{ApiError, ApiResult};
@@ -225,7 +226,7 @@ pub async fn change_password(
         .rounds()
         .db(move |db| db.account(&key))
         .await?
-        .ok_or_else(crate::account::session::not_logged_in)?;
+        .ok_or_else(crate::api::extract::not_logged_in)?;
     if !password::verify(req.old, account.hash).await? {
         st.attempts().failed(&attempt);
         return Err(ApiError::new(

@@ -1,7 +1,7 @@
 //! Games as resources: make one (or import one), read one, list them, and what a page needs
 //! to know about the server.
 
-use crate::account::session::Acting;
+use crate::api::extract::Acting;
 use crate::error::ErrorCode;
 use anywoli_core::{parse_position, Position, Record, Rules, VARIANTS};
 use axum::extract::{Path, RawQuery, State};
@@ -11,9 +11,9 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::account::session::not_logged_in;
-use crate::account::Viewer;
 use crate::api::client::ClientIp;
+use crate::api::extract::not_logged_in;
+use crate::api::extract::Viewer;
 use crate::api::{parse_side, AppState, JsonBody};
 use crate::dates::now_ms;
 use crate::error::{ApiError, ApiResult};

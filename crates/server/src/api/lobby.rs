@@ -12,8 +12,9 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::broadcast;
 
-use crate::account::{key_of, Authed, Viewer};
+use crate::account::key_of;
 use crate::api::client::ClientIp;
+use crate::api::extract::{Authed, Viewer};
 use crate::api::AppState;
 use crate::dates::now_ms;
 use crate::error::{ApiError, ApiResult};
@@ -298,7 +299,7 @@ pub async fn create(
 pub async fn list(viewer: Viewer, State(st): State<AppState>) -> ApiResult<Json<Value>> {
     let name = viewer
         .name()
-        .ok_or_else(crate::account::session::not_logged_in)?;
+        .ok_or_else(crate::api::extract::not_logged_in)?;
     let (incoming, outgoing) = st.lobby().challenges_of(name).await?;
     Ok(Json(json!({"incoming": incoming, "outgoing": outgoing})))
 }

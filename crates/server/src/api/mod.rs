@@ -6,6 +6,7 @@ pub mod account;
 pub mod analysis;
 pub mod client;
 pub mod events;
+pub mod extract;
 pub mod games;
 pub mod health;
 pub mod lobby;

@@ -2,7 +2,7 @@
 //! Each asks the game's round (crate::round::actor), which makes the change whether or not
 //! the request is still there to hear the answer.
 
-use crate::account::session::Acting;
+use crate::api::extract::Acting;
 use anywoli_core::Move;
 use anywoli_engine::{Engine, Limits};
 use axum::extract::{Path, State};

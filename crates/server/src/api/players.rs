@@ -6,7 +6,8 @@ use axum::http::StatusCode;
 use axum::Json;
 use serde_json::{json, Value};
 
-use crate::account::{key_of, Viewer};
+use crate::account::key_of;
+use crate::api::extract::Viewer;
 use crate::api::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::rating::Category;

@@ -18,8 +18,9 @@ use serde_json::{json, Value};
 
 use super::MovesRequest;
 use super::{common_view, line, theme_names};
-use crate::account::session::{check_csrf, Viewer};
+use crate::account::session::check_csrf;
 use crate::api::client::ClientIp;
+use crate::api::extract::Viewer;
 use crate::api::{AppState, JsonBody};
 use crate::engine_queue::{Priority, QueueError};
 use crate::error::{ApiError, ApiResult};

@@ -15,7 +15,7 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::account::session::Viewer;
+use crate::api::extract::Viewer;
 use crate::api::{AppState, JsonBody};
 use crate::error::{ApiError, ApiResult};
 use crate::trace_json::{side_name, JsonTrace};

@@ -13,7 +13,8 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::account::session::{check_csrf, token_of, Viewer};
+use crate::account::session::{check_csrf, token_of};
+use crate::api::extract::Viewer;
 use crate::api::{AppState, JsonBody};
 use crate::error::{ApiError, ApiResult};
 use crate::rating::Rating;
