@@ -24,6 +24,7 @@
 mod accounts;
 mod lessons;
 mod pg;
+mod pg_errors;
 mod pg_tls;
 mod puzzle_ratings;
 mod puzzles;

@@ -20,6 +20,7 @@ use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::ToSql;
 use postgres::{Client, IsolationLevel, Statement};
 
+use super::pg_errors::classify;
 use super::pg_tls::Target;
 
 use super::read::{claim, clock_row, hints_or_default, Readers};
@@ -164,31 +165,6 @@ impl From<postgres::Error> for StoreError {
             None => format!("database: {e}"),
         };
         classify(&e, text)
-    }
-}
-
-/// `text`, as a change that may work later ([`StoreError::Unavailable`]) or not.
-pub(super) fn classify(e: &postgres::Error, text: String) -> StoreError {
-    let transient = match e.as_db_error() {
-        Some(db) => {
-            let code = db.code().code();
-            // 08: connection exceptions; 57P0x: the server shutting down or starting; 25006:
-            // a read-only transaction (the database in maintenance); 53: insufficient
-            // resources (a full disk, too many connections, out of memory).
-            code.starts_with("08")
-                || code.starts_with("57P0")
-                || code.starts_with("53")
-                || code == "25006"
-        }
-        // No answer from the server: the connection is gone (it is made again next time).
-        None => {
-            e.is_closed() || std::error::Error::source(e).is_some_and(|s| s.is::<std::io::Error>())
-        }
-    };
-    if transient {
-        StoreError::Unavailable(text)
-    } else {
-        StoreError::Failed(text)
     }
 }
 

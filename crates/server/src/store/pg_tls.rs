@@ -106,7 +106,7 @@ impl Target {
                 why.push_str(&format!(": {c}"));
                 cause = c.source();
             }
-            super::pg::classify(&e, why)
+            super::pg_errors::classify(&e, why)
         })
     }
 }

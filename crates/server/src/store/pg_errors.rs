@@ -1,0 +1,30 @@
+//! What a PostgreSQL error means to the store: a refusal worth trying again later (the
+//! server restarting, a lost connection, a full disk) or a failure. Both the connections
+//! (`pg.rs`) and their TLS set-up (`pg_tls.rs`) ask it.
+
+use super::StoreError;
+
+/// `text`, as a change that may work later ([`StoreError::Unavailable`]) or not.
+pub(super) fn classify(e: &postgres::Error, text: String) -> StoreError {
+    let transient = match e.as_db_error() {
+        Some(db) => {
+            let code = db.code().code();
+            // 08: connection exceptions; 57P0x: the server shutting down or starting; 25006:
+            // a read-only transaction (the database in maintenance); 53: insufficient
+            // resources (a full disk, too many connections, out of memory).
+            code.starts_with("08")
+                || code.starts_with("57P0")
+                || code.starts_with("53")
+                || code == "25006"
+        }
+        // No answer from the server: the connection is gone (it is made again next time).
+        None => {
+            e.is_closed() || std::error::Error::source(e).is_some_and(|s| s.is::<std::io::Error>())
+        }
+    };
+    if transient {
+        StoreError::Unavailable(text)
+    } else {
+        StoreError::Failed(text)
+    }
+}
