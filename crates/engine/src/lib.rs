@@ -4,6 +4,7 @@ pub mod arena;
 pub mod book;
 pub mod compose;
 pub mod eval;
+pub mod features;
 pub mod lessons;
 pub mod net;
 pub mod players;

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use anywoli_core::{Hole, Position, Side, QUIET_LIMIT};
 
-use crate::eval::FEATURES;
+use crate::features::FEATURES;
 
 /// Count classes of a hole: 0 to 11 seeds each their own, then 12–15, 16–19, 20–27, 28+.
 pub const CLASSES: usize = 16;
