@@ -401,7 +401,8 @@ fn verify(place: &Place, threads: usize) -> CmdResult {
         let t1 = Instant::now();
         let p8 = table_path(place.dir.as_deref(), 8);
         let both = Tablebase::from_tables(vec![Table::load(&p8).map_err(Failure)?, table]);
-        let c = anywoli_engine::retro::cross_check12(&both, &tb8, CROSS_SAMPLES, CROSS_NODES, 1);
+        let c =
+            anywoli_engine::crosscheck::cross_check12(&both, &tb8, CROSS_SAMPLES, CROSS_NODES, 1);
         if let Some((p, table, solver)) = c.disagreements.first() {
             return Err(Failure(format!(
                 "the 12-seed database is wrong: it says {table:+} for {p}, the exact search proves {solver:+} ({} of {} checked positions disagree)",

@@ -3,6 +3,7 @@
 pub mod arena;
 pub mod book;
 pub mod compose;
+pub mod crosscheck;
 pub mod eval;
 pub mod features;
 pub mod lessons;

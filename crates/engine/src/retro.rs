@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use anywoli_core::{Position, Rules, Side, QUIET_LIMIT};
 
+pub use crate::tablebase::entry12::{Entry12, INVALID12, MARGINS12};
 use crate::tablebase::{
     positions, unmoves, unrank, Progress, Stage, TablebaseError, INVALID, LOSS_BIT, STUCK, UNFORCED,
 };
@@ -458,42 +459,6 @@ pub fn eight() -> Game<'static> {
     }
 }
 
-/// Margins of the 12-seed game for the side to move, lowest first: the classes of an entry.
-pub const MARGINS12: [i32; 4] = [-12, -4, 4, 12];
-/// The 12-seed entry of a position that is not one (the side to move has no seeds): a lower
-/// bound above the upper one, which no real entry has.
-pub const INVALID12: u16 = 0xc000;
-
-/// A 12-seed entry: the margin the side to move can force at least (`lower`) and at most
-/// (`upper`, the opponent forcing no more), as indices of [`MARGINS12`], and the plies to the
-/// capture that proves the further of the two (0 when neither bound is forced).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Entry12 {
-    pub lower: u8,
-    pub upper: u8,
-    pub dtc: u16,
-}
-
-impl Entry12 {
-    pub fn encode(self) -> u16 {
-        (self.lower as u16) << 14 | (self.upper as u16) << 12 | self.dtc.min(0xfff)
-    }
-
-    /// `None` for [`INVALID12`].
-    pub fn decode(e: u16) -> Option<Entry12> {
-        let x = Entry12 {
-            lower: (e >> 14) as u8,
-            upper: (e >> 12 & 3) as u8,
-            dtc: e & 0xfff,
-        };
-        (x.lower <= x.upper).then_some(x)
-    }
-
-    pub fn exact(self) -> Option<i32> {
-        (self.lower == self.upper).then(|| MARGINS12[self.lower as usize])
-    }
-}
-
 /// Builds the 12-seed database of `anywoli` from the 8-seed one: for each position, the
 /// margin of the remaining 12 seeds the side to move can force at least and at most, and the
 /// plies to the capture (into the 8-seed ending) that decides it. A capture into an 8-seed
@@ -725,69 +690,6 @@ fn check12(t12: &crate::tablebase::Table, tb8: &crate::tablebase::Tablebase, idx
         (Some(l), Some(h)) => l == entry.lower as usize && h == entry.upper as usize,
         _ => entry.lower == 0 && entry.upper == 3,
     }
-}
-
-/// What [`cross_check12`] found.
-#[derive(Clone, Debug, Default)]
-pub struct CrossCheck {
-    /// Random positions tried (no hole of 4, seeds for the side to move).
-    pub tried: usize,
-    /// Of those, the ones the table gives an exact value for and the solver proves.
-    pub proven: usize,
-    /// Positions where the two disagree, with the table's value and the solver's.
-    pub disagreements: Vec<(Position, i32, i32)>,
-}
-
-/// Checks the 12-seed table against a method that never reads it: the exact solver
-/// (`crate::solve`) with the 8-seed database only, on `samples` random positions (seeded, so a
-/// run can be repeated), each within `nodes` nodes. Positions the solver cannot prove within
-/// its limit are only counted as tried. `both` holds the 12- and 8-seed tables, `only8` the
-/// 8-seed one.
-pub fn cross_check12(
-    both: &crate::tablebase::Tablebase,
-    only8: &crate::tablebase::Tablebase,
-    samples: usize,
-    nodes: u64,
-    seed: u64,
-) -> CrossCheck {
-    let n = positions(12);
-    let mut rng = anywoli_core::XorShift::new(seed | 1);
-    let mut c = CrossCheck::default();
-    while c.tried < samples {
-        let x = rng.next();
-        let holes = unrank(x % n, 12);
-        if holes.contains(&4) {
-            continue;
-        }
-        let side = if x >> 63 == 0 {
-            Side::South
-        } else {
-            Side::North
-        };
-        let Ok(p) = Position::from_parts(
-            holes,
-            [42, 42],
-            Some(side),
-            None,
-            None,
-            0,
-            0,
-            Rules::Anywoli,
-        ) else {
-            continue;
-        };
-        c.tried += 1;
-        let Some(table) = both.probe(&p).and_then(|pr| pr.value) else {
-            continue;
-        };
-        if let Ok(v) = crate::solve::Solver::new(Some(only8), nodes).value(&p) {
-            c.proven += 1;
-            if v != table {
-                c.disagreements.push((p, table, v));
-            }
-        }
-    }
-    c
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ use std::sync::{Arc, OnceLock};
 use anywoli_core::{Hole, Move, Position, Rules, Side, QUIET_LIMIT, TOTAL_SEEDS};
 
 pub mod compact;
+pub mod entry12;
 pub use compact::{Compact, CompactError};
 
 /// Holes on the board.
@@ -175,7 +176,7 @@ enum Store {
 /// answers for.
 fn damaged_entry(seeds: u8) -> Entry {
     if seeds == 12 {
-        crate::retro::INVALID12
+        entry12::INVALID12
     } else {
         INVALID
     }
@@ -1061,7 +1062,7 @@ impl Tablebase {
     /// change who gets the last 4). Its verdict is Win when the side to move forces a positive
     /// margin, Loss when the opponent does; `dtc` is the distance that proves both bounds.
     fn probe12(&self, pos: &Position) -> Option<Probe> {
-        use crate::retro::{Entry12, MARGINS12};
+        use entry12::{Entry12, MARGINS12};
         if pos.rules() != Rules::Anywoli {
             return None;
         }

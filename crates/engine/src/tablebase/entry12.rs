@@ -1,0 +1,39 @@
+//! The 12-seed database's entry: the margins the side to move can force at least and at most,
+//! and the plies to the capture that proves it, in 16 bits. The builder (`crate::retro`) writes
+//! it, the prober ([`crate::tablebase`]) reads it; both import it from here, below them.
+
+/// Margins of the 12-seed game for the side to move, lowest first: the classes of an entry.
+pub const MARGINS12: [i32; 4] = [-12, -4, 4, 12];
+/// The 12-seed entry of a position that is not one (the side to move has no seeds): a lower
+/// bound above the upper one, which no real entry has.
+pub const INVALID12: u16 = 0xc000;
+
+/// A 12-seed entry: the margin the side to move can force at least (`lower`) and at most
+/// (`upper`, the opponent forcing no more), as indices of [`MARGINS12`], and the plies to the
+/// capture that proves the further of the two (0 when neither bound is forced).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry12 {
+    pub lower: u8,
+    pub upper: u8,
+    pub dtc: u16,
+}
+
+impl Entry12 {
+    pub fn encode(self) -> u16 {
+        (self.lower as u16) << 14 | (self.upper as u16) << 12 | self.dtc.min(0xfff)
+    }
+
+    /// `None` for [`INVALID12`].
+    pub fn decode(e: u16) -> Option<Entry12> {
+        let x = Entry12 {
+            lower: (e >> 14) as u8,
+            upper: (e >> 12 & 3) as u8,
+            dtc: e & 0xfff,
+        };
+        (x.lower <= x.upper).then_some(x)
+    }
+
+    pub fn exact(self) -> Option<i32> {
+        (self.lower == self.upper).then(|| MARGINS12[self.lower as usize])
+    }
+}
