@@ -1,10 +1,15 @@
 //! The page: plain HTML, JavaScript modules, CSS and SVG, built into the binary so that the
 //! one `anywoli` file is the whole app (no build step, nothing to install beside it).
 
+use std::collections::HashMap;
+use std::io::Write as _;
+use std::sync::OnceLock;
+
 use crate::error::ErrorCode;
 use axum::extract::Path;
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use sha2::{Digest, Sha256};
 
 /// Name, content type, bytes.
 const FILES: &[(&str, &str, &str)] = &[
@@ -147,21 +152,114 @@ fn page_headers(content_type: &'static str) -> [(header::HeaderName, &'static st
     ]
 }
 
-pub async fn index() -> Response {
-    (page_headers("text/html; charset=utf-8"), INDEX).into_response()
+/// A file of the page as it is sent: its validator and its gzipped bytes, made once.
+struct Prepared {
+    /// A strong `ETag`: the file's hash, so a browser that has it asks with `If-None-Match`
+    /// and gets a `304` without the body (issue 37: 560 KB sent again on every page load).
+    etag: HeaderValue,
+    gzip: Vec<u8>,
+}
+
+/// Every file of the page and `index.html`, prepared at the first request.
+fn prepared(name: &str) -> Option<&'static Prepared> {
+    static ALL: OnceLock<HashMap<&'static str, Prepared>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        FILES
+            .iter()
+            .map(|&(n, _, body)| (n, body))
+            .chain([("index.html", INDEX)])
+            .map(|(n, body)| {
+                let hash = Sha256::digest(body.as_bytes());
+                let hex: String = hash[..12].iter().map(|b| format!("{b:02x}")).collect();
+                let etag = HeaderValue::from_str(&format!("\"{hex}\""))
+                    .expect("a hex ETag is a valid header value");
+                let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+                // Writing to a Vec cannot fail.
+                let _ = gz.write_all(body.as_bytes());
+                let gzip = gz.finish().unwrap_or_default();
+                (n, Prepared { etag, gzip })
+            })
+            .collect()
+    })
+    .get(name)
+}
+
+/// Whether `Accept-Encoding` takes gzip (and does not refuse it with `q=0`).
+fn takes_gzip(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|item| {
+            let mut parts = item.split(';').map(str::trim);
+            let coding = parts.next().unwrap_or("");
+            let refused = parts.any(|p| {
+                p.strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+                    .is_some_and(|q| q <= 0.0)
+            });
+            (coding.eq_ignore_ascii_case("gzip") || coding == "*") && !refused
+        })
+}
+
+/// File `name` (`body`, of type `ty`) answered with `status`: `304` when the browser's copy is
+/// this one, gzipped when the browser takes it.
+fn send(
+    headers: &HeaderMap,
+    status: StatusCode,
+    name: &str,
+    ty: &'static str,
+    body: &'static str,
+) -> Response {
+    let Some(p) = prepared(name) else {
+        return (status, page_headers(ty), body).into_response();
+    };
+    let fresh = status == StatusCode::OK
+        && headers
+            .get_all(header::IF_NONE_MATCH)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .any(|t| t.trim() == p.etag.to_str().unwrap_or("") || t.trim() == "*");
+    let mut resp = if fresh {
+        (StatusCode::NOT_MODIFIED, page_headers(ty)).into_response()
+    } else if takes_gzip(headers) {
+        let mut r = (status, page_headers(ty), p.gzip.clone()).into_response();
+        r.headers_mut()
+            .insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+        r
+    } else {
+        (status, page_headers(ty), body).into_response()
+    };
+    let h = resp.headers_mut();
+    h.insert(header::ETAG, p.etag.clone());
+    h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+    resp
+}
+
+pub async fn index(headers: HeaderMap) -> Response {
+    send(
+        &headers,
+        StatusCode::OK,
+        "index.html",
+        "text/html; charset=utf-8",
+        INDEX,
+    )
 }
 
 /// Any other address a person might type or mistype (`/g/abc/`, `/games`): the page, with a
 /// 404 status, so that the reader sees the page's own "no such page/game" view instead of raw
 /// JSON. Programs get a JSON error for anything but GET.
-pub async fn page_not_found(method: axum::http::Method) -> Response {
+pub async fn page_not_found(method: axum::http::Method, headers: HeaderMap) -> Response {
     if method == axum::http::Method::GET || method == axum::http::Method::HEAD {
-        (
+        send(
+            &headers,
             StatusCode::NOT_FOUND,
-            page_headers("text/html; charset=utf-8"),
+            "index.html",
+            "text/html; charset=utf-8",
             INDEX,
         )
-            .into_response()
     } else {
         crate::api::not_found().await.into_response()
     }
@@ -169,17 +267,17 @@ pub async fn page_not_found(method: axum::http::Method) -> Response {
 
 /// A game's page; an address that cannot be a game's gets the page with a 404 status (the page
 /// then shows its "no such game" view), so that a mistyped link is told apart by programs too.
-pub async fn game_page(Path(id): Path<String>) -> Response {
+pub async fn game_page(Path(id): Path<String>, headers: HeaderMap) -> Response {
     if crate::ids::valid_id(&id) {
-        index().await
+        index(headers).await
     } else {
-        page_not_found(axum::http::Method::GET).await
+        page_not_found(axum::http::Method::GET, headers).await
     }
 }
 
-pub async fn asset(Path(name): Path<String>) -> Response {
+pub async fn asset(Path(name): Path<String>, headers: HeaderMap) -> Response {
     match FILES.iter().find(|f| f.0 == name) {
-        Some(&(_, ty, body)) => (page_headers(ty), body).into_response(),
+        Some(&(name, ty, body)) => send(&headers, StatusCode::OK, name, ty, body),
         None => crate::error::ApiError::new(
             StatusCode::NOT_FOUND,
             ErrorCode::NotFound,

@@ -44,6 +44,7 @@ mod live_postgres;
 mod lobby;
 mod lobby_postgres;
 mod metrics;
+mod page;
 mod position;
 mod puzzles;
 mod words;
