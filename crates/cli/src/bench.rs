@@ -64,20 +64,22 @@ pub fn run(
     threads: Option<usize>,
 ) -> CmdResult {
     if !(seconds.is_finite() && seconds > 0.0 && seconds <= 600.0) {
-        return Err(crate::Failure(format!(
+        return Err(crate::Failure::Says(format!(
             "--seconds is {seconds}: give a number of seconds above 0 and at most 600"
         )));
     }
     if runs == 0 || runs > 1000 {
-        return Err(crate::Failure(format!("--runs is {runs}: give 1 to 1000")));
+        return Err(crate::Failure::Says(format!(
+            "--runs is {runs}: give 1 to 1000"
+        )));
     }
     if !(1..=30).contains(&search_depth) {
-        return Err(crate::Failure(format!(
+        return Err(crate::Failure::Says(format!(
             "--search-depth is {search_depth}: give 1 to 30"
         )));
     }
     if depth > 9 {
-        return Err(crate::Failure(format!(
+        return Err(crate::Failure::Says(format!(
             "--perft-depth is {depth}: at most 9 (each ply multiplies the time by about 10)"
         )));
     }

@@ -69,11 +69,12 @@ fn show(args: &BookArgs) -> CmdResult {
     let book: &Book = match &args.book {
         Some(path) => {
             let text = std::fs::read_to_string(path)
-                .map_err(|e| Failure(format!("cannot read {}: {e}", path.display())))?;
-            loaded = Book::parse(&text).map_err(|e| Failure(format!("{}: {e}", path.display())))?;
+                .map_err(|e| Failure::Says(format!("cannot read {}: {e}", path.display())))?;
+            loaded = Book::parse(&text)
+                .map_err(|e| Failure::Says(format!("{}: {e}", path.display())))?;
             &loaded
         }
-        None => book::shipped().map_err(|e| Failure(format!("the built-in book: {e}")))?,
+        None => book::shipped().map_err(|e| Failure::Says(format!("the built-in book: {e}")))?,
     };
     let pos = args.start.position()?;
     let moves = parse_moves(&args.moves)?;
@@ -121,7 +122,7 @@ fn show(args: &BookArgs) -> CmdResult {
 
 fn build(b: &BuildArgs) -> CmdResult {
     if !(0.0..=96.0).contains(&b.margin) {
-        return Err(Failure(format!(
+        return Err(Failure::Says(format!(
             "--margin {} is not a number of seeds from 0 to 96",
             b.margin
         )));
@@ -154,7 +155,7 @@ fn build(b: &BuildArgs) -> CmdResult {
         std::fs::rename(&tmp, out)
     };
     let book = book::build(&opts, &mut on_progress, &mut on_ply)
-        .map_err(|e| Failure(format!("cannot write {}: {e}", out.display())))?;
+        .map_err(|e| Failure::Says(format!("cannot write {}: {e}", out.display())))?;
     let bytes = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);
     writeln!(
         std::io::stdout().lock(),

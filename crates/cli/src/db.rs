@@ -62,18 +62,18 @@ fn reset_password(args: &ResetArgs) -> CmdResult {
     let label = db_label(&args.db);
     let is_url = args.db.to_str().is_some_and(is_postgres_url);
     if !is_url && !args.db.exists() {
-        return Err(Failure(format!("no such database file: {label}")));
+        return Err(Failure::Says(format!("no such database file: {label}")));
     }
     let store = Store::open_db(&args.db).map_err(store_failure)?;
     let account = store
         .account(&key_of(&args.name))
         .map_err(store_failure)?
-        .ok_or_else(|| Failure(format!("{label} has no player named {}", args.name)))?;
+        .ok_or_else(|| Failure::Says(format!("{label} has no player named {}", args.name)))?;
     let mut line = String::new();
     std::io::stdin().read_line(&mut line)?;
     let new = line.trim_end_matches(['\r', '\n']);
-    check_password(new).map_err(|e| Failure(e.message))?;
-    let hash = password::hash_now(new).map_err(Failure)?;
+    check_password(new).map_err(|e| Failure::Says(e.message))?;
+    let hash = password::hash_now(new).map_err(Failure::Says)?;
     store
         .account_op(AccountOp::SetPassword {
             name: account.name.clone(),
@@ -124,19 +124,19 @@ fn each_id(store: &Store, mut f: impl FnMut(&str) -> CmdResult) -> CmdResult {
 }
 
 fn store_failure(e: anywoli_server::store::StoreError) -> Failure {
-    Failure(e.to_string())
+    Failure::Says(e.to_string())
 }
 
 fn migrate(args: &MigrateArgs) -> CmdResult {
     let (from, to) = (db_label(&args.from), db_label(&args.to));
     if same_store(&args.from, &args.to) {
-        return Err(Failure(format!(
+        return Err(Failure::Says(format!(
             "--from and --to are the same store ({from}): nothing to copy"
         )));
     }
     let is_url = args.from.to_str().is_some_and(is_postgres_url);
     if !is_url && !args.from.exists() {
-        return Err(Failure(format!("no such database file: {from}")));
+        return Err(Failure::Says(format!("no such database file: {from}")));
     }
     let source = Store::open_db(&args.from).map_err(store_failure)?;
     let target = Store::open_db(&args.to).map_err(store_failure)?;
@@ -152,7 +152,7 @@ fn migrate(args: &MigrateArgs) -> CmdResult {
         Ok(())
     })?;
     if existing > 0 && !args.skip_existing {
-        return Err(Failure(format!(
+        return Err(Failure::Says(format!(
             "{to} already holds {existing} of the games of {from} (game {}); \
              nothing copied (--skip-existing skips them)",
             first_existing.unwrap_or_default()
@@ -160,7 +160,7 @@ fn migrate(args: &MigrateArgs) -> CmdResult {
     }
     if !args.skip_existing {
         if let Some(name) = first_account_there(&source, &target)? {
-            return Err(Failure(format!(
+            return Err(Failure::Says(format!(
                 "{to} already has an account named {name}; nothing copied \
                  (--skip-existing skips the accounts and games it has)"
             )));
@@ -169,7 +169,7 @@ fn migrate(args: &MigrateArgs) -> CmdResult {
 
     if !args.skip_existing {
         if let Some(id) = first_puzzle_there(&source, &target)? {
-            return Err(Failure(format!(
+            return Err(Failure::Says(format!(
                 "{to} already has the community puzzle {id}; nothing copied \
                  (--skip-existing skips what it has)"
             )));
@@ -188,11 +188,11 @@ fn migrate(args: &MigrateArgs) -> CmdResult {
         }
         target
             .create_game(&row, &game_moves)
-            .map_err(|e| Failure(format!("cannot copy game {id}: {e}")))?;
+            .map_err(|e| Failure::Says(format!("cannot copy game {id}: {e}")))?;
         match target.load(id).map_err(store_failure)? {
             Some((r, m)) if r == row && m == game_moves => {}
             _ => {
-                return Err(Failure(format!(
+                return Err(Failure::Says(format!(
                     "game {id} reads back differently from {to} than from {from}"
                 )))
             }
@@ -271,7 +271,7 @@ fn copy_puzzles(source: &Store, target: &Store, to: &str) -> Result<(u64, u64), 
             return Ok(());
         }
         if target.puzzle(&id).map_err(store_failure)?.as_ref() != Some(&p) {
-            return Err(Failure(format!(
+            return Err(Failure::Says(format!(
                 "community puzzle {id} reads back differently from {to}"
             )));
         }
@@ -327,7 +327,7 @@ fn copy_accounts(
                 skipped += 1;
             } else {
                 // Made there since the check before copying.
-                return Err(Failure(format!(
+                return Err(Failure::Says(format!(
                     "{to} has had an account named {} made meanwhile; the accounts before it \
                      were copied, no game was",
                     account.name

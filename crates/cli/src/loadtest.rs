@@ -564,7 +564,7 @@ fn next_move(game: &Value) -> Result<(usize, String), String> {
 
 /// `http://HOST[:PORT][/]` -> (`HOST:PORT` as written, the address).
 fn parse_url(url: &str) -> Result<(String, SocketAddr), Failure> {
-    let bad = |why: &str| Failure(format!("--server {url}: {why}"));
+    let bad = |why: &str| Failure::Says(format!("--server {url}: {why}"));
     let rest = url.strip_prefix("http://").ok_or_else(|| {
         bad("give an http:// address (the load goes to the server itself, not to a TLS proxy)")
     })?;
@@ -595,7 +595,7 @@ fn parse_url(url: &str) -> Result<(String, SocketAddr), Failure> {
 fn memory(pid: u32) -> Result<(u64, u64), Failure> {
     let path = format!("/proc/{pid}/status");
     let text = std::fs::read_to_string(&path)
-        .map_err(|e| Failure(format!("--server-pid {pid}: cannot read {path}: {e}")))?;
+        .map_err(|e| Failure::Says(format!("--server-pid {pid}: cannot read {path}: {e}")))?;
     let field = |name: &str| {
         text.lines()
             .find_map(|l| l.strip_prefix(name))
@@ -603,7 +603,9 @@ fn memory(pid: u32) -> Result<(u64, u64), Failure> {
     };
     match (field("VmRSS:"), field("VmHWM:")) {
         (Some(rss), Some(hwm)) => Ok((rss, hwm)),
-        _ => Err(Failure(format!("--server-pid {pid}: no VmRSS in {path}"))),
+        _ => Err(Failure::Says(format!(
+            "--server-pid {pid}: no VmRSS in {path}"
+        ))),
     }
 }
 
@@ -758,7 +760,7 @@ pub fn run(args: &LoadtestArgs) -> CmdResult {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .map_err(|e| Failure(format!("cannot start the runtime: {e}")))?;
+        .map_err(|e| Failure::Says(format!("cannot start the runtime: {e}")))?;
     let report = rt.block_on(load(args, targets, mem_start, tool_cpu_start))?;
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -768,7 +770,7 @@ pub fn run(args: &LoadtestArgs) -> CmdResult {
         print_text(&mut out, &report)?;
     }
     if report.errors_total > 0 {
-        return Err(Failure(format!(
+        return Err(Failure::Says(format!(
             "the load test saw {} errors (see the report)",
             report.errors_total
         )));
@@ -780,18 +782,18 @@ pub fn run(args: &LoadtestArgs) -> CmdResult {
 fn check_args(args: &LoadtestArgs) -> CmdResult {
     let servers = args.servers.len();
     if args.failover && servers < 2 {
-        return Err(Failure(
+        return Err(Failure::Says(
             "--failover moves games to another server: give two or more --server".to_string(),
         ));
     }
     if args.watch_other && servers < 2 {
-        return Err(Failure(
+        return Err(Failure::Says(
             "--watch-other puts the watchers on another server: give two or more --server"
                 .to_string(),
         ));
     }
     if args.watch_other && args.watchers == 0 {
-        return Err(Failure(
+        return Err(Failure::Says(
             "--watch-other puts the watchers on another server: give --watchers 1 or more"
                 .to_string(),
         ));
@@ -811,14 +813,20 @@ async fn load(
             Ok((a, _)) if a.status == 200 => {}
             Ok((a, _)) => {
                 let v: Value = serde_json::from_slice(&a.body).unwrap_or_default();
-                return Err(Failure(format!(
+                return Err(Failure::Says(format!(
                     "{} answers GET /api/rules with {} {} (is it an anywoli server?)",
                     t.url,
                     a.status,
                     v["error"].as_str().unwrap_or("")
                 )));
             }
-            Err(e) => return Err(Failure(format!("cannot reach {}: {}", t.url, e.kind()))),
+            Err(e) => {
+                return Err(Failure::Says(format!(
+                    "cannot reach {}: {}",
+                    t.url,
+                    e.kind()
+                )))
+            }
         }
     }
     let (stop_tx, stop_rx) = watch::channel(false);

@@ -151,7 +151,9 @@ impl Default for ServeArgs {
 fn serve(args: ServeArgs) -> Result<(), Failure> {
     let public_url = match args.public_url.as_deref() {
         None => None,
-        Some(u) => Some(anywoli_server::PublicUrl::parse(u).map_err(|e| Failure(e.to_string()))?),
+        Some(u) => {
+            Some(anywoli_server::PublicUrl::parse(u).map_err(|e| Failure::Says(e.to_string()))?)
+        }
     };
     let trusted = anywoli_server::TrustedProxies::join(args.trusted_proxies);
     // Behind a reverse proxy that is not trusted, every connection comes from the proxy: a
@@ -193,7 +195,7 @@ fn serve(args: ServeArgs) -> Result<(), Failure> {
         sockets,
         ..anywoli_server::Config::default()
     })
-    .map_err(Failure)
+    .map_err(Failure::Says)
 }
 
 /// Where a command starts: rules, lottery seed and position.
@@ -404,14 +406,20 @@ fn usize_in(min: u64, max: u64) -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::<usize>::new().range(min..=max)
 }
 
-/// A user error: printed as one line on stderr, exit status 2.
-struct Failure(String);
+/// Why a command stopped.
+enum Failure {
+    /// A user error: printed as one line on stderr, exit status 2.
+    Says(String),
+    /// Standard output was closed (`anywoli perft --divide 5 | head`): the reader's choice, not
+    /// an error; the command stops quietly with status 0.
+    ReaderGone,
+}
 
 macro_rules! failure_from {
     ($($t:ty),*) => {$(
         impl From<$t> for Failure {
             fn from(e: $t) -> Failure {
-                Failure(e.to_string())
+                Failure::Says(e.to_string())
             }
         }
     )*};
@@ -427,20 +435,17 @@ impl From<serde_json::Error> for Failure {
     fn from(e: serde_json::Error) -> Failure {
         match e.io_error_kind() {
             Some(kind) => std::io::Error::from(kind).into(),
-            None => Failure(format!("cannot write JSON: {e}")),
+            None => Failure::Says(format!("cannot write JSON: {e}")),
         }
     }
 }
 
-/// Marks a closed stdout (`anywoli perft --divide 5 | head`): the reader's choice, not an error.
-const BROKEN_PIPE: &str = "\0broken pipe";
-
 impl From<std::io::Error> for Failure {
     fn from(e: std::io::Error) -> Failure {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
-            Failure(BROKEN_PIPE.to_string())
+            Failure::ReaderGone
         } else {
-            Failure(format!("cannot write the output: {e}"))
+            Failure::Says(format!("cannot write the output: {e}"))
         }
     }
 }
@@ -572,8 +577,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Failure(msg)) if msg == BROKEN_PIPE => ExitCode::SUCCESS,
-        Err(Failure(msg)) => {
+        Err(Failure::ReaderGone) => ExitCode::SUCCESS,
+        Err(Failure::Says(msg)) => {
             eprintln!("error: {msg}");
             ExitCode::from(2)
         }
@@ -596,7 +601,7 @@ fn parse_moves(args: &[String]) -> Result<Vec<Move>, Failure> {
     for tok in args.iter().flat_map(|a| a.split_whitespace()) {
         let mv: Move = tok
             .parse()
-            .map_err(|e| Failure(format!("move {}: {e}", out.len() + 1)))?;
+            .map_err(|e| Failure::Says(format!("move {}: {e}", out.len() + 1)))?;
         out.push(mv);
     }
     Ok(out)
@@ -608,7 +613,7 @@ fn play_all(mut pos: Position, moves: &[Move]) -> Result<Vec<Position>, Failure>
     let mut out = Vec::with_capacity(moves.len());
     for (i, &mv) in moves.iter().enumerate() {
         pos.play(mv)
-            .map_err(|e| Failure(format!("move {} is illegal: {e}", i + 1)))?;
+            .map_err(|e| Failure::Says(format!("move {} is illegal: {e}", i + 1)))?;
         out.push(pos);
     }
     Ok(out)

@@ -105,9 +105,9 @@ pub fn split_command(s: &str) -> Result<Vec<String>, String> {
 
 fn parse_spec(s: &str) -> Result<Spec, Failure> {
     if let Some(cmd) = s.strip_prefix("cmd:") {
-        let argv = split_command(cmd).map_err(|e| Failure(format!("player '{s}': {e}")))?;
+        let argv = split_command(cmd).map_err(|e| Failure::Says(format!("player '{s}': {e}")))?;
         if argv.is_empty() {
-            return Err(Failure(format!(
+            return Err(Failure::Says(format!(
                 "player '{s}': no command after cmd: (e.g. 'cmd:target/release/anywoli engine')"
             )));
         }
@@ -116,7 +116,7 @@ fn parse_spec(s: &str) -> Result<Spec, Failure> {
     let mut parts = s.split(':');
     let name = parts.next().unwrap_or_default();
     if builtin(name, 0, 1, 1).is_none() {
-        return Err(Failure(format!(
+        return Err(Failure::Says(format!(
             "unknown player '{}': expected level1..level10, greedy, random, minimax1..minimax6 or cmd:COMMAND",
             s.escape_debug()
         )));
@@ -124,7 +124,7 @@ fn parse_spec(s: &str) -> Result<Spec, Failure> {
     let (mut hash, mut threads) = (None, None);
     for option in parts {
         let bad = || {
-            Failure(format!(
+            Failure::Says(format!(
                 "player '{}': option '{}' is not threads=N (1 to {MAX_THREADS}) or hash=MIB (1 to {MAX_HASH_MIB})",
                 s.escape_debug(),
                 option.escape_debug()
@@ -629,7 +629,7 @@ pub fn run(opts: &Options) -> CmdResult {
     let mut file = match &opts.out {
         Some(path) => Some(
             std::fs::File::create(path)
-                .map_err(|e| Failure(format!("cannot create {}: {e}", path.display())))?,
+                .map_err(|e| Failure::Says(format!("cannot create {}: {e}", path.display())))?,
         ),
         None => None,
     };
@@ -788,7 +788,7 @@ pub fn run(opts: &Options) -> CmdResult {
         let text: Vec<String> = played.iter().map(|p| p.record.to_string()).collect();
         f.write_all(text.join("\n").as_bytes())
             .and_then(|()| f.flush())
-            .map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))?;
+            .map_err(|e| Failure::Says(format!("cannot write {}: {e}", path.display())))?;
         writeln!(out, "records: {} ({} games)", path.display(), played.len())?;
     }
     Ok(())

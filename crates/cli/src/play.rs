@@ -59,7 +59,7 @@ pub fn run(start: &Start, opts: &Options) -> CmdResult {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     let mut engine = LevelPlayer::new(opts.level, seed, 16, opts.threads)
-        .ok_or_else(|| Failure(format!("no level {}: levels are 1 to 10", opts.level)))?;
+        .ok_or_else(|| Failure::Says(format!("no level {}: levels are 1 to 10", opts.level)))?;
     engine.new_game();
     let movetime = Duration::from_millis(opts.movetime);
     let human = opts.human;
@@ -99,7 +99,7 @@ pub fn run(start: &Start, opts: &Options) -> CmdResult {
             };
             let before = pos;
             pos.play(mv)
-                .map_err(|e| Failure(format!("the engine played an illegal move: {e}")))?;
+                .map_err(|e| Failure::Says(format!("the engine played an illegal move: {e}")))?;
             history.push(Ply {
                 before,
                 last_before: last,
@@ -131,7 +131,7 @@ pub fn run(start: &Start, opts: &Options) -> CmdResult {
                 writeln!(out)?;
                 return Ok(());
             }
-            Err(e) => return Err(Failure(format!("cannot read the input: {e}"))),
+            Err(e) => return Err(Failure::Says(format!("cannot read the input: {e}"))),
         };
         let cmd = text.trim();
         if echo {

@@ -43,9 +43,9 @@ pub fn run(args: &ReviewArgs) -> CmdResult {
         s
     } else {
         std::fs::read_to_string(&args.record)
-            .map_err(|e| Failure(format!("cannot read {}: {e}", args.record.display())))?
+            .map_err(|e| Failure::Says(format!("cannot read {}: {e}", args.record.display())))?
     };
-    let rec = Record::parse(&text).map_err(|e| Failure(e.to_string()))?;
+    let rec = Record::parse(&text).map_err(|e| Failure::Says(e.to_string()))?;
     let limits = match (args.depth, args.movetime) {
         (Some(d), _) => Limits::depth(d),
         (None, t) => Limits::movetime(Duration::from_millis(t.unwrap_or(DEFAULT_MOVETIME_MS))),
@@ -70,14 +70,14 @@ pub fn run(args: &ReviewArgs) -> CmdResult {
         &AtomicBool::new(false),
         &mut |done, _| bar.set_position(done as u64),
     )
-    .map_err(Failure)?;
+    .map_err(Failure::Says)?;
     bar.finish_and_clear();
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(
             out,
             "{}",
-            serde_json::to_string(&r).map_err(|e| Failure(e.to_string()))?
+            serde_json::to_string(&r).map_err(|e| Failure::Says(e.to_string()))?
         )?;
         return Ok(());
     }

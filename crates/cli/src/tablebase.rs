@@ -152,7 +152,7 @@ pub const TWELVE: &str = "building the 12-seed database of anywoli from the 8-se
 fn check_seeds(seeds: u8) -> Result<(), Failure> {
     match seeds {
         8 | 12 => Ok(()),
-        n => Err(Failure(format!(
+        n => Err(Failure::Says(format!(
             "no database of {n} seeds: the databases are of 8 and 12 seeds in play"
         ))),
     }
@@ -202,7 +202,7 @@ pub fn run(cmd: &TablebaseCommand) -> CmdResult {
         TablebaseCommand::Verify { place, threads } => verify(place, *threads as usize),
         TablebaseCommand::Stats { place } => {
             let path = place.path()?;
-            let t = Table::load(&path).map_err(|e| Failure(missing(&path, e)))?;
+            let t = Table::load(&path).map_err(|e| Failure::Says(missing(&path, e)))?;
             if place.seeds == 12 {
                 let s = anywoli_engine::retro::stats12(&t);
                 return print_stats12(&mut std::io::stdout().lock(), &s, &t);
@@ -259,7 +259,7 @@ fn build(place: &Place, threads: usize, force: bool, write_compact: bool) -> Cmd
     let path = place.plain_path()?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)
-            .map_err(|e| Failure(format!("cannot create {}: {e}", dir.display())))?;
+            .map_err(|e| Failure::Says(format!("cannot create {}: {e}", dir.display())))?;
     }
     let t0 = Instant::now();
     let pb = bar();
@@ -267,7 +267,7 @@ fn build(place: &Place, threads: usize, force: bool, write_compact: bool) -> Cmd
         let tb8 = eight_only(place.dir.as_deref())?;
         // Running out of memory an hour in would lose the work; say so before starting.
         if let Some(free) = available_memory().filter(|&m| m < MEMORY12 && !force) {
-            return Err(Failure(format!(
+            return Err(Failure::Says(format!(
                 "the 12-seed build needs about {:.1} GB of memory and {:.1} GB is available: free some, or pass --force to try anyway",
                 MEMORY12 as f64 / 1e9,
                 free as f64 / 1e9
@@ -278,10 +278,10 @@ fn build(place: &Place, threads: usize, force: bool, write_compact: bool) -> Cmd
     } else {
         tablebase::build(place.seeds, threads, &progress(&pb))
     }
-    .map_err(|e| Failure(e.to_string()))?;
+    .map_err(|e| Failure::Says(e.to_string()))?;
     pb.finish_and_clear();
     let built = t0.elapsed();
-    table.save(&path).map_err(Failure)?;
+    table.save(&path).map_err(Failure::Says)?;
     let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
     let mut out = std::io::stdout().lock();
     writeln!(
@@ -369,26 +369,26 @@ const CROSS_NODES: u64 = 300_000;
 fn eight_only(dir: Option<&Path>) -> Result<Tablebase, Failure> {
     let p8 = table_path(dir, 8);
     if !p8.exists() {
-        return Err(Failure(format!(
+        return Err(Failure::Says(format!(
             "the 12-seed database is built and checked from the 8-seed one, and there is none at {}: run `anywoli tablebase build --seeds 8` first",
             p8.display()
         )));
     }
     Ok(Tablebase::from_tables(vec![
-        Table::load(&p8).map_err(Failure)?
+        Table::load(&p8).map_err(Failure::Says)?
     ]))
 }
 
 fn verify(place: &Place, threads: usize) -> CmdResult {
     let path = place.path()?;
     let t0 = Instant::now();
-    let table = Table::load(&path).map_err(|e| Failure(missing(&path, e)))?;
+    let table = Table::load(&path).map_err(|e| Failure::Says(missing(&path, e)))?;
     let pb = bar();
     if place.seeds == 12 {
         let tb8 = eight_only(place.dir.as_deref())?;
         let stats = anywoli_engine::retro::verify12(&table, &tb8, threads, &progress(&pb));
         pb.finish_and_clear();
-        let stats = stats.map_err(|e| Failure(e.to_string()))?;
+        let stats = stats.map_err(|e| Failure::Says(e.to_string()))?;
         let mut out = std::io::stdout().lock();
         writeln!(
             out,
@@ -400,11 +400,11 @@ fn verify(place: &Place, threads: usize) -> CmdResult {
         // independent method on a sample does.
         let t1 = Instant::now();
         let p8 = table_path(place.dir.as_deref(), 8);
-        let both = Tablebase::from_tables(vec![Table::load(&p8).map_err(Failure)?, table]);
+        let both = Tablebase::from_tables(vec![Table::load(&p8).map_err(Failure::Says)?, table]);
         let c =
             anywoli_engine::crosscheck::cross_check12(&both, &tb8, CROSS_SAMPLES, CROSS_NODES, 1);
         if let Some((p, table, solver)) = c.disagreements.first() {
-            return Err(Failure(format!(
+            return Err(Failure::Says(format!(
                 "the 12-seed database is wrong: it says {table:+} for {p}, the exact search proves {solver:+} ({} of {} checked positions disagree)",
                 c.disagreements.len(),
                 c.proven
@@ -422,7 +422,7 @@ fn verify(place: &Place, threads: usize) -> CmdResult {
     }
     let stats = tablebase::verify(&table, threads, &progress(&pb));
     pb.finish_and_clear();
-    let stats = stats.map_err(|e| Failure(e.to_string()))?;
+    let stats = stats.map_err(|e| Failure::Says(e.to_string()))?;
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
@@ -498,14 +498,14 @@ fn make_puzzles(dir: Option<&Path>, per_grade: usize, seed: u64, out: Option<&Pa
     let tb = open(dir)?;
     if tb.table(8).is_none() {
         let path = Tablebase::dir(dir).join(Table::file_name(8));
-        return Err(Failure(missing(&path, String::new())));
+        return Err(Failure::Says(missing(&path, String::new())));
     }
     let list = puzzles::generate(&tb, per_grade, seed);
     let text = puzzles::format_collection(&list);
     match out {
         Some(path) => {
             std::fs::write(path, &text)
-                .map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))?;
+                .map_err(|e| Failure::Says(format!("cannot write {}: {e}", path.display())))?;
             let mut grades = [0usize; 5];
             for p in &list {
                 grades[p.grade as usize - 1] += 1;
@@ -524,7 +524,7 @@ fn make_puzzles(dir: Option<&Path>, per_grade: usize, seed: u64, out: Option<&Pa
 
 /// The databases of `dir` (see [`Tablebase::dir`]); none found is not an error.
 pub fn open(dir: Option<&Path>) -> Result<Tablebase, Failure> {
-    Tablebase::open(dir).map_err(Failure)
+    Tablebase::open(dir).map_err(Failure::Says)
 }
 
 /// Random positions with `seeds` in play, stores level, quiet counter 0, South to move. With 8
@@ -571,7 +571,7 @@ fn match_db(dir: Option<&Path>, games: usize, movetime: u64, seeds: u8, seed: u6
     let tb = Arc::new(open(dir)?);
     if tb.table(8).is_none() {
         let path = Tablebase::dir(dir).join(Table::file_name(8));
-        return Err(Failure(missing(&path, String::new())));
+        return Err(Failure::Says(missing(&path, String::new())));
     }
     let starts = endgame_starts(&tb, seeds, games.div_ceil(2), seed);
     let mut with = LevelPlayer::new(10, seed, 16, 1).expect("level 10 exists");
@@ -842,14 +842,14 @@ pub fn puzzle(args: &PuzzleArgs) -> CmdResult {
     }
     let pz: &Puzzle = match (args.id, &args.date) {
         (Some(id), _) => puzzles::by_id(id).ok_or_else(|| {
-            Failure(format!(
+            Failure::Says(format!(
                 "no puzzle {id}: the collection has 1 to {}",
                 puzzles::all().len()
             ))
         })?,
         (None, Some(d)) => puzzles::daily(
             puzzles::day_of(d)
-                .ok_or_else(|| Failure(format!("bad date '{d}': expected YYYY-MM-DD")))?,
+                .ok_or_else(|| Failure::Says(format!("bad date '{d}': expected YYYY-MM-DD")))?,
         ),
         (None, None) => puzzles::daily(today()),
     };
@@ -870,7 +870,7 @@ pub fn puzzle(args: &PuzzleArgs) -> CmdResult {
             writeln!(out)?;
             return Ok(());
         };
-        let line = line.map_err(|e| Failure(format!("cannot read the input: {e}")))?;
+        let line = line.map_err(|e| Failure::Says(format!("cannot read the input: {e}")))?;
         let cmd = line.trim();
         match cmd {
             "" => continue,
@@ -949,7 +949,7 @@ fn say_compacted(
     threads: usize,
 ) -> CmdResult {
     let t0 = Instant::now();
-    let size = table.save_compact(to, threads).map_err(Failure)?;
+    let size = table.save_compact(to, threads).map_err(Failure::Says)?;
     let plain = 2 * table.len() as u64 + 32;
     writeln!(
         out,
@@ -966,7 +966,7 @@ fn say_compacted(
 
 fn compact(place: &Place, threads: usize) -> CmdResult {
     let path = place.plain_path()?;
-    let table = Table::load(&path).map_err(|e| Failure(missing(&path, e)))?;
+    let table = Table::load(&path).map_err(|e| Failure::Says(missing(&path, e)))?;
     say_compacted(
         &mut std::io::stdout().lock(),
         &path,
@@ -982,20 +982,22 @@ fn compact(place: &Place, threads: usize) -> CmdResult {
 fn compare(place: &Place, samples: u64, seed: u64) -> CmdResult {
     let (pp, cp) = (place.plain_path()?, place.compact_path()?);
     let t0 = Instant::now();
-    let plain = Table::load(&pp).map_err(|e| Failure(missing(&pp, e)))?;
-    let c = Table::open_compact(&cp).map_err(|e| Failure(missing(&cp, e)))?;
+    let plain = Table::load(&pp).map_err(|e| Failure::Says(missing(&pp, e)))?;
+    let c = Table::open_compact(&cp).map_err(|e| Failure::Says(missing(&cp, e)))?;
     let n = plain.len() as u64;
     if c.len() as u64 != n || c.seeds() != plain.seeds() {
-        return Err(Failure(format!(
+        return Err(Failure::Says(format!(
             "{} and {} are not the same table",
             cp.display(),
             pp.display()
         )));
     }
     for i in 0..n {
-        let e = c.try_entry_at(i).map_err(|e| Failure(e.to_string()))?;
+        let e = c
+            .try_entry_at(i)
+            .map_err(|e| Failure::Says(e.to_string()))?;
         if e != plain.entry_at(i) {
-            return Err(Failure(format!(
+            return Err(Failure::Says(format!(
                 "{} disagrees with {} at entry {i}: {e:#06x} instead of {:#06x}",
                 cp.display(),
                 pp.display(),
@@ -1058,7 +1060,7 @@ fn compare(place: &Place, samples: u64, seed: u64) -> CmdResult {
     let (a, ta) = time(&tb_plain);
     let (b, tb) = time(&tb_compact);
     if let Some(i) = (0..ps.len()).find(|&i| a[i] != b[i]) {
-        return Err(Failure(format!(
+        return Err(Failure::Says(format!(
             "the compact file probes {} differently: {:?} instead of {:?}",
             ps[i], b[i], a[i]
         )));

@@ -297,3 +297,26 @@ fn book_build_makes_a_book_that_book_reads() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_reader_that_stops_early_is_no_error() {
+    // `anywoli perft --divide 6 | head -1`: the closed pipe ends the command quietly, with
+    // status 0 (issue 37: this was a sentinel string inside the error type; now a variant).
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_anywoli"))
+        .args(["perft", "--divide", "6"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("a "), "{first}");
+    // The reader goes away here (its end of the pipe is dropped).
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
