@@ -14,6 +14,11 @@ use sha2::{Digest, Sha256};
 /// Name, content type, bytes.
 const FILES: &[(&str, &str, &str)] = &[
     (
+        "common.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/common.js"),
+    ),
+    (
         "app.js",
         "text/javascript; charset=utf-8",
         include_str!("../web/app.js"),

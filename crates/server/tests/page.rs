@@ -87,3 +87,16 @@ async fn files_are_gzipped_validated_and_not_sent_twice() {
     assert_eq!(s, StatusCode::NOT_FOUND);
     assert!(!body.is_empty());
 }
+
+#[test]
+fn the_page_knows_the_variants_the_rules_engine_plays() {
+    // The page's one list (web/common.js; issue 37: it was written in four files).
+    let js = include_str!("../web/common.js");
+    let line = js
+        .lines()
+        .find(|l| l.starts_with("export const VARIANTS = ["))
+        .expect("common.js lists the variants");
+    let page: Vec<&str> = line.split('\'').skip(1).step_by(2).collect();
+    let core: Vec<&str> = anywoli_core::VARIANTS.iter().map(|v| v.0).collect();
+    assert_eq!(page, core);
+}

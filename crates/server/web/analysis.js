@@ -7,6 +7,7 @@
 // POST /api/position; its proof from POST /api/position/proof.
 
 import { api } from './api.js';
+import { START, VARIANTS } from './common.js';
 import { t } from './i18n.js';
 import { Board, parsePosition, indexOf } from './board.js';
 import { MoveTree, treeHtml, loadSaved, storeSaved } from './tree.js';
@@ -14,8 +15,6 @@ import { EnginePanel, outcomeText, withSeed, num1 } from './engine.js';
 import { ReviewPanel } from './review.js';
 import { refusalText } from './editor.js';
 
-export const START = '4,4,4,4,4,4,4,4,4,4,4,4/4,4,4,4,4,4,4,4,4,4,4,4 s 0 0 - - 0 0';
-const VARIANTS = ['anywoli', 'anywoli-first-final', 'anywoli-lottery', 'anywoli-it'];
 /** Position answers kept in memory (each is a few kilobytes with its traces). */
 const ANSWERS_KEPT = 400;
 const PROOF_DEBOUNCE_MS = 250;

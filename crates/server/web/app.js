@@ -2,6 +2,7 @@
 // account, a player's profile).
 
 import { api, GameSocket, mySeat, rememberSeat } from './api.js';
+import { VARIANTS, esc } from './common.js';
 import { t, seeds, setLang, currentLang, applyStatic, initLang } from './i18n.js';
 import { Board, parsePosition, indexOf } from './board.js';
 import { renderRules } from './rules.js';
@@ -43,12 +44,8 @@ const CLOCKS = ['', '1+0', '3+2', '5+3', '10+5', '15+10', '1d', '3d', '7d'];
 
 /** The level a new player meets first (docs/decisions.md, "Default level"). */
 const DEFAULT_LEVEL = 2;
-const VARIANTS = ['anywoli', 'anywoli-first-final', 'anywoli-lottery', 'anywoli-it'];
 const SPEEDS = { slow: 380, normal: 150, fast: 50, off: 0 };
 
-function esc(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
-}
 
 /** Tells screen readers (and, when `show`, everyone) what happened. */
 function say(text, show = false) {

@@ -5,11 +5,10 @@
 // becomes a puzzle (composer.js). The URL always holds the position, so it can be shared.
 
 import { api } from './api.js';
+import { START, VARIANTS } from './common.js';
 import { t, tn } from './i18n.js';
 import { letterOf } from './board.js';
 
-export const START = '4,4,4,4,4,4,4,4,4,4,4,4/4,4,4,4,4,4,4,4,4,4,4,4 s 0 0 - - 0 0';
-const VARIANTS = ['anywoli', 'anywoli-first-final', 'anywoli-lottery', 'anywoli-it'];
 /** Edits in a row are checked once, this long after the last. */
 const CHECK_DELAY_MS = 250;
 const TOTAL = 96;

@@ -1,10 +1,8 @@
 // The rules page: docs/rules.md in short, in the reader's language, with SVG diagrams drawn here.
 
+import { esc } from './common.js';
 import { t } from './i18n.js';
 
-function esc(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
-}
 
 const WOOD = '#b07a43';
 const PIT = '#6b4420';
