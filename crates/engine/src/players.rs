@@ -29,6 +29,12 @@ pub struct ClockLeft {
 }
 
 impl LevelSpec {
+    /// Whether the level chooses by a shallow look (1 to 3 plies, with noise): microseconds, so
+    /// a caller need not queue it behind searches.
+    pub fn is_instant(&self) -> bool {
+        self.noise != 0
+    }
+
     /// The level's time budget for one move of a game: the one policy the site and every
     /// caller use, written out in docs/api.md ("Computer levels"). Level 10 searches for
     /// `movetime`; the others stop at their depth, which takes milliseconds (depth 11, level
@@ -371,6 +377,11 @@ mod tests {
         for n in 1..=10u8 {
             let spec = level_spec(n).unwrap();
             assert_eq!(spec.level, n);
+            assert_eq!(
+                spec.is_instant(),
+                n <= 5,
+                "levels 1-5 choose by a shallow look"
+            );
             match spec.limits(t) {
                 None => assert!(spec.noise > 0, "level {n}"),
                 Some(l) => {

@@ -31,10 +31,6 @@ type Reply<T> = oneshot::Sender<ApiResult<T>>;
 /// issue 36).
 const EVENTS_QUEUE: usize = 32;
 
-/// The levels that choose by a shallow look (docs/strength.md: 1 to 3 plies), too quick to
-/// queue for a worker.
-const FAST_LEVELS: u8 = 5;
-
 /// Runs a request on the game; when it was refused because this copy is behind the database's
 /// (another instance changed the game), runs it once more on the game as it now stands.
 macro_rules! retried {
@@ -943,9 +939,9 @@ impl Round {
                 let mut player = LevelPlayer::new(level, seed, think.hash_mib, 1)?;
                 player.choose(&pos, time)
             };
-            // Levels 1 to 5 look 1 to 3 plies ahead: microseconds, so they skip the queue
-            // and never wait behind a search (a hint or level 10 takes up to Think::movetime).
-            let mv = if level <= FAST_LEVELS {
+            // A level that chooses by a shallow look takes microseconds: it skips the queue and
+            // never waits behind a search (a hint or level 10 takes up to Think::movetime).
+            let mv = if level_spec(level).is_some_and(|s| s.is_instant()) {
                 tokio::task::spawn_blocking(job).await.ok().flatten()
             } else {
                 engine.run(Priority::Game, job).await.ok().flatten()
