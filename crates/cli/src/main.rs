@@ -195,7 +195,7 @@ fn serve(args: ServeArgs) -> Result<(), Failure> {
         sockets,
         ..anywoli_server::Config::default()
     })
-    .map_err(Failure::Says)
+    .map_err(|e| Failure::Says(e.to_string()))
 }
 
 /// Where a command starts: rules, lottery seed and position.

@@ -248,18 +248,40 @@ impl Server {
     }
 }
 
+/// Why the server could not start: said to the operator as one line.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The database named by `--db` cannot be opened or brought up to date.
+    #[error("{0}")]
+    Store(#[from] store::StoreError),
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        addr: String,
+        source: std::io::Error,
+    },
+    #[error("cannot start the runtime: {0}")]
+    Runtime(std::io::Error),
+    /// What runs beside requests (hearing other instances, the lobby) cannot start.
+    #[error("{0}")]
+    Background(String),
+    /// The task opening the database stopped (it panicked).
+    #[error("opening the database failed: {0}")]
+    Opening(String),
+}
+
 /// Opens the database, binds and serves in the background.
-pub async fn start(config: &Config) -> Result<Server, String> {
+pub async fn start(config: &Config) -> Result<Server, StartError> {
     let db = config.db.clone();
     let store = tokio::task::spawn_blocking(move || Store::open_db(&db))
         .await
-        .map_err(|e| e.to_string())?
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| StartError::Opening(e.to_string()))??;
     let addr = format!("{}:{}", config.addr, config.port);
-    let listener = tokio::net::TcpListener::bind(&addr)
-        .await
-        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let listen = |source| StartError::Listen {
+        addr: addr.clone(),
+        source,
+    };
+    let listener = tokio::net::TcpListener::bind(&addr).await.map_err(listen)?;
+    let addr = listener.local_addr().map_err(listen)?;
     let site = SiteView::new(addr, config.public_url.as_ref());
     let mut options = Options::new(config.think, site);
     options.rates = config.rates;
@@ -268,7 +290,7 @@ pub async fn start(config: &Config) -> Result<Server, String> {
     options.trusted_proxies = config.trusted_proxies.clone();
     options.sockets = config.sockets;
     let state = AppState::with_options(store, options);
-    state.start_background()?;
+    state.start_background().map_err(StartError::Background)?;
     let metrics = state.metrics().clone();
     let router = app(state);
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
@@ -290,7 +312,7 @@ pub async fn start(config: &Config) -> Result<Server, String> {
 }
 
 /// Serves until Ctrl-C, printing the address to open and who else can reach it.
-pub async fn serve(config: Config) -> Result<(), String> {
+pub async fn serve(config: Config) -> Result<(), StartError> {
     let stop = stop_signal();
     let server = start(&config).await?;
     eprintln!(
@@ -362,7 +384,7 @@ fn reach_lines(site: &SiteView) -> Vec<String> {
 }
 
 /// [`serve`] on a runtime of its own, for a synchronous `main`.
-pub fn run(config: Config) -> Result<(), String> {
+pub fn run(config: Config) -> Result<(), StartError> {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -373,6 +395,6 @@ pub fn run(config: Config) -> Result<(), String> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the runtime: {e}"))?
+        .map_err(StartError::Runtime)?
         .block_on(serve(config))
 }
