@@ -16,11 +16,7 @@ macro_rules! store_test {
 /// A test that needs PostgreSQL whichever module includes it: `#[ignore]`d for it, and run
 /// once (the `*_postgres` modules define it as nothing).
 macro_rules! postgres_test {
-    ($(#[$m:meta])* async fn $name:ident() $body:block) => {
-        $(#[$m])*
-        #[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
-        async fn $name() $body
-    };
+    ($($test:tt)*) => { crate::needs_postgres! { $($test)* } };
 }
 
 mod logs;

@@ -11,16 +11,7 @@ fn fresh_db(name: &str) -> std::path::PathBuf {
 
 // The tests of the included file, each `#[ignore]`d for the PostgreSQL it needs.
 macro_rules! store_test {
-    ($(#[$m:meta])* async fn $name:ident() $body:block) => {
-        $(#[$m])*
-        #[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
-        async fn $name() $body
-    };
-    ($(#[$m:meta])* fn $name:ident() $body:block) => {
-        $(#[$m])*
-        #[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
-        fn $name() $body
-    };
+    ($($test:tt)*) => { crate::needs_postgres! { $($test)* } };
 }
 // Those that need PostgreSQL on either side run once, from the SQLite module.
 macro_rules! postgres_test {

@@ -11,6 +11,23 @@ use anywoli_server::{start, Config, Server, Think};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 
+/// A test that needs PostgreSQL: `#[ignore]`d for it (`cargo test -- --include-ignored` runs
+/// it where `ANYWOLI_TEST_POSTGRES` names a database). The `*_postgres` modules define their
+/// `store_test!` as this, so that the tests they include run on PostgreSQL.
+#[macro_export]
+macro_rules! needs_postgres {
+    ($(#[$m:meta])* async fn $name:ident() $body:block) => {
+        $(#[$m])*
+        #[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
+        async fn $name() $body
+    };
+    ($(#[$m:meta])* fn $name:ident() $body:block) => {
+        $(#[$m])*
+        #[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
+        fn $name() $body
+    };
+}
+
 /// The `serial` binary's tests run one at a time: each drives Chromium (several browsers) or
 /// moves the server's clock for the whole process. Hold the guard for the whole test.
 pub async fn one_at_a_time() -> tokio::sync::MutexGuard<'static, ()> {
