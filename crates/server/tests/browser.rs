@@ -84,15 +84,19 @@ async fn computer_game_to_the_end(
             )
             .await;
             let focused = || js(c, "return document.activeElement.dataset.hole || ''");
+            // A key pressed on the focused element, as a keyboard user does.
+            let press = |key: &'static str| async move {
+                c.active_element()
+                    .await
+                    .unwrap()
+                    .send_keys(key)
+                    .await
+                    .unwrap();
+            };
             let first = focused().await;
             assert_eq!(first, "a", "the stop starts on the near row's first hole");
             let ply = body_data(c, "ply").await;
-            c.active_element()
-                .await
-                .unwrap()
-                .send_keys("\u{E014}")
-                .await
-                .unwrap();
+            press("\u{E014}").await;
             assert_eq!(focused().await, "b", "Right goes to the next hole");
             while js(
                 c,
@@ -102,21 +106,11 @@ async fn computer_game_to_the_end(
                 != json!(true)
             {
                 let before = focused().await;
-                c.active_element()
-                    .await
-                    .unwrap()
-                    .send_keys("\u{E014}")
-                    .await
-                    .unwrap();
+                press("\u{E014}").await;
                 assert_ne!(focused().await, before, "a playable hole is further right");
             }
             assert_eq!(body_data(c, "ply").await, ply, "the arrows did not step");
-            c.active_element()
-                .await
-                .unwrap()
-                .send_keys("\u{E007}")
-                .await
-                .unwrap();
+            press("\u{E007}").await;
             wait_for(
                 c,
                 &format!("document.body.dataset.ply !== '{ply}'"),
