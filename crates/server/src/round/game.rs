@@ -853,10 +853,16 @@ impl Game {
     /// The number of moves to keep to take back `side`'s last move (with whatever followed
     /// it); `None` if `side` has not moved.
     pub fn keep_before_last_move_of(&self, side: Side) -> Option<usize> {
+        self.keep_before_last_move_of_any(&[side])
+    }
+
+    /// The same for the last move of any of `sides` (a take-back by who holds both seats of
+    /// one screen, or against the computer, which undoes the computer's replies too).
+    pub fn keep_before_last_move_of_any(&self, sides: &[Side]) -> Option<usize> {
         let mut p = self.start;
         let mut keep = None;
         for (k, &mv) in self.moves.iter().enumerate() {
-            if p.to_move() == Some(side) {
+            if p.to_move().is_some_and(|s| sides.contains(&s)) {
                 keep = Some(k);
             }
             if p.play(mv).is_err() {

@@ -17,7 +17,10 @@ use crate::engine_queue::Priority;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{id_seed, new_id, new_secret, random_bytes};
 use crate::rating::GameRatings;
-use crate::round::game::{claim_after_ms, Change, Event, Game, NewGame, Offer, OfferKind, People};
+use crate::round::clock::TimeControl;
+use crate::round::game::{
+    claim_after_ms, Change, Event, Game, Mode, NewGame, Offer, OfferKind, People,
+};
 use crate::round::lag::SeatLags;
 use crate::round::persist::persist;
 use crate::round::view::{catch_up, event_message, GameView};
@@ -263,12 +266,9 @@ impl Round {
     /// on the site (their lobby connections), since days may pass between moves.
     fn tell_whose_move(&self, rounds: &Rounds, event: &Event) {
         let g = &self.game;
-        let correspondence = g.clock.is_some_and(|c| {
-            matches!(
-                c.control,
-                crate::round::clock::TimeControl::Correspondence { .. }
-            )
-        });
+        let correspondence = g
+            .clock
+            .is_some_and(|c| matches!(c.control, TimeControl::Correspondence { .. }));
         let (Event::Move { .. }, true, Some(side)) = (event, correspondence, g.pos.to_move())
         else {
             return;
@@ -590,10 +590,7 @@ impl Round {
         account: Option<&str>,
     ) -> ApiResult<(GameView, Side, String)> {
         let g = &self.game;
-        let Some(seat) = g
-            .free_seat()
-            .filter(|_| g.mode == crate::round::game::Mode::Friend)
-        else {
+        let Some(seat) = g.free_seat().filter(|_| g.mode == Mode::Friend) else {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 ErrorCode::SeatTaken,
@@ -621,7 +618,7 @@ impl Round {
     async fn take_back(&mut self, secret: &str) -> ApiResult<GameView> {
         let held = self.held(secret)?;
         let g = &self.game;
-        if g.mode == crate::round::game::Mode::Friend {
+        if g.mode == Mode::Friend {
             return Err(ApiError::not_allowed(
                 "moves are taken back only in games against the computer or on one screen",
             ));
@@ -635,18 +632,9 @@ impl Round {
         }
         // Back to the last position where one of the caller's seats was to move, so that a
         // take-back against the computer also undoes the computer's replies.
-        let mut p = g.start;
-        let mut keep = None;
-        for (k, &mv) in g.moves.iter().enumerate() {
-            if p.to_move().is_some_and(|s| held.contains(&s)) {
-                keep = Some(k);
-            }
-            if p.play(mv).is_err() {
-                break;
-            }
-        }
-        let keep =
-            keep.ok_or_else(|| ApiError::not_allowed("there is no move of yours to take back"))?;
+        let keep = g
+            .keep_before_last_move_of_any(&held)
+            .ok_or_else(|| ApiError::not_allowed("there is no move of yours to take back"))?;
         // The engine's move waiting to be stored belongs to the position being taken back.
         self.drop_pending();
         self.commit(Change::TakeBack { keep, at: now_ms() }).await?;
@@ -672,7 +660,7 @@ impl Round {
     fn one_of_two(&self, secret: &str) -> ApiResult<Side> {
         let held = self.held(secret)?;
         match (held.as_slice(), self.game.mode) {
-            ([side], crate::round::game::Mode::Friend) => Ok(*side),
+            ([side], Mode::Friend) => Ok(*side),
             _ => Err(ApiError::not_allowed(
                 "offers are between two people; against the computer or on one screen a move is taken back at once",
             )),
@@ -745,7 +733,7 @@ impl Round {
         let [side] = held.as_slice() else {
             return Ok(held);
         };
-        if self.game.mode != crate::round::game::Mode::Friend {
+        if self.game.mode != Mode::Friend {
             return Ok(held);
         }
         let i = side.index();
@@ -924,8 +912,8 @@ impl Round {
         let clock = self.game.clock.and_then(|c| {
             let side = self.game.pos.to_move()?;
             let increment_ms = match c.control {
-                crate::round::clock::TimeControl::RealTime { increment_ms, .. } => increment_ms,
-                crate::round::clock::TimeControl::Correspondence { .. } => 0,
+                TimeControl::RealTime { increment_ms, .. } => increment_ms,
+                TimeControl::Correspondence { .. } => 0,
             };
             Some(ClockLeft {
                 left_ms: c.left_at(side, Some(side), now_ms()),
