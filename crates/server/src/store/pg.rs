@@ -168,6 +168,26 @@ impl From<postgres::Error> for StoreError {
     }
 }
 
+/// The SQL of a change to a game row checked against its revision: the head's eleven columns
+/// (`$1`–`$11`, bound by [`PgConn::change`]) and the columns `$set` names (from `$12`), where
+/// `$cond` holds too, then `$then` (statements on the changed row `g`), answering how many
+/// rows changed. One text for the head, however many changes use it.
+macro_rules! head_change {
+    ($set:literal, $cond:literal, $then:literal) => {
+        concat!(
+            "WITH g AS (UPDATE games SET revision = revision + 1, engine_owner = $3, \
+             engine_until = $4, clock_south = $5, clock_north = $6, clock_since = $7, \
+             deadline = $8, offer = $9, south_away = $10, north_away = $11",
+            $set,
+            " WHERE id = $1 AND revision = $2",
+            $cond,
+            " RETURNING id)",
+            $then,
+            " SELECT COUNT(*) FROM g"
+        )
+    };
+}
+
 /// A connection, with the statements it has prepared. A connection that was lost (the
 /// database restarted, say) is made again at the next batch or read: the change or read that
 /// met the loss fails, the ones after it work.
@@ -374,14 +394,7 @@ impl PgConn {
                 status,
             } => self.change(
                 head,
-                "WITH g AS (
-                    UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
-                        clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
-                        offer = $9, south_away = $10, north_away = $11, updated = $12, status = $13, result = $14,
-                        termination = $15
-                    WHERE id = $1 AND revision = $2 RETURNING id),
-                 m AS (INSERT INTO moves (game, ply, mv, at) SELECT id, $16, $17, $12 FROM g)
-                 SELECT COUNT(*) FROM g",
+                head_change!(", updated = $12, status = $13, result = $14, termination = $15", "", ", m AS (INSERT INTO moves (game, ply, mv, at) SELECT id, $16, $17, $12 FROM g)"),
                 &[
                     &head.at,
                     &status.status,
@@ -394,25 +407,12 @@ impl PgConn {
             .and_then(|()| self.rate(head, status))?,
             Op::TruncateMoves { head, keep } => self.change(
                 head,
-                "WITH g AS (
-                    UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
-                        clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
-                        offer = $9, south_away = $10, north_away = $11, updated = $12, status = 'playing', result = '*',
-                        termination = NULL
-                    WHERE id = $1 AND revision = $2 RETURNING id),
-                 d AS (DELETE FROM moves WHERE game IN (SELECT id FROM g) AND ply > $13)
-                 SELECT COUNT(*) FROM g",
+                head_change!(", updated = $12, status = 'playing', result = '*', termination = NULL", "", ", d AS (DELETE FROM moves WHERE game IN (SELECT id FROM g) AND ply > $13)"),
                 &[&head.at, keep],
             )?,
             Op::SetStatus { head, status } => self.change(
                 head,
-                "WITH g AS (
-                    UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
-                        clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
-                        offer = $9, south_away = $10, north_away = $11, updated = $12, status = $13, result = $14,
-                        termination = $15
-                    WHERE id = $1 AND revision = $2 RETURNING id)
-                 SELECT COUNT(*) FROM g",
+                head_change!(", updated = $12, status = $13, result = $14, termination = $15", "", ""),
                 &[
                     &head.at,
                     &status.status,
@@ -423,13 +423,7 @@ impl PgConn {
             .and_then(|()| self.rate(head, status))?,
             Op::Touch { head } => self.change(
                 head,
-                "WITH g AS (
-                    UPDATE games SET revision = revision + 1, engine_owner = $3,
-                        engine_until = $4, clock_south = $5, clock_north = $6,
-                        clock_since = $7, deadline = $8, offer = $9, south_away = $10,
-                        north_away = $11
-                    WHERE id = $1 AND revision = $2 RETURNING id)
-                 SELECT COUNT(*) FROM g",
+                head_change!("", "", ""),
                 &[],
             )?,
             Op::ClaimSeat {
@@ -439,21 +433,9 @@ impl PgConn {
                 account,
             } => {
                 let sql = if *seat == 0 {
-                    "WITH g AS (
-                        UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
-                            clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
-                        offer = $9, south_away = $10, north_away = $11, south_secret = $12,
-                        south_account = $13, updated = $14
-                        WHERE id = $1 AND revision = $2 AND south_secret IS NULL RETURNING id)
-                     SELECT COUNT(*) FROM g"
+                    head_change!(", south_secret = $12, south_account = $13, updated = $14", " AND south_secret IS NULL", "")
                 } else {
-                    "WITH g AS (
-                        UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
-                            clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
-                        offer = $9, south_away = $10, north_away = $11, north_secret = $12,
-                        north_account = $13, updated = $14
-                        WHERE id = $1 AND revision = $2 AND north_secret IS NULL RETURNING id)
-                     SELECT COUNT(*) FROM g"
+                    head_change!(", north_secret = $12, north_account = $13, updated = $14", " AND north_secret IS NULL", "")
                 };
                 self.change(head, sql, &[secret, account, &head.at])?
             }
@@ -463,13 +445,7 @@ impl PgConn {
                 public,
             } => self.change(
                 head,
-                "WITH g AS (
-                    UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
-                        clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
-                        offer = $9, south_away = $10, north_away = $11, south_account = $12,
-                        north_account = $13, public = $14
-                    WHERE id = $1 AND revision = $2 RETURNING id)
-                 SELECT COUNT(*) FROM g",
+                head_change!(", south_account = $12, north_account = $13, public = $14", "", ""),
                 &[&accounts[0], &accounts[1], public],
             )?,
             Op::Account(op) => return super::accounts::apply(self, op),
@@ -497,12 +473,7 @@ impl PgConn {
             Op::CreateRematch { head, next } => {
                 self.change(
                     head,
-                    "WITH g AS (
-                        UPDATE games SET revision = revision + 1, engine_owner = $3, engine_until = $4,
-                            clock_south = $5, clock_north = $6, clock_since = $7, deadline = $8,
-                        offer = $9, south_away = $10, north_away = $11, rematch = $12
-                        WHERE id = $1 AND revision = $2 AND rematch IS NULL RETURNING id)
-                     SELECT COUNT(*) FROM g",
+                    head_change!(", rematch = $12", " AND rematch IS NULL", ""),
                     &[&next.id],
                 )?;
                 self.insert_game(next, &[])?;
