@@ -7,7 +7,7 @@ use std::time::Duration;
 use anywoli_core::{Move, Side};
 use anywoli_engine::{Engine, Info, Limits};
 
-use crate::{parse_moves, play_all, CmdResult, Start};
+use crate::common::{parse_moves, play_all, CmdResult, Start};
 
 /// Centiseeds as seeds with a sign and two decimals: `+2.50`, `-0.25`, `+0.00`.
 pub fn seeds(centiseeds: i32) -> String {

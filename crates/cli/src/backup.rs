@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::{CmdResult, Failure};
+use crate::common::{CmdResult, Failure};
 
 #[derive(Args, Clone)]
 pub struct BackupArgs {

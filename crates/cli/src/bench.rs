@@ -12,7 +12,7 @@ use anywoli_engine::{Engine, Limits};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::CmdResult;
+use crate::common::CmdResult;
 
 /// Plays random games from the start, again and again, for `time`; returns (plies, games).
 pub fn playouts(time: Duration, seed: u64) -> (u64, u64, Duration) {
@@ -64,22 +64,22 @@ pub fn run(
     threads: Option<usize>,
 ) -> CmdResult {
     if !(seconds.is_finite() && seconds > 0.0 && seconds <= 600.0) {
-        return Err(crate::Failure::Says(format!(
+        return Err(crate::common::Failure::Says(format!(
             "--seconds is {seconds}: give a number of seconds above 0 and at most 600"
         )));
     }
     if runs == 0 || runs > 1000 {
-        return Err(crate::Failure::Says(format!(
+        return Err(crate::common::Failure::Says(format!(
             "--runs is {runs}: give 1 to 1000"
         )));
     }
     if !(1..=30).contains(&search_depth) {
-        return Err(crate::Failure::Says(format!(
+        return Err(crate::common::Failure::Says(format!(
             "--search-depth is {search_depth}: give 1 to 30"
         )));
     }
     if depth > 9 {
-        return Err(crate::Failure::Says(format!(
+        return Err(crate::common::Failure::Says(format!(
             "--perft-depth is {depth}: at most 9 (each ply multiplies the time by about 10)"
         )));
     }

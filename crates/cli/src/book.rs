@@ -8,7 +8,7 @@ use anywoli_engine::book::{self, Book, BuildOptions};
 use clap::{Args, Subcommand};
 
 use crate::analyse::seeds;
-use crate::{parse_moves, play_all, CmdResult, Failure, Start};
+use crate::common::{parse_moves, play_all, CmdResult, Failure, Start};
 
 #[derive(Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -50,10 +50,10 @@ pub struct BuildArgs {
     #[arg(long, default_value = "book.txt", value_name = "FILE")]
     out: PathBuf,
     /// Positions searched at once, one thread each.
-    #[arg(long, default_value_t = 1, value_name = "N", value_parser = crate::usize_in(1, 64))]
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = crate::common::usize_in(1, 64))]
     threads: usize,
     /// Transposition table of each search, in MiB.
-    #[arg(long, default_value_t = 64, value_name = "MIB", value_parser = crate::usize_in(1, 4096))]
+    #[arg(long, default_value_t = 64, value_name = "MIB", value_parser = crate::common::usize_in(1, 4096))]
     hash: usize,
 }
 

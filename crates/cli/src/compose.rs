@@ -10,8 +10,8 @@ use anywoli_engine::themes::{self, Theme};
 use clap::Args;
 use serde_json::json;
 
+use crate::common::{parse_moves, play_all, CmdResult, Start};
 use crate::tablebase::open;
-use crate::{parse_moves, play_all, CmdResult, Start};
 
 #[derive(Args)]
 pub struct ComposeArgs {

@@ -10,7 +10,7 @@ use anywoli_server::store::{db_label, is_postgres_url, AccountOp, PuzzleRow};
 use anywoli_server::Store;
 use clap::{Args, Subcommand};
 
-use crate::{CmdResult, Failure};
+use crate::common::{CmdResult, Failure};
 
 #[derive(Subcommand, Clone)]
 pub enum DbCommand {

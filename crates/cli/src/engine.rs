@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use anywoli_engine::protocol::{read_line, Flow, Output, Protocol};
 
-use crate::{CmdResult, Failure};
+use crate::common::{CmdResult, Failure};
 
 pub fn run() -> CmdResult {
     // Every answer is one whole line, flushed at once: GUIs wait for it. A closed stdout means

@@ -21,7 +21,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::sync::{oneshot, watch};
 
-use crate::{CmdResult, Failure};
+use crate::common::{CmdResult, Failure};
 use check::Check;
 use client::Pool;
 use failover::{resync, settle, CallError, Pending, Req, Resend};
@@ -32,7 +32,7 @@ pub struct LoadtestArgs {
     #[arg(long = "server", value_name = "URL", required = true)]
     servers: Vec<String>,
     /// Games played at once; when one ends, a new one starts in its place.
-    #[arg(long, default_value_t = 10, value_name = "N", value_parser = crate::usize_in(1, 1_000_000))]
+    #[arg(long, default_value_t = 10, value_name = "N", value_parser = crate::common::usize_in(1, 1_000_000))]
     games: usize,
     /// Each player moves every SECS seconds, like people (from a random start offset, so that
     /// the moves spread out): a game makes about 2/SECS moves a second.
@@ -46,7 +46,7 @@ pub struct LoadtestArgs {
     duration: f64,
     /// WebSocket watchers per game: each measures the delivery of every move, from the POST
     /// being sent to its `move` event arriving.
-    #[arg(long, default_value_t = 0, value_name = "W", value_parser = crate::usize_in(0, 1000))]
+    #[arg(long, default_value_t = 0, value_name = "W", value_parser = crate::common::usize_in(0, 1000))]
     watchers: usize,
     /// Each game's watchers connect to the next server in the list, not to the one its moves
     /// go to: the delivery measured is from one instance to another (needs two --server).
@@ -67,7 +67,7 @@ pub struct LoadtestArgs {
     mode: Mode,
     /// HTTP/1.1 connections to each server, kept alive, one request at a time each
     /// (WebSocket watchers have their own).
-    #[arg(long, default_value_t = 64, value_name = "C", value_parser = crate::usize_in(1, 100_000))]
+    #[arg(long, default_value_t = 64, value_name = "C", value_parser = crate::common::usize_in(1, 100_000))]
     connections: usize,
     /// Seconds a request may take, connecting included, before it counts as a timeout.
     #[arg(long, default_value_t = 10.0, value_name = "SECS", value_parser = positive_secs)]

@@ -5,6 +5,7 @@ mod backup;
 mod bench;
 mod board;
 mod book;
+mod common;
 mod compose;
 mod db;
 mod engine;
@@ -18,8 +19,10 @@ mod trace;
 use std::io::Write;
 use std::process::ExitCode;
 
-use anywoli_core::{parse_position, Move, Position, Rules, VARIANTS};
+use anywoli_core::VARIANTS;
 use clap::{Args, Parser, Subcommand};
+
+use common::{parse_moves, play_all, usize_in, CmdResult, Failure, Start};
 
 #[derive(Parser)]
 #[command(name = "anywoli", version, about = "Anywoli, the 2x12 mancala of the Anuak", long_about = None)]
@@ -196,20 +199,6 @@ fn serve(args: ServeArgs) -> Result<(), Failure> {
         ..anywoli_server::Config::default()
     })
     .map_err(|e| Failure::Says(e.to_string()))
-}
-
-/// Where a command starts: rules, lottery seed and position.
-#[derive(Args, Clone)]
-struct Start {
-    /// Rules variant (see `anywoli rules`).
-    #[arg(long, default_value = "anywoli", value_name = "NAME")]
-    rules: String,
-    /// The game seed of anywoli-lottery (it draws who takes the last seeds).
-    #[arg(long, default_value_t = 0, value_name = "N")]
-    seed: u64,
-    /// Start from this position string instead of the start position.
-    #[arg(long, value_name = "POS", allow_hyphen_values = true)]
-    position: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -401,57 +390,6 @@ enum Command {
     },
 }
 
-/// A clap parser for a whole number from `min` to `max`.
-fn usize_in(min: u64, max: u64) -> clap::builder::RangedU64ValueParser<usize> {
-    clap::builder::RangedU64ValueParser::<usize>::new().range(min..=max)
-}
-
-/// Why a command stopped.
-enum Failure {
-    /// A user error: printed as one line on stderr, exit status 2.
-    Says(String),
-    /// Standard output was closed (`anywoli perft --divide 5 | head`): the reader's choice, not
-    /// an error; the command stops quietly with status 0.
-    ReaderGone,
-}
-
-macro_rules! failure_from {
-    ($($t:ty),*) => {$(
-        impl From<$t> for Failure {
-            fn from(e: $t) -> Failure {
-                Failure::Says(e.to_string())
-            }
-        }
-    )*};
-}
-failure_from!(
-    anywoli_core::PositionError,
-    anywoli_core::PlayError,
-    anywoli_core::UnknownRules,
-    anywoli_core::ParseMoveError
-);
-
-impl From<serde_json::Error> for Failure {
-    fn from(e: serde_json::Error) -> Failure {
-        match e.io_error_kind() {
-            Some(kind) => std::io::Error::from(kind).into(),
-            None => Failure::Says(format!("cannot write JSON: {e}")),
-        }
-    }
-}
-
-impl From<std::io::Error> for Failure {
-    fn from(e: std::io::Error) -> Failure {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            Failure::ReaderGone
-        } else {
-            Failure::Says(format!("cannot write the output: {e}"))
-        }
-    }
-}
-
-type CmdResult = Result<(), Failure>;
-
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -583,40 +521,6 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-impl Start {
-    fn position(&self) -> Result<Position, Failure> {
-        let rules = Rules::from_name(&self.rules, self.seed)?;
-        match &self.position {
-            None => Ok(Position::start(rules)),
-            Some(text) => Ok(parse_position(text, rules)?),
-        }
-    }
-}
-
-/// Splits the move arguments into moves, naming the first bad one by its number.
-fn parse_moves(args: &[String]) -> Result<Vec<Move>, Failure> {
-    let mut out = Vec::new();
-    for tok in args.iter().flat_map(|a| a.split_whitespace()) {
-        let mv: Move = tok
-            .parse()
-            .map_err(|e| Failure::Says(format!("move {}: {e}", out.len() + 1)))?;
-        out.push(mv);
-    }
-    Ok(out)
-}
-
-/// Plays `moves` from `pos`, returning every position after a move; the first illegal move is
-/// named by its number.
-fn play_all(mut pos: Position, moves: &[Move]) -> Result<Vec<Position>, Failure> {
-    let mut out = Vec::with_capacity(moves.len());
-    for (i, &mv) in moves.iter().enumerate() {
-        pos.play(mv)
-            .map_err(|e| Failure::Says(format!("move {} is illegal: {e}", i + 1)))?;
-        out.push(pos);
-    }
-    Ok(out)
 }
 
 fn apply(start: &Start, moves: &[String]) -> CmdResult {

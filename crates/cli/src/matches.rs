@@ -14,7 +14,7 @@ use anywoli_engine::arena;
 use anywoli_engine::protocol::{read_line, Input};
 use anywoli_engine::{builtin, Player};
 
-use crate::{CmdResult, Failure};
+use crate::common::{CmdResult, Failure};
 
 pub struct Options {
     pub games: usize,

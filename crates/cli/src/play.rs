@@ -9,7 +9,8 @@ use anywoli_engine::protocol::{read_line, Input};
 use anywoli_engine::{LevelPlayer, Limits, Player};
 
 use crate::analyse::{line, seeds};
-use crate::{board, CmdResult, Failure, Start};
+use crate::board;
+use crate::common::{CmdResult, Failure, Start};
 
 /// The side the person plays.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]

@@ -13,7 +13,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::analyse::seeds;
-use crate::{CmdResult, Failure};
+use crate::common::{CmdResult, Failure};
 
 #[derive(Args)]
 pub struct ReviewArgs {
@@ -26,7 +26,7 @@ pub struct ReviewArgs {
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=600_000))]
     movetime: Option<u64>,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 16, value_name = "MIB", value_parser = crate::usize_in(1, 4096))]
+    #[arg(long, default_value_t = 16, value_name = "MIB", value_parser = crate::common::usize_in(1, 4096))]
     hash: usize,
     /// Print the review as JSON (the web app's form) instead of text.
     #[arg(long)]

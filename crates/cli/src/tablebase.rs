@@ -15,7 +15,7 @@ use anywoli_engine::{LevelPlayer, Player};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::{parse_moves, play_all, CmdResult, Failure, Start};
+use crate::common::{parse_moves, play_all, CmdResult, Failure, Start};
 
 #[derive(Subcommand)]
 pub enum TablebaseCommand {

@@ -5,7 +5,7 @@ use std::io::Write;
 use anywoli_core::{CaptureKind, EndReason, Event, Move, Trace};
 use anywoli_server::trace_json::JsonTrace;
 
-use crate::{CmdResult, Start};
+use crate::common::{CmdResult, Start};
 
 pub fn run(start: &Start, mv: &str, json: bool) -> CmdResult {
     let pos = start.position()?;
