@@ -10,6 +10,7 @@
 
 pub mod actor;
 pub mod clock;
+pub mod fairness;
 pub mod game;
 pub mod lag;
 pub mod notify;
