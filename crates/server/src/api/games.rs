@@ -312,7 +312,7 @@ pub async fn import(
         },
         &rec,
     )
-    .map_err(bad)?;
+    .map_err(|e| bad(e.to_string()))?;
     let game = st.rounds().create(game).await?;
     Ok((
         StatusCode::CREATED,

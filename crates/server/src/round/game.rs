@@ -1,282 +1,20 @@
 //! A game as the server holds it, typed: who sits where, how it stands, and the changes that
 //! can happen to it. A change is decided (checked) first, then stored, then applied to memory;
-//! [`Game::apply`] is the one place a game changes, and it returns the event to announce.
+//! [`Game::apply`] is the one place a game changes, and it returns the event to announce. Its
+//! parts: [`super::mode`], [`super::status`], [`super::offer`], [`super::change`], and the
+//! game's stored forms in [`super::row`] (the store's row) and [`super::record`] (a record).
 
+pub use super::change::{Change, Event};
 pub use super::fairness::{claim_after_ms, first_move_ms, MIN_RATED_PLIES};
+pub use super::mode::{Mode, Player};
+pub use super::offer::{Offer, OfferKind};
+pub use super::status::{parse_outcome, status_after, Status};
 pub use super::termination::{Termination, MAX_RECORDED};
-use anywoli_core::{
-    lottery_draw, parse_position, EndReason, Event as CoreEvent, Move, Outcome, Position, Record,
-    Rules, Side, Trace,
-};
+use anywoli_core::{lottery_draw, Move, Outcome, Position, Rules, Side, Trace};
 
 use crate::rating::{Category, GameRatings};
 use crate::round::clock::{Clock, TimeControl};
-use crate::store::{ClockRow, EngineClaim, GameRow};
-
-/// How the seats are held.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Mode {
-    /// One person against the engine.
-    Computer,
-    /// Two people on two devices; each seat has its own secret.
-    Friend,
-    /// Two people on one screen: one secret holds both seats.
-    Local,
-}
-
-impl Mode {
-    pub const fn name(self) -> &'static str {
-        match self {
-            Mode::Computer => "computer",
-            Mode::Friend => "friend",
-            Mode::Local => "local",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<Mode> {
-        match s {
-            "computer" => Some(Mode::Computer),
-            "friend" => Some(Mode::Friend),
-            "local" => Some(Mode::Local),
-            _ => None,
-        }
-    }
-}
-
-/// Who sits in a seat.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Player {
-    Human,
-    Computer(u8),
-}
-
-impl Player {
-    pub fn to_db(self) -> String {
-        match self {
-            Player::Human => "human".to_string(),
-            Player::Computer(l) => format!("level:{l}"),
-        }
-    }
-
-    pub fn from_db(s: &str) -> Option<Player> {
-        if s == "human" {
-            return Some(Player::Human);
-        }
-        let level: u8 = s.strip_prefix("level:")?.parse().ok()?;
-        (1..=10).contains(&level).then_some(Player::Computer(level))
-    }
-}
-
-/// Whether a game goes on, and how it ended.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum Status {
-    Playing,
-    Over {
-        outcome: Outcome,
-        termination: Option<Termination>,
-    },
-    /// Ended before each side had moved once: no result, no rating.
-    Aborted,
-}
-
-/// `1-0`, `0-1`, `1/2-1/2` as an outcome.
-pub fn parse_outcome(s: &str) -> Option<Outcome> {
-    match s {
-        "1-0" => Some(Outcome::Win(Side::South)),
-        "0-1" => Some(Outcome::Win(Side::North)),
-        "1/2-1/2" => Some(Outcome::Draw),
-        _ => None,
-    }
-}
-
-/// The status a position reached by `trace` leaves the game in.
-pub fn status_after(trace: &Trace) -> Status {
-    match trace.after.outcome() {
-        None => Status::Playing,
-        Some(outcome) => {
-            let termination = trace.events.iter().rev().find_map(|e| match e {
-                CoreEvent::GameOver {
-                    reason: EndReason::Quiet { .. },
-                } => Some(Termination::Quiet),
-                CoreEvent::GameOver {
-                    reason: EndReason::LastSeeds { .. },
-                } => Some(Termination::LastSeeds),
-                _ => None,
-            });
-            Status::Over {
-                outcome,
-                termination,
-            }
-        }
-    }
-}
-
-/// What one player may ask the other to agree to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OfferKind {
-    Draw,
-    TakeBack,
-}
-
-impl OfferKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            OfferKind::Draw => "draw",
-            OfferKind::TakeBack => "takeback",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<OfferKind> {
-        match s {
-            "draw" => Some(OfferKind::Draw),
-            "takeback" => Some(OfferKind::TakeBack),
-            _ => None,
-        }
-    }
-}
-
-/// An offer waiting for the other player's answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Offer {
-    pub kind: OfferKind,
-    pub by: Side,
-}
-
-impl Offer {
-    /// `draw:south`, as stored.
-    pub fn to_db(self) -> String {
-        format!("{}:{}", self.kind.name(), side_word(self.by))
-    }
-
-    pub fn from_db(s: &str) -> Option<Offer> {
-        let (kind, by) = s.split_once(':')?;
-        let by = match by {
-            "south" => Side::South,
-            "north" => Side::North,
-            _ => return None,
-        };
-        Some(Offer {
-            kind: OfferKind::from_name(kind)?,
-            by,
-        })
-    }
-}
-
-fn side_word(s: Side) -> &'static str {
-    match s {
-        Side::South => "south",
-        Side::North => "north",
-    }
-}
-
-/// A change to a game, checked against the game before it is stored. The same value is stored
-/// (crate::round::persist) and applied to memory ([`Game::apply`]), so the two cannot differ.
-#[derive(Clone, Debug)]
-pub enum Change {
-    /// A move by a person or the engine, `lag_ms` the network's allowance claimed for it (its
-    /// clock, if any, is charged less that, within round::clock::LAG_CAP_MS).
-    Move {
-        trace: Trace,
-        at: i64,
-        lag_ms: i64,
-    },
-    /// The side to move ran out of time.
-    Flag {
-        loser: Side,
-        at: i64,
-    },
-    /// The game is called off before each side has moved once.
-    Abort {
-        at: i64,
-    },
-    /// A player offers a draw or asks to take a move back.
-    Offer(Offer),
-    /// The offer is declined (or withdrawn) by `by`.
-    Decline {
-        by: Side,
-    },
-    /// The players agreed to a draw.
-    Draw {
-        at: i64,
-    },
-    /// `side`'s player has no connection to the game since `away` (or is back: `None`).
-    Presence {
-        side: Side,
-        away: Option<i64>,
-    },
-    /// `winner` claims the game its opponent left.
-    Claim {
-        winner: Side,
-        at: i64,
-    },
-    /// Keep the first `keep` moves.
-    TakeBack {
-        keep: usize,
-        at: i64,
-    },
-    Resign {
-        loser: Side,
-        at: i64,
-    },
-    /// A friend takes the free seat (logged in as `account`, or not) at `at`: from then on
-    /// the game is between two people, and South's first move is due.
-    Join {
-        seat: Side,
-        secret: String,
-        account: Option<String>,
-        at: i64,
-    },
-    /// Who holds the seats by name, and whether the game is listed while played.
-    Seating {
-        accounts: [Option<String>; 2],
-        public: bool,
-    },
-    /// A rematch `next` was made (and is stored in the same transaction).
-    Rematch {
-        next: Box<Game>,
-    },
-}
-
-/// What happened, for the game's watchers (docs/api.md, "Events").
-#[derive(Clone, Debug)]
-pub enum Event {
-    /// The whole state (on connecting, or after something a watcher has to look at again).
-    State,
-    Move {
-        before: Position,
-        trace: Trace,
-    },
-    Thinking,
-    Seat,
-    TakeBack,
-    Resign {
-        side: Side,
-    },
-    Rematch {
-        id: String,
-    },
-    /// The side to move ran out of time.
-    Flag {
-        side: Side,
-    },
-    Aborted,
-    Offer(Offer),
-    /// `by` declined the offer (or withdrew their own).
-    Declined {
-        by: Side,
-    },
-    /// A draw by agreement.
-    Drawn,
-    /// `side`'s player left the game (`here` false) or came back.
-    Presence {
-        side: Side,
-        here: bool,
-    },
-    /// `side` won the game its opponent left.
-    Claimed {
-        side: Side,
-    },
-}
+use crate::store::EngineClaim;
 
 /// A game in memory. `pos` is always the position after `moves` from `start`.
 #[derive(Clone, Debug)]
@@ -288,7 +26,7 @@ pub struct Game {
     pub rules: Rules,
     /// South's and North's seats (index with `Side::index`).
     pub players: [Player; 2],
-    secrets: [Option<String>; 2],
+    pub(super) secrets: [Option<String>; 2],
     pub start: Position,
     pub moves: Vec<Move>,
     pub pos: Position,
@@ -304,7 +42,7 @@ pub struct Game {
     /// still at the revision it was checked against (another server may have changed it).
     pub revision: i64,
     /// Changes of `thinking` since the last revision (they are not stored).
-    flips: u16,
+    pub(super) flips: u16,
     /// Which server owes the engine's reply, as stored.
     pub engine: Option<EngineClaim>,
     /// The clocks of a game made with a time control.
@@ -396,154 +134,6 @@ impl Game {
         }
     }
 
-    /// A game read from a record, its moves replayed (an import).
-    pub fn from_record(n: NewGame, rec: &Record) -> Result<Game, String> {
-        let mut g = Game::new(n);
-        g.start = rec.start;
-        g.pos = rec.start;
-        for (i, &mv) in rec.moves.iter().enumerate() {
-            g.pos
-                .play(mv)
-                .map_err(|e| format!("move {} is illegal: {e}", i + 1))?;
-        }
-        g.moves = rec.moves.clone();
-        let recorded = rec.tag("Termination").map(Termination::from_record);
-        g.status = match (g.pos.outcome(), parse_outcome(&rec.result)) {
-            (Some(outcome), _) => Status::Over {
-                outcome,
-                termination: recorded.or(Some(Termination::Recorded("recorded".into()))),
-            },
-            (None, Some(outcome)) => Status::Over {
-                outcome,
-                termination: recorded.or(Some(Termination::Recorded("recorded".into()))),
-            },
-            (None, None) => Status::Playing,
-        };
-        g.tags = rec
-            .tags
-            .iter()
-            .filter(|(k, _)| k != "Termination")
-            .cloned()
-            .collect();
-        Ok(g)
-    }
-
-    /// Rebuilds a game from its stored row and moves, replaying every move.
-    pub fn from_row(row: GameRow, moves: &[String]) -> Result<Game, String> {
-        let bad = |what: String| format!("stored game {} is damaged: {what}", row.id);
-        let mode = Mode::from_name(&row.mode).ok_or_else(|| bad(format!("mode {}", row.mode)))?;
-        let seed: u64 = row
-            .seed
-            .parse()
-            .map_err(|_| bad(format!("seed {}", row.seed)))?;
-        let rules = Rules::from_name(&row.rules, seed).map_err(|e| bad(e.to_string()))?;
-        let start = parse_position(&row.start, rules).map_err(|e| bad(e.to_string()))?;
-        let mut players = [Player::Human; 2];
-        for (i, s) in row.seats.iter().enumerate() {
-            players[i] = Player::from_db(s).ok_or_else(|| bad(format!("seat {s}")))?;
-        }
-        let mut pos = start;
-        let mut mv_list = Vec::with_capacity(moves.len());
-        let mut moved = [false; 2];
-        for (i, m) in moves.iter().enumerate() {
-            let mv: Move = m.parse().map_err(|e| bad(format!("move {}: {e}", i + 1)))?;
-            if let Some(side) = pos.to_move() {
-                moved[side.index()] = true;
-            }
-            pos.play(mv)
-                .map_err(|e| bad(format!("move {}: {e}", i + 1)))?;
-            mv_list.push(mv);
-        }
-        let clock = match &row.clock {
-            None => None,
-            Some(c) => Some(Clock {
-                control: TimeControl::parse(&c.control).map_err(bad)?,
-                left: c.left,
-                since: c.since,
-            }),
-        };
-        let status = match row.status.as_str() {
-            "playing" => Status::Playing,
-            "aborted" => Status::Aborted,
-            "over" => Status::Over {
-                outcome: parse_outcome(&row.result)
-                    .ok_or_else(|| bad(format!("result {}", row.result)))?,
-                termination: row.termination.as_deref().map(Termination::from_db),
-            },
-            other => return Err(bad(format!("status {other}"))),
-        };
-        let tags = serde_json::from_str(&row.tags).map_err(|e| bad(format!("tags: {e}")))?;
-        Ok(Game {
-            id: row.id,
-            created: row.created,
-            updated: row.updated,
-            mode,
-            rules,
-            players,
-            secrets: row.secrets,
-            start,
-            moves: mv_list,
-            pos,
-            status,
-            rematch: row.rematch,
-            tags,
-            hints: row.hints,
-            invite: row.invite,
-            revision: row.revision,
-            flips: 0,
-            engine: row.engine,
-            clock,
-            moved,
-            offer: row.offer.as_deref().and_then(Offer::from_db),
-            away: row.away,
-            thinking: false,
-            people: People {
-                accounts: row.accounts,
-                rated: row.rated,
-                public: row.public,
-                ratings: GameRatings::from_json(row.ratings.as_deref()),
-            },
-        })
-    }
-
-    /// The row the store keeps (everything but the moves).
-    pub fn to_row(&self) -> GameRow {
-        let (status, result, termination) = self.status_columns();
-        GameRow {
-            id: self.id.clone(),
-            created: self.created,
-            updated: self.updated,
-            mode: self.mode.name().to_string(),
-            rules: self.rules.name().to_string(),
-            seed: self.rules.seed().unwrap_or(0).to_string(),
-            start: self.start.to_string(),
-            seats: [self.players[0].to_db(), self.players[1].to_db()],
-            secrets: self.secrets.clone(),
-            status: status.to_string(),
-            result: result.to_string(),
-            termination,
-            rematch: self.rematch.clone(),
-            tags: serde_json::to_string(&self.tags).unwrap_or_else(|_| "[]".to_string()),
-            hints: self.hints,
-            invite: self.invite.clone(),
-            revision: self.revision,
-            engine: self.engine.clone(),
-            clock: self.clock.map(|c| ClockRow {
-                control: c.control.name(),
-                left: c.left,
-                since: c.since,
-                deadline: self.deadline(),
-            }),
-            offer: self.offer.map(Offer::to_db),
-            away: self.away,
-            accounts: self.people.accounts.clone(),
-            rated: self.people.rated,
-            public: self.people.public,
-            ratings: self.people.ratings.to_json(),
-            category: self.category().map(|c| c.name().to_string()),
-        }
-    }
-
     /// When the game must be looked at again even if nobody asks: when the side to move's flag
     /// falls, or its wait for a first move ends. None when nothing can happen by itself.
     pub fn deadline(&self) -> Option<i64> {
@@ -600,22 +190,6 @@ impl Game {
     /// every server instance and every restart agree on it.
     pub fn version(&self) -> u64 {
         VERSION_BASE + (self.revision.max(0) as u64) * 65_536 + u64::from(self.flips)
-    }
-
-    /// `status`, `result` and `termination` as the store and the API write them.
-    pub fn status_columns(&self) -> (&'static str, &'static str, Option<String>) {
-        match &self.status {
-            Status::Playing => ("playing", "*", None),
-            Status::Over {
-                outcome,
-                termination,
-            } => (
-                "over",
-                outcome.as_str(),
-                termination.as_ref().map(|t| t.to_db().to_string()),
-            ),
-            Status::Aborted => ("aborted", "*", None),
-        }
     }
 
     pub fn is_playing(&self) -> bool {
@@ -687,60 +261,28 @@ impl Game {
             self.offer = None;
         }
         match change {
-            Change::Move { trace, at, lag_ms } => {
-                let before = self.pos;
-                let mover = before.to_move();
-                if let Some(side) = mover {
-                    self.moved[side.index()] = true;
-                }
-                self.moves.push(trace.mv);
-                self.pos = trace.after;
-                self.status = status_after(trace);
-                self.updated = *at;
-                if let (Some(clock), Some(side)) = (self.clock, mover) {
-                    let both = self.moved == [true, true];
-                    self.clock =
-                        Some(clock.after_move(side, *at, *lag_ms, both, !self.is_playing()));
-                }
-                Event::Move {
-                    before,
-                    trace: trace.clone(),
-                }
-            }
-            Change::TakeBack { keep, at } => {
-                self.moves.truncate(*keep);
-                self.pos = self.position_after(*keep);
-                self.moved = self.sides_moved();
-                self.status = Status::Playing;
-                self.updated = *at;
-                let running = self.moved == [true, true];
-                self.clock = self.clock.map(|c| c.restarted(running, *at));
-                Event::TakeBack
-            }
+            Change::Move { trace, at, lag_ms } => self.apply_move(trace, *at, *lag_ms),
+            Change::TakeBack { keep, at } => self.apply_take_back(*keep, *at),
             Change::Resign { loser, at } => {
-                self.clock = self.clock.map(|c| c.stopped(self.pos.to_move(), *at));
-                self.status = Status::Over {
-                    outcome: Outcome::Win(loser.opponent()),
-                    termination: Some(Termination::Resignation),
-                };
-                self.updated = *at;
+                self.end(
+                    Outcome::Win(loser.opponent()),
+                    Termination::Resignation,
+                    *at,
+                );
                 Event::Resign { side: *loser }
             }
             Change::Flag { loser, at } => {
+                // The flag falls on the loser's clock, whoever the position says is to move.
                 self.clock = self.clock.map(|c| {
                     let mut c = c.stopped(Some(*loser), *at);
                     c.left[loser.index()] = 0;
                     c
                 });
-                self.status = Status::Over {
-                    outcome: Outcome::Win(loser.opponent()),
-                    termination: Some(Termination::Time),
-                };
-                self.updated = *at;
+                self.end(Outcome::Win(loser.opponent()), Termination::Time, *at);
                 Event::Flag { side: *loser }
             }
             Change::Abort { at } => {
-                self.clock = self.clock.map(|c| c.stopped(self.pos.to_move(), *at));
+                self.stop_clock(*at);
                 self.status = Status::Aborted;
                 self.updated = *at;
                 Event::Aborted
@@ -758,21 +300,11 @@ impl Game {
                 }
             }
             Change::Claim { winner, at } => {
-                self.clock = self.clock.map(|c| c.stopped(self.pos.to_move(), *at));
-                self.status = Status::Over {
-                    outcome: Outcome::Win(*winner),
-                    termination: Some(Termination::Abandoned),
-                };
-                self.updated = *at;
+                self.end(Outcome::Win(*winner), Termination::Abandoned, *at);
                 Event::Claimed { side: *winner }
             }
             Change::Draw { at } => {
-                self.clock = self.clock.map(|c| c.stopped(self.pos.to_move(), *at));
-                self.status = Status::Over {
-                    outcome: Outcome::Draw,
-                    termination: Some(Termination::Agreement),
-                };
-                self.updated = *at;
+                self.end(Outcome::Draw, Termination::Agreement, *at);
                 Event::Drawn
             }
             Change::Join {
@@ -798,6 +330,53 @@ impl Game {
                 }
             }
         }
+    }
+
+    fn apply_move(&mut self, trace: &Trace, at: i64, lag_ms: i64) -> Event {
+        let before = self.pos;
+        let mover = before.to_move();
+        if let Some(side) = mover {
+            self.moved[side.index()] = true;
+        }
+        self.moves.push(trace.mv);
+        self.pos = trace.after;
+        self.status = status_after(trace);
+        self.updated = at;
+        if let (Some(clock), Some(side)) = (self.clock, mover) {
+            let both = self.moved == [true, true];
+            self.clock = Some(clock.after_move(side, at, lag_ms, both, !self.is_playing()));
+        }
+        Event::Move {
+            before,
+            trace: trace.clone(),
+        }
+    }
+
+    fn apply_take_back(&mut self, keep: usize, at: i64) -> Event {
+        self.moves.truncate(keep);
+        self.pos = self.position_after(keep);
+        self.moved = self.sides_moved();
+        self.status = Status::Playing;
+        self.updated = at;
+        let running = self.moved == [true, true];
+        self.clock = self.clock.map(|c| c.restarted(running, at));
+        Event::TakeBack
+    }
+
+    /// The game ends by a player's act or the clock (the rules' own ends come with a move).
+    fn end(&mut self, outcome: Outcome, termination: Termination, at: i64) {
+        self.stop_clock(at);
+        self.status = Status::Over {
+            outcome,
+            termination: Some(termination),
+        };
+        self.updated = at;
+    }
+
+    /// Stops the clocks, charging the side to move for its time so far (a clock already
+    /// stopped stays as it is).
+    fn stop_clock(&mut self, at: i64) {
+        self.clock = self.clock.map(|c| c.stopped(self.pos.to_move(), at));
     }
 
     /// Which sides have moved in the moves played, replayed from the start.
@@ -883,72 +462,6 @@ impl Game {
         (1..=self.moves.len())
             .contains(&n)
             .then(|| self.position_after(n - 1))
-    }
-
-    /// The game as a record (docs/record-format.md).
-    pub fn record(&self) -> Record {
-        let mut r = Record::new(self.start);
-        // All stored tags at once (`set_tag` for each would be quadratic in their number).
-        r.set_tags(self.tags.clone());
-        if r.tag("Event").is_none() {
-            r.set_tag("Event", "Anywoli web game");
-        }
-        if r.tag("Date").is_none() {
-            r.set_tag("Date", &crate::dates::record_date(self.created));
-        }
-        for side in [Side::South, Side::North] {
-            let tag = if side == Side::South {
-                "South"
-            } else {
-                "North"
-            };
-            if r.tag(tag).is_none() {
-                let name = match (
-                    self.players[side.index()],
-                    &self.people.accounts[side.index()],
-                ) {
-                    (Player::Human, Some(account)) => account.clone(),
-                    (Player::Human, None) => "Player".to_string(),
-                    (Player::Computer(l), _) => format!("Anywoli engine, level {l}"),
-                };
-                r.set_tag(tag, &name);
-            }
-            if let Some(shown) = self.people.ratings.start[side.index()] {
-                r.set_tag(&format!("{tag}Rating"), &format!("{:.0}", shown.rating));
-            }
-        }
-        if self.people.rated {
-            r.set_tag("Rated", "yes");
-        }
-        if let Rules::Lottery { seed } = self.rules {
-            // The Seed tag fixes the draw already; this says it in words for people.
-            let winner = if lottery_draw(seed) == Side::South {
-                "South"
-            } else {
-                "North"
-            };
-            r.set_tag("LastSeeds", winner);
-        }
-        if let Status::Over {
-            outcome,
-            termination,
-        } = &self.status
-        {
-            if let Some(t) = termination {
-                r.set_tag("Termination", t.record_text());
-            }
-            r.result = outcome.as_str().to_string();
-        } else {
-            if self.status == Status::Aborted {
-                r.set_tag("Termination", "aborted");
-            }
-            r.result = "*".to_string();
-        }
-        if let Some(c) = &self.clock {
-            r.set_tag("TimeControl", &c.control.name());
-        }
-        r.moves = self.moves.clone();
-        r
     }
 }
 

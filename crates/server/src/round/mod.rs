@@ -9,12 +9,19 @@
 //! a round, so memory holds only the games in play.
 
 pub mod actor;
+pub mod change;
 pub mod clock;
 pub mod fairness;
 pub mod game;
 pub mod lag;
+pub mod mode;
 pub mod notify;
+pub mod offer;
 mod persist;
+pub mod record;
+pub mod row;
+pub mod rules;
+pub mod status;
 pub mod termination;
 pub mod view;
 

@@ -13,20 +13,17 @@ use std::time::Duration;
 
 use anywoli_core::{Move, Position, Side};
 use anywoli_engine::{level_spec, ClockLeft, LevelPlayer, Player as _};
-use axum::http::StatusCode;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::dates::now_ms;
 use crate::engine_queue::Priority;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{id_seed, new_id, new_secret, random_bytes};
-use crate::rating::GameRatings;
 use crate::round::clock::TimeControl;
-use crate::round::game::{
-    claim_after_ms, Change, Event, Game, Mode, NewGame, Offer, OfferKind, People,
-};
+use crate::round::game::{Change, Event, Game, Mode, OfferKind};
 use crate::round::lag::SeatLags;
 use crate::round::persist::persist;
+use crate::round::rules::{self, OfferStep, Played, Refusal};
 use crate::round::view::{catch_up, event_message, GameView};
 use crate::round::Rounds;
 use crate::trace_json::JsonTrace;
@@ -392,11 +389,13 @@ impl Round {
     }
 
     fn held(&self, secret: &str) -> ApiResult<Vec<Side>> {
-        let held = self.game.seats_of(secret);
-        if held.is_empty() {
-            return Err(ApiError::wrong_secret());
-        }
-        Ok(held)
+        Ok(rules::held(&self.game, secret)?)
+    }
+
+    /// Stores what a rule decided and answers with the game as it then stands.
+    async fn decided(&mut self, change: Change) -> ApiResult<GameView> {
+        self.commit(change).await?;
+        Ok(GameView::of(&self.game))
     }
 
     async fn play(
@@ -407,127 +406,40 @@ impl Round {
         lag_ms: i64,
     ) -> ApiResult<(GameView, JsonTrace)> {
         let held = self.held(secret)?;
-        let g = &self.game;
-        if !g.is_playing() {
-            return Err(ApiError::game_over());
-        }
-        // A move sent from an older state is stale, whoever's turn it is now.
-        if let Some(p) = ply {
-            if p != g.moves.len() {
-                return Err(ApiError::new(
-                    StatusCode::CONFLICT,
-                    ErrorCode::Stale,
-                    format!(
-                        "the move was sent after move {p}, but the game is at move {}: reload it",
-                        g.moves.len()
-                    ),
-                ));
+        let before = self.game.pos;
+        match rules::play(&self.game, &held, mv, ply, lag_ms, &self.lags, now_ms())? {
+            Played::Flagged(flag) => {
+                self.commit(flag).await?;
+                Err(Refusal::OutOfTime.into())
+            }
+            Played::Move(change) => {
+                let Change::Move { trace, .. } = &change else {
+                    unreachable!("a move is played by Change::Move")
+                };
+                let jt = JsonTrace::new(&before, trace);
+                Ok((self.decided(change).await?, jt))
             }
         }
-        let to_move = g.pos.to_move().ok_or_else(ApiError::game_over)?;
-        if !held.contains(&to_move) {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                ErrorCode::NotYourTurn,
-                format!(
-                    "it is {to_move}'s turn, and your seat is {}",
-                    to_move.opponent()
-                ),
-            ));
-        }
-        let trace = g.pos.trace(mv).map_err(|e| {
-            ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                ErrorCode::IllegalMove,
-                e.to_string(),
-            )
-        })?;
-        let before = g.pos;
-        let now = now_ms();
-        let lag_ms = lag_ms.min(self.lags.allowed(to_move));
-        let g = &self.game;
-        if g.clock.is_some_and(|c| c.flagged(to_move, now, lag_ms)) {
-            self.commit(Change::Flag {
-                loser: to_move,
-                at: now,
-            })
-            .await?;
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                ErrorCode::GameOver,
-                "your time ran out before the move arrived: the game is over",
-            ));
-        }
-        let jt = JsonTrace::new(&before, &trace);
-        self.commit(Change::Move {
-            trace,
-            at: now,
-            lag_ms,
-        })
-        .await?;
-        Ok((GameView::of(&self.game), jt))
     }
 
     async fn take_back(&mut self, secret: &str) -> ApiResult<GameView> {
-        let held = self.held(secret)?;
-        let g = &self.game;
-        if g.mode == Mode::Friend {
-            return Err(ApiError::not_allowed(
-                "moves are taken back only in games against the computer or on one screen",
-            ));
-        }
-        // A finished game is final (issue 36: a take-back after the end reopened it); the
-        // analysis board is where one goes back in a finished game.
-        if !g.is_playing() {
-            return Err(ApiError::not_allowed(
-                "the game is over and its moves stay as they are: open it on the analysis board to try others",
-            ));
-        }
-        // Back to the last position where one of the caller's seats was to move, so that a
-        // take-back against the computer also undoes the computer's replies.
-        let keep = g
-            .keep_before_last_move_of_any(&held)
-            .ok_or_else(|| ApiError::not_allowed("there is no move of yours to take back"))?;
+        let change = rules::take_back(&self.game, &self.held(secret)?, now_ms())?;
         // The engine's move waiting to be stored belongs to the position being taken back.
         self.drop_pending();
-        self.commit(Change::TakeBack { keep, at: now_ms() }).await?;
-        Ok(GameView::of(&self.game))
+        self.decided(change).await
     }
 
     async fn abort(&mut self, secret: &str) -> ApiResult<GameView> {
         self.held(secret)?;
-        if !self.game.is_playing() {
-            return Err(ApiError::game_over());
-        }
-        if !self.game.can_abort() {
-            return Err(ApiError::not_allowed(
-                "both sides have moved: the game can be resigned, no longer aborted",
-            ));
-        }
+        let change = rules::abort(&self.game, now_ms())?;
         self.drop_pending();
-        self.commit(Change::Abort { at: now_ms() }).await?;
-        Ok(GameView::of(&self.game))
+        self.decided(change).await
     }
 
     async fn resign(&mut self, secret: &str) -> ApiResult<GameView> {
-        let held = self.held(secret)?;
-        let g = &self.game;
-        if !g.is_playing() {
-            return Err(ApiError::game_over());
-        }
-        // On one screen the player to move is the one resigning.
-        let loser = match (held.as_slice(), g.pos.to_move()) {
-            ([one], _) => *one,
-            (_, Some(s)) => s,
-            (_, None) => return Err(ApiError::game_over()),
-        };
+        let change = rules::resign(&self.game, &self.held(secret)?, now_ms())?;
         self.drop_pending();
-        self.commit(Change::Resign {
-            loser,
-            at: now_ms(),
-        })
-        .await?;
-        Ok(GameView::of(&self.game))
+        self.decided(change).await
     }
 
     async fn rematch(&mut self, secret: &str) -> ApiResult<(String, bool, Vec<Side>)> {
@@ -536,50 +448,8 @@ impl Round {
         if let Some(next) = &self.game.rematch {
             return Ok((next.clone(), false, after));
         }
-        let g = &self.game;
-        if g.is_playing() {
-            return Err(ApiError::not_allowed(
-                "the game is still going on: a rematch starts once it is over",
-            ));
-        }
-        let seed = match g.rules {
-            anywoli_core::Rules::Lottery { .. } => u64::from_le_bytes(random_bytes::<8>()),
-            _ => 0,
-        };
-        let rules = anywoli_core::Rules::from_name(g.rules.name(), seed).unwrap_or(g.rules);
-        // The players change sides and keep their secrets, so each browser already holds the
-        // key to its new seat.
-        let [s, n] = g.secrets().clone();
-        let next = Game::new(NewGame {
-            id: new_id(),
-            at: now_ms(),
-            mode: g.mode,
-            rules,
-            players: [g.players[1], g.players[0]],
-            secrets: [n, s],
-            start: Position::start(rules),
-            hints: g.hints,
-            invite: None,
-            clock: g.clock.map(|c| c.control),
-            // The players change sides; a rated game's rematch is rated too, each player's
-            // rating as the last game left it.
-            people: People {
-                accounts: [g.people.accounts[1].clone(), g.people.accounts[0].clone()],
-                rated: g.people.rated,
-                public: g.people.public,
-                ratings: match g.people.ratings.change {
-                    Some([s, n]) => GameRatings {
-                        start: [Some(n.into()), Some(s.into())],
-                        change: None,
-                    },
-                    None => GameRatings {
-                        start: [g.people.ratings.start[1], g.people.ratings.start[0]],
-                        change: None,
-                    },
-                },
-            },
-        });
-        let mut next = next;
+        let seed = u64::from_le_bytes(random_bytes::<8>());
+        let mut next = rules::rematch_of(&self.game, new_id(), now_ms(), seed)?;
         next.engine = self.rounds()?.claim_for(&next);
         let id = next.id.clone();
         self.commit(Change::Rematch {
@@ -591,27 +461,7 @@ impl Round {
     }
 
     fn hint_position(&self, secret: &str) -> ApiResult<(Position, usize)> {
-        let held = self.held(secret)?;
-        let g = &self.game;
-        if !g.is_playing() {
-            return Err(ApiError::game_over());
-        }
-        let to_move = g.pos.to_move().ok_or_else(ApiError::game_over)?;
-        if !g.hints {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                ErrorCode::HintsOff,
-                "hints are off in this game: it was made without them, for both players",
-            ));
-        }
-        if !held.contains(&to_move) {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                ErrorCode::NotYourTurn,
-                format!("a hint is for the player to move, and it is {to_move}'s turn"),
-            ));
-        }
-        Ok((g.pos, g.moves.len()))
+        Ok(rules::hint(&self.game, &self.held(secret)?)?)
     }
 }
 

@@ -5,29 +5,19 @@ use super::*;
 
 impl Round {
     pub(super) async fn own(&mut self, secret: &str, name: &str) -> ApiResult<usize> {
-        let held = self.held(secret)?;
-        let mut accounts = self.game.people.accounts.clone();
-        let mut owned = 0;
-        for side in held {
-            if accounts[side.index()].is_none() {
-                accounts[side.index()] = Some(name.to_string());
-                owned += 1;
-            }
-        }
-        if owned > 0 {
-            let public = self.game.people.public;
-            self.commit(Change::Seating { accounts, public }).await?;
+        let (owned, change) = rules::own(&self.game, &self.held(secret)?, name);
+        if let Some(change) = change {
+            self.commit(change).await?;
         }
         Ok(owned)
     }
 
     pub(super) async fn publish(&mut self, secret: &str, public: bool) -> ApiResult<GameView> {
         self.held(secret)?;
-        if self.game.people.public != public {
-            let accounts = self.game.people.accounts.clone();
-            self.commit(Change::Seating { accounts, public }).await?;
+        match rules::publish(&self.game, public) {
+            Some(change) => self.decided(change).await,
+            None => Ok(GameView::of(&self.game)),
         }
-        Ok(GameView::of(&self.game))
     }
 
     pub(super) async fn join(
@@ -35,29 +25,8 @@ impl Round {
         invite: Option<&str>,
         account: Option<&str>,
     ) -> ApiResult<(GameView, Side, String)> {
-        let g = &self.game;
-        let Some(seat) = g.free_seat().filter(|_| g.mode == Mode::Friend) else {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                ErrorCode::SeatTaken,
-                "every seat of this game is taken; you can watch it",
-            ));
-        };
-        if !g.invite_matches(invite) {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                ErrorCode::WrongInvite,
-                "the free seat is for the player the invite link was sent to; this link only watches",
-            ));
-        }
         let secret = new_secret();
-        self.commit(Change::Join {
-            seat,
-            secret: secret.clone(),
-            account: account.map(str::to_string),
-            at: now_ms(),
-        })
-        .await?;
-        Ok((GameView::of(&self.game), seat, secret))
+        let (seat, change) = rules::join(&self.game, invite, account, &secret, now_ms())?;
+        Ok((self.decided(change).await?, seat, secret))
     }
 }

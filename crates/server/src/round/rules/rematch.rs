@@ -1,0 +1,52 @@
+//! The next game between the same players, sides changed.
+
+use anywoli_core::{Position, Rules};
+
+use super::Refusal;
+use crate::rating::GameRatings;
+use crate::round::game::{Game, NewGame, People};
+
+/// The rematch of the finished game `g`, to be made as `id` at `at`; `seed` draws a lottery
+/// game's last seeds again (other rules ignore it).
+pub fn rematch_of(g: &Game, id: String, at: i64, seed: u64) -> Result<Game, Refusal> {
+    if g.is_playing() {
+        return Err(Refusal::StillPlaying);
+    }
+    let seed = if matches!(g.rules, Rules::Lottery { .. }) {
+        seed
+    } else {
+        0
+    };
+    let rules = Rules::from_name(g.rules.name(), seed).unwrap_or(g.rules);
+    // The players change sides and keep their secrets, so each browser already holds the key
+    // to its new seat.
+    let [s, n] = g.secrets().clone();
+    Ok(Game::new(NewGame {
+        id,
+        at,
+        mode: g.mode,
+        rules,
+        players: [g.players[1], g.players[0]],
+        secrets: [n, s],
+        start: Position::start(rules),
+        hints: g.hints,
+        invite: None,
+        clock: g.clock.map(|c| c.control),
+        // A rated game's rematch is rated too, each player's rating as the last game left it.
+        people: People {
+            accounts: [g.people.accounts[1].clone(), g.people.accounts[0].clone()],
+            rated: g.people.rated,
+            public: g.people.public,
+            ratings: match g.people.ratings.change {
+                Some([s, n]) => GameRatings {
+                    start: [Some(n.into()), Some(s.into())],
+                    change: None,
+                },
+                None => GameRatings {
+                    start: [g.people.ratings.start[1], g.people.ratings.start[0]],
+                    change: None,
+                },
+            },
+        },
+    }))
+}
