@@ -73,7 +73,7 @@ fn reset_password(args: &ResetArgs) -> CmdResult {
     std::io::stdin().read_line(&mut line)?;
     let new = line.trim_end_matches(['\r', '\n']);
     check_password(new).map_err(|e| Failure::Says(e.message))?;
-    let hash = password::hash_now(new).map_err(Failure::Says)?;
+    let hash = password::hash_now(new).map_err(|e| Failure::Says(e.to_string()))?;
     store
         .account_op(AccountOp::SetPassword {
             name: account.name.clone(),

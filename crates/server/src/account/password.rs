@@ -44,11 +44,29 @@ impl Workers {
 static WORKERS: LazyLock<Workers> =
     LazyLock::new(|| Workers::new(std::thread::available_parallelism().map_or(1, |n| n.get())));
 
+/// What is wrong with a hash being made or a stored hash being read (never the password).
+#[derive(Debug, thiserror::Error)]
+pub enum HashError {
+    #[error("{0}")]
+    Argon2(argon2::password_hash::Error),
+    #[error("not an Argon2id hash")]
+    NotArgon2id,
+    #[error("no salt or no hash")]
+    NoSaltOrHash,
+}
+
+// Not `#[from]`: the crate's error is not a std error without its "std" feature.
+impl From<argon2::password_hash::Error> for HashError {
+    fn from(e: argon2::password_hash::Error) -> HashError {
+        HashError::Argon2(e)
+    }
+}
+
 /// A PHC string (`$argon2id$v=19$m=19456,t=2,p=1$salt$hash`) of `password`.
 pub async fn hash(password: String) -> Result<String, ApiError> {
     run(move |memory| {
         let salt =
-            SaltString::encode_b64(&crate::ids::random_bytes::<16>()).map_err(|e| e.to_string())?;
+            SaltString::encode_b64(&crate::ids::random_bytes::<16>()).map_err(HashError::from)?;
         let params = Params::default();
         let out = compute(
             &password,
@@ -60,7 +78,7 @@ pub async fn hash(password: String) -> Result<String, ApiError> {
         let phc = PasswordHash {
             algorithm: Algorithm::Argon2id.ident(),
             version: Some(Version::V0x13.into()),
-            params: ParamsString::try_from(&params).map_err(|e| e.to_string())?,
+            params: ParamsString::try_from(&params).map_err(HashError::from)?,
             salt: Some(salt.as_salt()),
             hash: Some(out),
         };
@@ -70,28 +88,28 @@ pub async fn hash(password: String) -> Result<String, ApiError> {
 }
 
 /// [`hash`] on the calling thread, for the command line (`anywoli db reset-password`).
-pub fn hash_now(password: &str) -> Result<String, String> {
+pub fn hash_now(password: &str) -> Result<String, HashError> {
     use argon2::password_hash::PasswordHasher;
     let salt =
-        SaltString::encode_b64(&crate::ids::random_bytes::<16>()).map_err(|e| e.to_string())?;
+        SaltString::encode_b64(&crate::ids::random_bytes::<16>()).map_err(HashError::from)?;
     Argon2::default()
         .hash_password(password.as_bytes(), &salt)
         .map(|h| h.to_string())
-        .map_err(|e| e.to_string())
+        .map_err(HashError::from)
 }
 
 /// Whether `password` is the one `stored` was made from.
 pub async fn verify(password: String, stored: String) -> Result<bool, ApiError> {
     run(move |memory| {
-        let parsed = PasswordHash::new(&stored).map_err(|e| e.to_string())?;
+        let parsed = PasswordHash::new(&stored).map_err(HashError::from)?;
         if Algorithm::try_from(parsed.algorithm).ok() != Some(Algorithm::Argon2id) {
-            return Err("not an Argon2id hash".to_string());
+            return Err(HashError::NotArgon2id);
         }
         let (Some(salt), Some(expected)) = (parsed.salt, parsed.hash) else {
-            return Err("no salt or no hash".to_string());
+            return Err(HashError::NoSaltOrHash);
         };
-        let params = Params::try_from(&parsed).map_err(|e| e.to_string())?;
-        let salt = SaltString::from_b64(salt.as_str()).map_err(|e| e.to_string())?;
+        let params = Params::try_from(&parsed).map_err(HashError::from)?;
+        let salt = SaltString::from_b64(salt.as_str()).map_err(HashError::from)?;
         let out = compute(&password, &salt, &params, expected.len(), memory)?;
         // `Output`'s equality takes the same time wherever the first difference is.
         Ok(out == expected)
@@ -106,19 +124,19 @@ fn compute(
     params: &Params,
     len: usize,
     memory: &mut Vec<Block>,
-) -> Result<Output, String> {
+) -> Result<Output, HashError> {
     if memory.len() < params.block_count() {
         memory.resize(params.block_count(), Block::default());
     }
     let mut raw = [0u8; 64];
-    let salt = salt.decode_b64(&mut raw).map_err(|e| e.to_string())?;
+    let salt = salt.decode_b64(&mut raw).map_err(HashError::from)?;
     let argon = Argon2::new(Algorithm::Argon2id, Version::V0x13, params.clone());
     Output::init_with(len, |out| {
         argon
             .hash_password_into_with_memory(password.as_bytes(), salt, out, &mut memory[..])
             .map_err(|_| argon2::password_hash::Error::Crypto)
     })
-    .map_err(|e| e.to_string())
+    .map_err(HashError::from)
 }
 
 /// A hash that no password matches, verified when a name is unknown so that an unknown name
@@ -136,14 +154,14 @@ impl Drop for Waiting {
 }
 
 async fn run<T: Send + 'static>(
-    job: impl FnOnce(&mut Vec<Block>) -> Result<T, String> + Send + 'static,
+    job: impl FnOnce(&mut Vec<Block>) -> Result<T, HashError> + Send + 'static,
 ) -> Result<T, ApiError> {
     run_on(&WORKERS, job).await
 }
 
 async fn run_on<T: Send + 'static>(
     w: &'static Workers,
-    job: impl FnOnce(&mut Vec<Block>) -> Result<T, String> + Send + 'static,
+    job: impl FnOnce(&mut Vec<Block>) -> Result<T, HashError> + Send + 'static,
 ) -> Result<T, ApiError> {
     let permit = match w.permits.clone().try_acquire_owned() {
         Ok(p) => p,
@@ -238,8 +256,8 @@ mod tests {
         let w: &'static Workers = Box::leak(Box::new(Workers::new(cores)));
         let check = |guess: String| {
             run_on(w, move |memory| {
-                let parsed = PasswordHash::new(NOBODY).map_err(|e| e.to_string())?;
-                let params = Params::try_from(&parsed).map_err(|e| e.to_string())?;
+                let parsed = PasswordHash::new(NOBODY).map_err(HashError::from)?;
+                let params = Params::try_from(&parsed).map_err(HashError::from)?;
                 let salt = SaltString::from_b64(parsed.salt.unwrap().as_str()).unwrap();
                 let out = compute(&guess, &salt, &params, 32, memory)?;
                 Ok(out == parsed.hash.unwrap())

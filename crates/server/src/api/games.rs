@@ -108,7 +108,7 @@ pub async fn create(
         .as_deref()
         .map(TimeControl::parse)
         .transpose()
-        .map_err(ApiError::malformed)?;
+        .map_err(|e| ApiError::malformed(e.to_string()))?;
 
     let secret = new_secret();
     let me = side.index();

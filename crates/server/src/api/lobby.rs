@@ -129,7 +129,7 @@ fn terms(rules: &str, clock: Option<&str>) -> ApiResult<(Rules, Option<TimeContr
     let clock = clock
         .map(TimeControl::parse)
         .transpose()
-        .map_err(ApiError::malformed)?;
+        .map_err(|e| ApiError::malformed(e.to_string()))?;
     Ok((rules, clock))
 }
 

@@ -51,12 +51,9 @@ impl TimeControl {
 
     /// `M+S` (minutes, and seconds added per move: `5+3`, `0.5+0`) or `Nd` (days per move:
     /// `3d`), as the API and the store write it.
-    pub fn parse(s: &str) -> Result<TimeControl, String> {
-        let bad = || {
-            format!(
-                "clock {s:?} is neither MINUTES+SECONDS (1+0, 3+2, 5+3, 10+5, 15+10; minutes 0.25, \
-                 0.5, 0.75 or 1 to {MAX_MINUTES}, seconds 0 to {MAX_INCREMENT_S}) nor DAYSd (1d to {MAX_DAYS}d)"
-            )
+    pub fn parse(s: &str) -> Result<TimeControl, BadTimeControl> {
+        let bad = || BadTimeControl {
+            given: s.to_string(),
         };
         if let Some(days) = s.strip_suffix('d') {
             let days: i64 = days.parse().map_err(|_| bad())?;
@@ -115,6 +112,16 @@ impl TimeControl {
             TimeControl::Correspondence { days } => days * DAY_MS,
         }
     }
+}
+
+/// A time control that is not one of the forms [`TimeControl::parse`] reads.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "clock {given:?} is neither MINUTES+SECONDS (1+0, 3+2, 5+3, 10+5, 15+10; minutes 0.25, \
+     0.5, 0.75 or 1 to {MAX_MINUTES}, seconds 0 to {MAX_INCREMENT_S}) nor DAYSd (1d to {MAX_DAYS}d)"
+)]
+pub struct BadTimeControl {
+    pub given: String,
 }
 
 /// A game's clocks.
@@ -234,7 +241,7 @@ mod tests {
         for s in [
             "", "5", "0+0", "181+0", "5+61", "5+-1", "0.3+0", "0d", "15d", "x+1", "5+3+1", "d",
         ] {
-            let e = TimeControl::parse(s).unwrap_err();
+            let e = TimeControl::parse(s).unwrap_err().to_string();
             assert!(e.contains("MINUTES+SECONDS"), "{s}: {e}");
         }
     }

@@ -49,7 +49,7 @@ impl Game {
         let clock = match &row.clock {
             None => None,
             Some(c) => Some(Clock {
-                control: TimeControl::parse(&c.control).map_err(bad)?,
+                control: TimeControl::parse(&c.control).map_err(|e| bad(e.to_string()))?,
                 left: c.left,
                 since: c.since,
             }),

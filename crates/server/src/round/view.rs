@@ -114,6 +114,41 @@ pub struct ClockView {
     pub running: Option<&'static str>,
 }
 
+impl SeatView {
+    fn of(g: &Game, side: Side) -> SeatView {
+        let p = g.players[side.index()];
+        SeatView {
+            kind: match p {
+                Player::Human => "human",
+                Player::Computer(_) => "computer",
+            },
+            level: match p {
+                Player::Computer(l) => Some(l),
+                Player::Human => None,
+            },
+            taken: p == Player::Human && g.secrets()[side.index()].is_some(),
+            player: g.people.accounts[side.index()].clone(),
+            rating: g.people.ratings.start[side.index()],
+        }
+    }
+}
+
+impl AwayView {
+    fn of(g: &Game) -> AwayView {
+        let now = crate::dates::now_ms();
+        let since = |i: usize| {
+            g.away[i]
+                .filter(|_| g.is_playing())
+                .map(|t| (now - t).max(0))
+        };
+        AwayView {
+            south: since(0),
+            north: since(1),
+            claim_after: crate::round::game::claim_after_ms(g.category()),
+        }
+    }
+}
+
 impl ClockView {
     fn of(g: &Game) -> Option<ClockView> {
         let c = g.clock?;
@@ -133,22 +168,6 @@ impl ClockView {
 
 impl GameView {
     pub fn of(g: &Game) -> GameView {
-        let seat = |side: Side| {
-            let p = g.players[side.index()];
-            SeatView {
-                kind: match p {
-                    Player::Human => "human",
-                    Player::Computer(_) => "computer",
-                },
-                level: match p {
-                    Player::Computer(l) => Some(l),
-                    Player::Human => None,
-                },
-                taken: p == Player::Human && g.secrets()[side.index()].is_some(),
-                player: g.people.accounts[side.index()].clone(),
-                rating: g.people.ratings.start[side.index()],
-            }
-        };
         let playing = g.is_playing();
         let (status, result, termination) = g.status_columns();
         GameView {
@@ -176,8 +195,8 @@ impl GameView {
             result,
             termination,
             seats: SeatsView {
-                south: seat(Side::South),
-                north: seat(Side::North),
+                south: SeatView::of(g, Side::South),
+                north: SeatView::of(g, Side::North),
             },
             thinking: g.thinking && matches!(g.status, Status::Playing),
             rematch: g.rematch.clone(),
@@ -193,19 +212,7 @@ impl GameView {
                 kind: o.kind.name(),
                 by: side_name(o.by),
             }),
-            away: {
-                let now = crate::dates::now_ms();
-                let since = |i: usize| {
-                    g.away[i]
-                        .filter(|_| g.is_playing())
-                        .map(|t| (now - t).max(0))
-                };
-                AwayView {
-                    south: since(0),
-                    north: since(1),
-                    claim_after: crate::round::game::claim_after_ms(g.category()),
-                }
-            },
+            away: AwayView::of(g),
             rated: g.people.rated,
             public: g.people.public,
             category: g.category(),

@@ -297,6 +297,32 @@ impl Round {
                     .subscribe();
                 let _ = reply.send((event_message(&Event::State, &self.game), rx));
             }
+            Command::FlagCheck => self.flag_timer = None,
+            Command::Lag { secret, rtt_ms } => {
+                for side in self.game.seats_of(&secret) {
+                    self.lags.note(side, rtt_ms);
+                }
+            }
+            Command::EngineDone { token, mv } => self.engine_done(token, mv).await,
+            Command::EngineRetry => self.engine_retry().await,
+            Command::Refresh => {
+                self.refresh().await;
+            }
+            Command::Heard(h) => self.hear(*h).await,
+            Command::Recheck => {
+                self.recheck = false;
+                self.refresh().await;
+            }
+            request => self.request(request).await,
+        }
+        self.kick_engine().await;
+        self.arm_flag_timer();
+    }
+
+    /// A player's request: decided by the rules on the game as it stands, retried once on the
+    /// game as stored when this copy was behind.
+    async fn request(&mut self, cmd: Command) {
+        match cmd {
             Command::Play {
                 secret,
                 mv,
@@ -334,12 +360,6 @@ impl Round {
             Command::Claim { secret, reply } => {
                 let _ = reply.send(retried!(self.claim(&secret)));
             }
-            Command::FlagCheck => self.flag_timer = None,
-            Command::Lag { secret, rtt_ms } => {
-                for side in self.game.seats_of(&secret) {
-                    self.lags.note(side, rtt_ms);
-                }
-            }
             Command::Join {
                 invite,
                 account,
@@ -373,19 +393,9 @@ impl Round {
             Command::HintPosition { secret, reply } => {
                 let _ = reply.send(retried!(sync self.hint_position(&secret)));
             }
-            Command::EngineDone { token, mv } => self.engine_done(token, mv).await,
-            Command::EngineRetry => self.engine_retry().await,
-            Command::Refresh => {
-                self.refresh().await;
-            }
-            Command::Heard(h) => self.hear(*h).await,
-            Command::Recheck => {
-                self.recheck = false;
-                self.refresh().await;
-            }
+            // The round's own commands are handled in `handle`.
+            _ => {}
         }
-        self.kick_engine().await;
-        self.arm_flag_timer();
     }
 
     fn held(&self, secret: &str) -> ApiResult<Vec<Side>> {
