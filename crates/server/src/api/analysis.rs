@@ -13,15 +13,14 @@ use anywoli_engine::{Engine, Info, Limits, MAX_MULTIPV};
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::State;
 use axum::response::Response;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
 use crate::api::client::ClientIp;
 use crate::api::AppState;
 use crate::engine_queue::QueueError;
 use crate::error::{ApiError, ApiResult};
-use crate::ws::{Bounds, Channel};
+use crate::ws::{text as text_of, Bounds, Channel, SocketError};
 
 /// The longest one analysis searches, and how long when the request says nothing.
 pub const MAX_MOVETIME_MS: u64 = 30_000;
@@ -76,7 +75,7 @@ pub async fn analysis(
         Err(e) => return Ok(crate::ws::caps::refused(e)),
     };
     let limits = st.sockets().limits();
-    let (tx, rx) = mpsc::channel::<Value>(64);
+    let (tx, rx) = mpsc::channel::<Reply>(64);
     let channel = Analyst {
         st,
         client: client.0,
@@ -89,8 +88,38 @@ pub async fn analysis(
     }))
 }
 
-fn error(e: &ApiError) -> Value {
-    json!({"type": "error", "error": e.code, "message": e.message})
+/// What the analysis board is sent.
+#[derive(Serialize, Debug)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Reply {
+    Pong,
+    /// The search's lines at one depth, once every asked-for line has a score.
+    Info {
+        position: String,
+        depth: u32,
+        nodes: u64,
+        time: u64,
+        lines: Vec<Line>,
+    },
+    /// The search ended (its time ran out, or it was stopped).
+    Done {
+        position: String,
+        best: Option<String>,
+        score: i32,
+        depth: u32,
+    },
+    Error(SocketError),
+}
+
+/// One of the engine's lines: its score (centiseeds, for the side to move) and its moves.
+#[derive(Serialize, Debug)]
+struct Line {
+    score: i32,
+    pv: Vec<String>,
+}
+
+fn error(e: ApiError) -> Reply {
+    Reply::Error(e.into())
 }
 
 /// One analysis board: the engine's lines go out, requests come in. At most one analysis
@@ -99,8 +128,8 @@ struct Analyst {
     st: AppState,
     /// Who asks: at most [`crate::ws::caps::ANALYSES_PER_CLIENT`] of their analyses run at once.
     client: Option<std::net::IpAddr>,
-    tx: mpsc::Sender<Value>,
-    rx: mpsc::Receiver<Value>,
+    tx: mpsc::Sender<Reply>,
+    rx: mpsc::Receiver<Reply>,
     /// The analysis running: its stop flag and its task.
     running: Option<(Arc<AtomicBool>, tokio::task::JoinHandle<()>)>,
 }
@@ -131,12 +160,12 @@ impl Drop for Analyst {
 impl Channel for Analyst {
     async fn next(&mut self) -> Option<String> {
         // Never `None`: this channel holds a sender itself.
-        self.rx.recv().await.map(|v| v.to_string())
+        self.rx.recv().await.map(|r| text_of(&r))
     }
 
     async fn answer(&mut self, text: String) -> Option<String> {
         let reply = match serde_json::from_str::<Request>(&text) {
-            Ok(Request::Ping) => json!({"type": "pong"}),
+            Ok(Request::Ping) => Reply::Pong,
             Ok(Request::Stop) => {
                 self.stop();
                 return None;
@@ -161,14 +190,12 @@ impl Channel for Analyst {
                         self.running = Some(running);
                         return None;
                     }
-                    Err(e) => error(&e),
+                    Err(e) => error(e),
                 }
             }
-            Err(e) => error(&ApiError::malformed(format!(
-                "not an analysis request: {e}"
-            ))),
+            Err(e) => error(ApiError::malformed(format!("not an analysis request: {e}"))),
         };
-        Some(reply.to_string())
+        Some(text_of(&reply))
     }
 }
 
@@ -187,7 +214,7 @@ fn start(
     st: &AppState,
     client: Option<std::net::IpAddr>,
     asked: Asked<'_>,
-    tx: mpsc::Sender<Value>,
+    tx: mpsc::Sender<Reply>,
 ) -> ApiResult<(Arc<AtomicBool>, tokio::task::JoinHandle<()>)> {
     let Asked {
         position,
@@ -228,15 +255,18 @@ fn start(
                 movetime: Some(Duration::from_millis(movetime)),
                 ..Limits::default()
             };
-            let mut lines: Vec<Value> = Vec::new();
+            let mut lines: Vec<Line> = Vec::new();
             let mut on_info = |i: &Info| {
                 let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
-                lines.push(json!({"score": i.score, "pv": pv}));
+                lines.push(Line { score: i.score, pv });
                 if i.multipv == expected {
-                    let _ = job_tx.blocking_send(json!({
-                        "type": "info", "position": asked, "depth": i.depth, "nodes": i.nodes,
-                        "time": i.time.as_millis() as u64, "lines": std::mem::take(&mut lines),
-                    }));
+                    let _ = job_tx.blocking_send(Reply::Info {
+                        position: asked.clone(),
+                        depth: i.depth,
+                        nodes: i.nodes,
+                        time: i.time.as_millis() as u64,
+                        lines: std::mem::take(&mut lines),
+                    });
                 }
             };
             engine.search(&pos, &limits, &flag, &mut on_info)
@@ -244,18 +274,17 @@ fn start(
         let ran = rounds.ctx.engine.run_yielding(yields, job).await;
         drop(permit);
         let done = match ran {
-            Ok(r) => json!({
-                "type": "done",
-                "position": position,
-                "best": r.best.map(|m| m.to_string()),
-                "score": r.score,
-                "depth": r.depth,
-            }),
-            Err(QueueError::Full { retry_after }) => error(&ApiError::busy(
+            Ok(r) => Reply::Done {
+                position,
+                best: r.best.map(|m| m.to_string()),
+                score: r.score,
+                depth: r.depth,
+            },
+            Err(QueueError::Full { retry_after }) => error(ApiError::busy(
                 "the engine is busy; try again",
                 retry_after.as_secs(),
             )),
-            Err(e) => error(&ApiError::busy(e.to_string(), 5)),
+            Err(e) => error(ApiError::busy(e.to_string(), 5)),
         };
         let _ = tx.send(done).await;
     });

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Path, State};
 use axum::response::Response;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
 use crate::api::client::ClientIp;
@@ -15,7 +15,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::round::view::event_message;
 use crate::round::{game::Event, Command, Rounds};
 use crate::trace_json::side_name;
-use crate::ws::{Bounds, Channel};
+use crate::ws::{text as text_of, Bounds, Channel, SocketError};
 
 /// What a watcher may send: pings and one hello with its seat's secret, well under 4 KiB; the
 /// page pings every 15 s, so 20 in 10 s is a client gone wrong.
@@ -83,11 +83,8 @@ impl Channel for Watcher {
     }
 
     async fn answer(&mut self, text: String) -> Option<String> {
-        Some(
-            answer(&text, &self.rounds, &self.id, &mut self.presence)
-                .await
-                .to_string(),
-        )
+        let out = answer(&text, &self.rounds, &self.id, &mut self.presence).await;
+        Some(text_of(&out))
     }
 }
 
@@ -114,19 +111,47 @@ impl Drop for Presence {
     }
 }
 
+/// What a watcher sends.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum In {
+    Ping,
+    /// Whose connection this is: a seat's secret (taken as any JSON value, so that a hello
+    /// without a string secret is told what it lacks).
+    Hello {
+        #[serde(default)]
+        secret: serde_json::Value,
+    },
+}
+
+/// What a watcher is answered (the game's events are [`event_message`]s).
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Out {
+    Pong,
+    /// The seats the hello's secret holds.
+    Hello {
+        seats: Vec<&'static str>,
+    },
+    Error(SocketError),
+}
+
 /// Answers a client's message: a ping, or the `hello` that says whose connection this is.
 async fn answer(
     text: &str,
     rounds: &Arc<Rounds>,
     id: &str,
     presence: &mut Option<Presence>,
-) -> serde_json::Value {
-    let msg: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
-    match msg["type"].as_str() {
-        Some("ping") => json!({"type": "pong"}),
-        Some("hello") if presence.is_none() => {
-            let Some(secret) = msg["secret"].as_str().map(str::to_string) else {
-                return json!({"type": "error", "error": "malformed", "message": "hello needs the seat's secret"});
+) -> Out {
+    let refuse = |m: &str| Out::Error(SocketError::malformed(m));
+    match serde_json::from_str::<In>(text) {
+        Ok(In::Ping) => Out::Pong,
+        Ok(In::Hello { .. }) if presence.is_some() => {
+            refuse("this connection has said hello already")
+        }
+        Ok(In::Hello { secret }) => {
+            let Some(secret) = secret.as_str().map(str::to_string) else {
+                return refuse("hello needs the seat's secret");
             };
             let r = rounds
                 .call(id, |reply| Command::Present {
@@ -142,17 +167,46 @@ async fn answer(
                         id: id.to_string(),
                         secret,
                     });
-                    let seats: Vec<&str> = seats.into_iter().map(side_name).collect();
-                    json!({"type": "hello", "seats": seats})
+                    Out::Hello {
+                        seats: seats.into_iter().map(side_name).collect(),
+                    }
                 }
-                Err(e) => json!({"type": "error", "error": e.code, "message": e.message}),
+                Err(e) => Out::Error(e.into()),
             }
         }
-        Some("hello") => {
-            json!({"type": "error", "error": "malformed", "message": "this connection has said hello already"})
-        }
-        _ => {
-            json!({"type": "error", "error": "malformed", "message": "a client sends {\"type\":\"ping\"} or {\"type\":\"hello\",\"secret\":…}"})
-        }
+        Err(_) => refuse("a client sends {\"type\":\"ping\"} or {\"type\":\"hello\",\"secret\":…}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_watcher_s_messages_read_as_before_they_were_typed() {
+        let read = |t: &str| serde_json::from_str::<In>(t).ok();
+        assert!(matches!(read(r#"{"type":"ping"}"#), Some(In::Ping)));
+        assert!(matches!(read(r#"{"type":"ping","at":5}"#), Some(In::Ping)));
+        let Some(In::Hello { secret }) = read(r#"{"type":"hello","secret":"s3"}"#) else {
+            panic!("a hello");
+        };
+        assert_eq!(secret.as_str(), Some("s3"));
+        let Some(In::Hello { secret }) = read(r#"{"type":"hello"}"#) else {
+            panic!("a hello without its secret is still a hello");
+        };
+        assert!(secret.is_null());
+        assert!(read(r#"{"type":"move"}"#).is_none());
+        assert!(read("not json").is_none());
+        assert_eq!(
+            text_of(&Out::Hello {
+                seats: vec!["south"]
+            }),
+            r#"{"type":"hello","seats":["south"]}"#
+        );
+        assert_eq!(
+            text_of(&Out::Error(SocketError::malformed("no"))),
+            r#"{"type":"error","error":"malformed","message":"no"}"#
+        );
+        assert_eq!(text_of(&Out::Pong), r#"{"type":"pong"}"#);
     }
 }

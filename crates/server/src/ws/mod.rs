@@ -4,7 +4,9 @@
 //! (keepalive pings, the idle timeout, message size and rate, slow readers, the close).
 
 pub mod caps;
+pub mod refusal;
 pub mod socket;
 
 pub use caps::{SocketCaps, SocketLimits, SocketPermit};
+pub use refusal::{text, SocketError};
 pub use socket::{serve, Bounds, Channel};
