@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use anywoli_engine::endgame::Table;
+use anywoli_engine::endgame::{Table, MAX_THREADS};
 use clap::Subcommand;
 
 use crate::common::CmdResult;
@@ -31,7 +31,7 @@ pub enum TablebaseCommand {
         #[command(flatten)]
         place: Place,
         /// Threads to use.
-        #[arg(long, default_value_t = 2, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+        #[arg(long, default_value_t = 2, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
         threads: u16,
         /// Build the 12-seed database even when the system says too little memory is free.
         #[arg(long)]
@@ -46,7 +46,7 @@ pub enum TablebaseCommand {
         #[command(flatten)]
         place: Place,
         /// Threads compressing.
-        #[arg(long, default_value_t = 2, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+        #[arg(long, default_value_t = 2, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
         threads: u16,
     },
     /// Check the compact file against the `.awtb` file entry by entry, and probe both at
@@ -65,7 +65,7 @@ pub enum TablebaseCommand {
     Verify {
         #[command(flatten)]
         place: Place,
-        #[arg(long, default_value_t = 2, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+        #[arg(long, default_value_t = 2, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
         threads: u16,
     },
     /// Print a saved database's figures: wins, losses, unforced, forced-capture lengths.

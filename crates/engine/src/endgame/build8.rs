@@ -7,7 +7,7 @@ use super::entry::{Entry, Verdict, INVALID, LOSS_BIT, MAX_DTC, STUCK, UNFORCED};
 use super::error::EndgameError;
 use super::index::positions;
 use super::moves::{expand, Moves};
-use super::table::{Store, Table};
+use super::table::Table;
 use super::work::{parallel, Progress, Stage};
 
 /// Builds the database of every position with `seeds` seeds in play (8 is the one built by
@@ -38,10 +38,7 @@ pub fn build(seeds: u8, threads: usize, progress: Progress) -> Result<Table, End
     }
     let graph = link(parts, n, progress);
     retrograde(&mut entries, &mut degree, &graph, progress)?;
-    Ok(Table {
-        seeds,
-        store: Store::Plain(entries),
-    })
+    Ok(Table::in_memory(seeds, entries))
 }
 
 /// One thread's share of the positions after stage 1: their entries as far as their own moves

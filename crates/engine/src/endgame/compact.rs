@@ -159,7 +159,7 @@ fn check_index(index: &[u8], blocks: usize, data_len: u64) -> Result<(), Defect>
 
 impl Compact {
     /// Maps `path` and checks its header and index (not the blocks: each is checked by zstd's
-    /// content checksum when it is decompressed, and [`Compact::check`] reads them all).
+    /// content checksum when it is decompressed, and [`Compact::entries`] reads them all).
     pub fn open(path: &Path, damaged: impl Fn(u8) -> Entry) -> Result<Compact, CompactError> {
         let name = path.display().to_string();
         let open_err = |err| CompactError::Open {

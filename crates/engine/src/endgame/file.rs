@@ -9,7 +9,7 @@ use super::compact::{self, Compact};
 use super::entry::Entry;
 use super::error::{Defect, EndgameError};
 use super::index::{checksum, positions};
-use super::table::{damaged_entry, Store, Table};
+use super::table::{damaged_entry, Table};
 
 /// The file format's first bytes.
 const MAGIC: &[u8; 8] = b"AWTB\0\x01\r\n";
@@ -25,7 +25,7 @@ impl Table {
             let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
             let mut header = [0u8; HEADER];
             header[..8].copy_from_slice(MAGIC);
-            header[8] = self.seeds;
+            header[8] = self.seeds();
             header[16..24].copy_from_slice(&(data.len() as u64).to_le_bytes());
             header[24..32].copy_from_slice(&checksum(&data).to_le_bytes());
             f.write_all(&header)?;
@@ -64,16 +64,10 @@ impl Table {
         if &header[..8] == compact::MAGIC {
             let c = Compact::open(path, damaged_entry)?;
             let data = c.entries()?;
-            return Ok(Table {
-                seeds: c.seeds(),
-                store: Store::Plain(data),
-            });
+            return Ok(Table::in_memory(c.seeds(), data));
         }
         let (seeds, data) = read_plain(f, &header).map_err(bad)?;
-        Ok(Table {
-            seeds,
-            store: Store::Plain(data),
-        })
+        Ok(Table::in_memory(seeds, data))
     }
 }
 

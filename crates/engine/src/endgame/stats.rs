@@ -51,7 +51,7 @@ impl Table {
     /// Counts of each kind of entry and the distribution of forced-capture lengths.
     pub fn stats(&self) -> Stats {
         let mut s = Stats {
-            seeds: self.seeds,
+            seeds: self.seeds(),
             positions: self.len() as u64,
             ..Stats::default()
         };
@@ -78,7 +78,7 @@ impl Table {
                     }
                     // Play never leaves 4 seeds in a hole (the fourth is captured at once):
                     // only a hole untouched since the start holds 4.
-                    if !unrank(i as u64, self.seeds).contains(&4) {
+                    if !unrank(i as u64, self.seeds()).contains(&4) {
                         s.playable += 1;
                         if d as u32 > s.longest_playable {
                             s.longest_playable = d as u32;

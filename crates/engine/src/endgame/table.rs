@@ -14,13 +14,13 @@ use super::index::{position_of, positions, rank, turned, unrank, HOLES, MAX_SEED
 
 /// A database of every position with one number of seeds in play.
 pub struct Table {
-    pub(super) seeds: u8,
-    pub(super) store: Store,
+    seeds: u8,
+    store: Store,
 }
 
 /// Where a table's entries are: in memory (built, or loaded from `.awtb`), or in a compact
 /// file read through a memory map (`.awtbz`, [`compact`]).
-pub(super) enum Store {
+enum Store {
     Plain(Vec<Entry>),
     Compact(Compact),
 }
@@ -36,6 +36,14 @@ pub(super) fn damaged_entry(seeds: u8) -> Entry {
 }
 
 impl Table {
+    /// A table of entries already checked to be one per position (a build's, a file's).
+    pub(super) fn in_memory(seeds: u8, data: Vec<Entry>) -> Table {
+        Table {
+            seeds,
+            store: Store::Plain(data),
+        }
+    }
+
     pub fn seeds(&self) -> u8 {
         self.seeds
     }
@@ -48,10 +56,7 @@ impl Table {
                 count: data.len(),
             });
         }
-        Ok(Table {
-            seeds,
-            store: Store::Plain(data),
-        })
+        Ok(Table::in_memory(seeds, data))
     }
 
     pub fn len(&self) -> usize {
