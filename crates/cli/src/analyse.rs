@@ -63,7 +63,7 @@ pub fn run(start: &Start, moves: &[String], opts: &Options) -> CmdResult {
         },
     };
     let mut engine = Engine::new(opts.hash, opts.threads);
-    engine.set_tablebase(anywoli_engine::tablebase::from_env());
+    engine.set_tablebase(anywoli_engine::endgame::shared());
     engine.set_multipv(opts.multipv);
     let multi = opts.multipv > 1;
     let stop = AtomicBool::new(false);

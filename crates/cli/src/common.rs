@@ -41,7 +41,9 @@ failure_from!(
     anywoli_core::PositionError,
     anywoli_core::PlayError,
     anywoli_core::UnknownRules,
-    anywoli_core::ParseMoveError
+    anywoli_core::ParseMoveError,
+    anywoli_engine::endgame::EndgameError,
+    anywoli_engine::endgame::CompactError
 );
 
 impl From<serde_json::Error> for Failure {

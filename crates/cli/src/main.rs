@@ -423,6 +423,7 @@ fn main() -> ExitCode {
     let command = cli
         .command
         .unwrap_or_else(|| Command::Serve(ServeArgs::default()));
+    anywoli_engine::endgame::set_loader(tablebase::from_env);
     let result = match command {
         Command::Serve(args) => serve(args),
         Command::Backup(args) => backup::run(&args),

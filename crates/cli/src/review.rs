@@ -51,7 +51,7 @@ pub fn run(args: &ReviewArgs) -> CmdResult {
         (None, t) => Limits::movetime(Duration::from_millis(t.unwrap_or(DEFAULT_MOVETIME_MS))),
     };
     let mut engine = Engine::new(args.hash, 1);
-    engine.set_tablebase(anywoli_engine::tablebase::from_env());
+    engine.set_tablebase(anywoli_engine::endgame::shared());
     let bar =
         ProgressBar::with_draw_target(Some(rec.moves.len() as u64), ProgressDrawTarget::stderr());
     bar.set_style(

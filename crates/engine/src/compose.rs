@@ -2,7 +2,7 @@
 //!
 //! A position is a puzzle when the side to move (the solver, South or North) forces a win
 //! (a final store difference above 0) and has exactly one winning first move. The solution
-//! is then followed a ply at a time with the exact solver ([`crate::solve`]):
+//! is then followed a ply at a time with the exact solver ([`crate::endgame::solve`]):
 //!
 //! - at each later turn of the solver, if there are two legal moves or more and every one
 //!   wins, the line ends there (the rest plays itself); if exactly one move wins, it is the
@@ -18,9 +18,9 @@
 
 use anywoli_core::{Move, Position, Side};
 
+use crate::endgame::Tablebase;
+use crate::endgame::{Solution, Solver};
 use crate::puzzles::{grade, Puzzle};
-use crate::solve::{Solution, Solver};
-use crate::tablebase::Tablebase;
 
 /// The longest solution a composed puzzle may have, in plies of both sides.
 pub const MAX_PLIES: usize = 200;
@@ -91,7 +91,7 @@ fn letters(moves: &[Move]) -> String {
 }
 
 /// The puzzle of `pos` (numbered 0), or why it is not one; `tb` is the endgame databases, if
-/// any (`crate::tablebase::from_env`).
+/// any (`crate::endgame::shared`).
 pub fn compose(
     pos: &Position,
     tb: Option<&Tablebase>,
@@ -132,7 +132,7 @@ impl<'a> Composer<'a> {
     /// Runs one question of the solver on what is left of the budget.
     fn ask<T>(
         &mut self,
-        f: impl FnOnce(&mut Solver<'a>) -> Result<T, crate::solve::Unproven>,
+        f: impl FnOnce(&mut Solver<'a>) -> Result<T, crate::endgame::Unproven>,
     ) -> Result<T, Refusal> {
         let left = self.limits.nodes.saturating_sub(self.used);
         let unproven = Refusal::Unproven {

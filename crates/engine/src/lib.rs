@@ -1,9 +1,9 @@
-//! Search, evaluation and (later) endgame databases for Anywoli.
+//! Search, evaluation and endgame databases for Anywoli.
 
 pub mod arena;
 pub mod book;
 pub mod compose;
-pub mod crosscheck;
+pub mod endgame;
 pub mod eval;
 pub mod features;
 pub mod lessons;
@@ -11,11 +11,8 @@ pub mod net;
 pub mod players;
 pub mod protocol;
 pub mod puzzles;
-pub mod retro;
 pub mod review;
 pub mod search;
-pub mod solve;
-pub mod tablebase;
 pub mod themes;
 pub mod tt;
 pub mod tune;

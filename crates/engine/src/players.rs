@@ -138,7 +138,7 @@ impl LevelPlayer {
     /// A player that is not on the ladder (self-play for tuning, experiments).
     pub fn with_spec(spec: LevelSpec, seed: u64, hash_mib: usize, threads: usize) -> LevelPlayer {
         let mut engine = Engine::new(hash_mib, threads);
-        engine.set_tablebase(crate::tablebase::from_env());
+        engine.set_tablebase(crate::endgame::shared());
         LevelPlayer {
             spec,
             engine,

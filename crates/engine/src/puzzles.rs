@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 
 use anywoli_core::{parse_position, Move, Position, Rules, Side};
 
-use crate::tablebase::{positions, unrank, Tablebase, Verdict};
+use crate::endgame::{positions, unrank, Tablebase, Verdict};
 
 /// The committed collection: `id|grade|plies|defences|position|solution` a line.
 pub const PUZZLES_TXT: &str = include_str!("../puzzles.txt");

@@ -13,9 +13,9 @@ use std::time::{Duration, Instant};
 use anywoli_core::{Move, Position, Side};
 use arrayvec::ArrayVec;
 
+use crate::endgame::Tablebase;
 use crate::eval::{self, Weights};
 use crate::net::Quantized;
-use crate::tablebase::Tablebase;
 use crate::tt::{Bound, Entry, Table};
 
 /// Deepest ply a search looks at.

@@ -7,8 +7,8 @@
 
 use anywoli_core::{parse_position, Move, Position, Rules, Side};
 use anywoli_engine::compose::{compose, compose_counting, ComposeLimits, Refusal};
+use anywoli_engine::endgame::Solver;
 use anywoli_engine::puzzles::Judgement;
-use anywoli_engine::solve::Solver;
 use anywoli_engine::themes::{themes, Theme};
 
 const BUDGET: u64 = 2_000_000;

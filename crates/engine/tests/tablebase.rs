@@ -6,16 +6,15 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 
 use anywoli_core::{Position, Rules, Side, XorShift, QUIET_LIMIT};
-use anywoli_engine::solve::Solver;
-use anywoli_engine::tablebase::{
-    self, positions, rank, turned, unrank, Table, Tablebase, Verdict, INVALID, LOSS_BIT,
+use anywoli_engine::endgame::{
+    self, positions, rank, turned, unrank, Solver, Table, Tablebase, Verdict, INVALID, LOSS_BIT,
 };
 use anywoli_engine::{Engine, Limits};
 
 fn table() -> &'static Arc<Tablebase> {
     static TB: OnceLock<Arc<Tablebase>> = OnceLock::new();
     TB.get_or_init(|| {
-        let t = tablebase::build(8, 2, &|_, _, _| {}).expect("the 8-seed database builds");
+        let t = endgame::build(8, 2, &|_, _, _| {}).expect("the 8-seed database builds");
         Arc::new(Tablebase::from_tables(vec![t]))
     })
 }
@@ -97,7 +96,7 @@ fn figures_of_the_8_seed_database() {
 #[test]
 fn the_verifier_accepts_the_database_and_finds_a_wrong_entry() {
     let t = eight();
-    let stats = tablebase::verify(t, 2, &|_, _, _| {}).unwrap();
+    let stats = endgame::verify(t, 2, &|_, _, _| {}).unwrap();
     assert_eq!(stats, t.stats());
 
     // Save, damage one entry on disk, and both the loader and the verifier object.
@@ -111,11 +110,15 @@ fn the_verifier_accepts_the_database_and_finds_a_wrong_entry() {
     let i = 32 + 2 * 1_000_000;
     bytes[i] ^= 1;
     std::fs::write(&path, &bytes).unwrap();
-    let err = Table::load(&path).err().unwrap();
+    let err = Table::load(&path).err().unwrap().to_string();
     assert!(err.contains("checksum"), "{err}");
     bytes.truncate(1000);
     std::fs::write(&path, &bytes).unwrap();
-    assert!(Table::load(&path).err().unwrap().contains("shorter"));
+    assert!(Table::load(&path)
+        .err()
+        .unwrap()
+        .to_string()
+        .contains("shorter"));
     std::fs::remove_dir_all(&dir).unwrap();
 
     // A table whose entry was changed (but with a right checksum) fails the verifier.
@@ -123,8 +126,8 @@ fn the_verifier_accepts_the_database_and_finds_a_wrong_entry() {
     let k = data.iter().position(|&e| e == 7).unwrap();
     data[k] = 9;
     let bad = Table::from_entries(8, data).unwrap();
-    let err = tablebase::verify(&bad, 2, &|_, _, _| {}).unwrap_err();
-    assert!(err.0.contains("disagrees"), "{err}");
+    let err = endgame::verify(&bad, 2, &|_, _, _| {}).unwrap_err();
+    assert!(err.to_string().contains("disagrees"), "{err}");
 }
 
 #[test]
@@ -421,8 +424,7 @@ fn the_unmove_builder_agrees_with_the_move_graph_builder() {
     let t = eight();
     for threads in [1, 3] {
         let solved =
-            anywoli_engine::retro::solve(&anywoli_engine::retro::eight(), threads, &|_, _, _| {})
-                .unwrap();
+            endgame::retro::solve(&endgame::retro::eight(), threads, &|_, _, _| {}).unwrap();
         assert_eq!(solved.thresholds, 1);
         let differ = (0..positions(8))
             .filter(|&i| solved.status(i as usize, 0) != t.entry_at(i))
@@ -467,7 +469,7 @@ fn the_compact_file_holds_every_entry_of_the_table() {
     // 8-seed table is small).
     t.save(&dir.join(Table::file_name(8))).unwrap();
     std::fs::write(dir.join(Table::file_name(8)), b"not read").unwrap();
-    let opened = Tablebase::open(Some(&dir)).unwrap();
+    let opened = Tablebase::open(&dir).unwrap();
     assert!(!opened.table(8).unwrap().is_compact());
     assert!((0..positions(8)).all(|i| opened.table(8).unwrap().entry_at(i) == t.entry_at(i)));
     // Probes through the mapped file.
@@ -511,7 +513,10 @@ fn a_damaged_compact_file_is_refused() {
     let good = std::fs::read(&path).unwrap();
     let refused = |bytes: &[u8]| {
         std::fs::write(&path, bytes).unwrap();
-        Table::open_compact(&path).err().expect("refused")
+        Table::open_compact(&path)
+            .err()
+            .expect("refused")
+            .to_string()
     };
 
     let mut b = good.clone();
@@ -534,7 +539,7 @@ fn a_damaged_compact_file_is_refused() {
     assert!(refused(&b).contains("wrong magic"));
 
     // One byte inside block 10's frame.
-    let blocks = positions(8).div_ceil(tablebase::compact::BLOCK as u64) as usize;
+    let blocks = positions(8).div_ceil(endgame::compact::BLOCK as u64) as usize;
     let at = |b: usize| {
         let i = 64 + 8 * b;
         u64::from_le_bytes(good[i..i + 8].try_into().unwrap()) as usize
@@ -544,12 +549,12 @@ fn a_damaged_compact_file_is_refused() {
     b[data + (at(10) + at(11)) / 2] ^= 0x10;
     std::fs::write(&path, &b).unwrap();
     let c = Table::open_compact(&path).unwrap();
-    let idx = 10 * tablebase::compact::BLOCK as u64 + 7;
+    let idx = 10 * endgame::compact::BLOCK as u64 + 7;
     let err = c.try_entry_at(idx).unwrap_err().to_string();
     assert!(err.contains("is damaged: block 10"), "{err}");
     assert_eq!(c.entry_at(idx), INVALID);
     assert_eq!(c.entry_at(idx - 4096), t.entry_at(idx - 4096));
-    let err = Table::load(&path).err().unwrap();
+    let err = Table::load(&path).err().unwrap().to_string();
     assert!(err.contains("is damaged: block 10"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

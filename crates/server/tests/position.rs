@@ -4,7 +4,7 @@
 //! panics.
 
 use anywoli_core::{parse_position, Position, Rules};
-use anywoli_engine::solve::Solver;
+use anywoli_engine::endgame::Solver;
 use axum::http::StatusCode;
 use axum::Router;
 use proptest::prelude::*;
@@ -365,7 +365,7 @@ async fn malformed_requests_are_api_errors() {
 }
 
 /// The solver's own answer, with the node budget of a command line.
-fn solve(p: &str) -> anywoli_engine::solve::Solution {
+fn solve(p: &str) -> anywoli_engine::endgame::Solution {
     let pos = parse_position(p, Rules::Anywoli).unwrap();
     Solver::new(None, 20_000_000).solve(&pos).unwrap()
 }
@@ -373,7 +373,7 @@ fn solve(p: &str) -> anywoli_engine::solve::Solution {
 #[tokio::test]
 async fn a_proof_agrees_with_the_solver() {
     let app = router();
-    let no_db = anywoli_engine::tablebase::from_env().is_none();
+    let no_db = anywoli_engine::endgame::shared().is_none();
     // South forces the next capture in 5 plies (docs/tablebase.md), 10 quiet plies left.
     let p = "0,0,0,0,1,0,0,3,0,0,0,0/0,0,1,0,0,1,0,0,2,0,0,0 s 44 44 - - 90 90";
     let t0 = std::time::Instant::now();
@@ -468,7 +468,7 @@ async fn no_proof_above_the_seed_cutoff_or_past_the_node_limit() {
         v,
         json!({"proven": false, "reason": "too_many_seeds", "nodes": 0, "in_play": 96, "max": 16})
     );
-    if anywoli_engine::tablebase::from_env().is_some() {
+    if anywoli_engine::endgame::shared().is_some() {
         return;
     }
     // A 12-seed ending far from the quiet rule's end: the solver alone runs out of nodes.

@@ -128,7 +128,19 @@ fn on_two_threads<T: Send, R: Send>(items: Vec<T>, f: impl Fn(Vec<T>) -> Vec<R> 
     a.into_iter().chain(b).collect()
 }
 
+/// The endgame databases the level players use, as the command line finds them: the folder
+/// `$ANYWOLI_TABLEBASES` names.
+fn tablebases() -> Option<std::sync::Arc<anywoli_engine::endgame::Tablebase>> {
+    let dir = std::env::var_os("ANYWOLI_TABLEBASES")?;
+    let opened = anywoli_engine::endgame::open_folder(std::path::Path::new(&dir));
+    opened.unwrap_or_else(|e| {
+        eprintln!("anywoli: the endgame databases are not used: {e}");
+        None
+    })
+}
+
 fn main() {
+    anywoli_engine::endgame::set_loader(tablebases);
     let args: Vec<String> = std::env::args().collect();
     match args.get(1).map(String::as_str) {
         Some("generate") => {

@@ -249,7 +249,7 @@ fn start(
         let job_tx = tx.clone();
         let job = move || {
             let mut engine = Engine::new(16, 1);
-            engine.set_tablebase(anywoli_engine::tablebase::from_env());
+            engine.set_tablebase(anywoli_engine::endgame::shared());
             engine.set_multipv(multipv);
             let limits = Limits {
                 movetime: Some(Duration::from_millis(movetime)),

@@ -290,7 +290,7 @@ pub async fn hint(
     let think = rounds.ctx.think;
     let job = move || {
         let mut engine = Engine::new(think.hash_mib, 1);
-        engine.set_tablebase(anywoli_engine::tablebase::from_env());
+        engine.set_tablebase(anywoli_engine::endgame::shared());
         let stop = std::sync::atomic::AtomicBool::new(false);
         let limits = Limits {
             depth: Some(24),

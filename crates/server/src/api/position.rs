@@ -8,8 +8,7 @@
 use anywoli_core::{
     Counted, Field, Outcome, Position, PositionError, PositionErrorKind, Rules, Side,
 };
-use anywoli_engine::solve::{Solution, Solver, Unproven};
-use anywoli_engine::tablebase::{Probe, Verdict};
+use anywoli_engine::endgame::{Probe, Solution, Solver, Unproven, Verdict};
 use axum::extract::State;
 use axum::Json;
 use serde::Deserialize;
@@ -287,7 +286,7 @@ pub async fn proof(
     }
     client.check(&st.limiters().hints, "proofs")?;
     let job = move || {
-        let tb = anywoli_engine::tablebase::from_env();
+        let tb = anywoli_engine::endgame::shared();
         let tb = tb.as_deref();
         let probe = tb.and_then(|t| t.probe(&pos));
         (Solver::new(tb, PROOF_NODES).solve(&pos), probe)

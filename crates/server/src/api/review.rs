@@ -127,7 +127,7 @@ async fn judge(st: &AppState, g: &Game, done: Arc<AtomicUsize>) -> ApiResult<()>
     let (start, moves) = (g.start, g.moves.clone());
     let job = move || {
         let mut engine = Engine::new(REVIEW_HASH_MIB, 1);
-        engine.set_tablebase(anywoli_engine::tablebase::from_env());
+        engine.set_tablebase(anywoli_engine::endgame::shared());
         let stop = std::sync::atomic::AtomicBool::new(false);
         review(
             &mut engine,

@@ -140,7 +140,7 @@ async fn run(st: &AppState, client: &ClientIp, pos: Position) -> ApiResult<Compo
         client.check(&st.limiters().hints, "puzzles composed")?;
     }
     let job = move || {
-        let tb = anywoli_engine::tablebase::from_env();
+        let tb = anywoli_engine::endgame::shared();
         compose(&pos, tb.as_deref(), ComposeLimits::nodes(COMPOSE_NODES))
     };
     match st.rounds().ctx.engine.run(Priority::Hint, job).await {

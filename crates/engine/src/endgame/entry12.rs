@@ -1,6 +1,6 @@
 //! The 12-seed database's entry: the margins the side to move can force at least and at most,
-//! and the plies to the capture that proves it, in 16 bits. The builder (`crate::retro`) writes
-//! it, the prober ([`crate::tablebase`]) reads it; both import it from here, below them.
+//! and the plies to the capture that proves it, in 16 bits. The builder (`build12`) writes it,
+//! the prober (`probe`) reads it; both import it from here, below them.
 
 /// Margins of the 12-seed game for the side to move, lowest first: the classes of an entry.
 pub const MARGINS12: [i32; 4] = [-12, -4, 4, 12];
@@ -35,5 +35,29 @@ impl Entry12 {
 
     pub fn exact(self) -> Option<i32> {
         (self.lower == self.upper).then(|| MARGINS12[self.lower as usize])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_of_12_round_trip() {
+        for lower in 0..4u8 {
+            for upper in lower..4u8 {
+                for dtc in [0u16, 1, 99, 4095] {
+                    let e = Entry12 { lower, upper, dtc };
+                    assert_eq!(Entry12::decode(e.encode()), Some(e));
+                }
+            }
+        }
+        assert_eq!(Entry12::decode(INVALID12), None);
+        let e = Entry12 {
+            lower: 2,
+            upper: 2,
+            dtc: 7,
+        };
+        assert_eq!(e.exact(), Some(4));
     }
 }

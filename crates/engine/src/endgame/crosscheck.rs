@@ -3,7 +3,9 @@
 
 use anywoli_core::{Position, Rules, Side};
 
-use crate::tablebase::{positions, unrank};
+use super::index::{positions, unrank};
+use super::probe::Tablebase;
+use super::solve::Solver;
 
 /// What [`cross_check12`] found.
 #[derive(Clone, Debug, Default)]
@@ -17,13 +19,13 @@ pub struct CrossCheck {
 }
 
 /// Checks the 12-seed table against a method that never reads it: the exact solver
-/// (`crate::solve`) with the 8-seed database only, on `samples` random positions (seeded, so a
+/// ([`super::solve`]) with the 8-seed database only, on `samples` random positions (seeded, so a
 /// run can be repeated), each within `nodes` nodes. Positions the solver cannot prove within
 /// its limit are only counted as tried. `both` holds the 12- and 8-seed tables, `only8` the
 /// 8-seed one.
 pub fn cross_check12(
-    both: &crate::tablebase::Tablebase,
-    only8: &crate::tablebase::Tablebase,
+    both: &Tablebase,
+    only8: &Tablebase,
     samples: usize,
     nodes: u64,
     seed: u64,
@@ -58,7 +60,7 @@ pub fn cross_check12(
         let Some(table) = both.probe(&p).and_then(|pr| pr.value) else {
             continue;
         };
-        if let Ok(v) = crate::solve::Solver::new(Some(only8), nodes).value(&p) {
+        if let Ok(v) = Solver::new(Some(only8), nodes).value(&p) {
             c.proven += 1;
             if v != table {
                 c.disagreements.push((p, table, v));

@@ -12,16 +12,17 @@
 //!
 //! Every position is expanded once, forward (its captures decide thresholds at once, its
 //! quiet moves are counted); then each wave undoes the moves into the positions it settled
-//! ([`crate::tablebase::unmoves`]) instead of reading a stored graph.
+//! ([`unmoves`]) instead of reading a stored graph.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use anywoli_core::{Position, Rules, Side, QUIET_LIMIT};
+use anywoli_core::{Position, Rules, Side};
 
-pub use crate::tablebase::entry12::{Entry12, INVALID12, MARGINS12};
-use crate::tablebase::{
-    positions, unmoves, unrank, Progress, Stage, TablebaseError, INVALID, LOSS_BIT, STUCK, UNFORCED,
-};
+use super::entry::{INVALID, LOSS_BIT, STUCK, UNFORCED};
+use super::error::EndgameError;
+use super::index::{position_of, positions, unrank};
+use super::moves::unmoves;
+use super::work::{Progress, Stage, MAX_THREADS};
 
 /// What a retrograde analysis needs to know about the game.
 pub struct Game<'a> {
@@ -120,21 +121,6 @@ impl Solved {
     }
 }
 
-fn position_south(holes: &[u8; 24], seeds: u8) -> Option<Position> {
-    let rest = 96 - seeds;
-    Position::from_parts(
-        *holes,
-        [rest / 2, rest - rest / 2],
-        Some(Side::South),
-        None,
-        None,
-        0,
-        0,
-        Rules::Anywoli,
-    )
-    .ok()
-}
-
 /// Longest list of positions a wave keeps for the next one; past it the next wave finds its
 /// positions by scanning every word for its distance instead (the first waves settle tens of
 /// millions of positions; a list of them would cost more memory than the words save).
@@ -143,27 +129,49 @@ const WAVE_LIST: usize = 1 << 24;
 const CHUNK: usize = 1 << 16;
 
 /// Runs the analysis on `threads` threads.
-pub fn solve(game: &Game, threads: usize, progress: Progress) -> Result<Solved, TablebaseError> {
+pub fn solve(game: &Game, threads: usize, progress: Progress) -> Result<Solved, EndgameError> {
     let k = game.thresholds.len();
     if k == 0 || k > MAX_THRESHOLDS {
-        return Err(TablebaseError(format!(
-            "{k} thresholds: the packed entries hold 1 to {MAX_THRESHOLDS}"
-        )));
+        return Err(EndgameError::Thresholds {
+            count: k,
+            max: MAX_THRESHOLDS,
+        });
     }
-    let seeds = game.seeds;
-    let n = positions(seeds) as usize;
+    let n = positions(game.seeds) as usize;
     if n >= u32::MAX as usize {
-        return Err(TablebaseError(
-            "too many positions for 32-bit wave entries".into(),
-        ));
+        return Err(EndgameError::Positions);
     }
-    let threads = threads.clamp(1, 64);
+    let threads = threads.clamp(1, MAX_THREADS);
     let mut solved = Solved {
         thresholds: k,
         cells: vec![0u16; 2 * n],
     };
+    forward(&mut solved, game, threads, progress);
 
-    // 1. Every position once, forward.
+    // 2. Waves, each undoing the moves into the positions the last one settled.
+    let mut listed: Option<Vec<u32>> = None;
+    let mut dist = 1u32;
+    loop {
+        progress(Stage::Retrograde, dist as u64, 0);
+        if dist >= MAX_PACKED_DTC {
+            return Err(EndgameError::PackedDistance {
+                max: MAX_PACKED_DTC,
+            });
+        }
+        let (any, next) = wave(&mut solved, game, listed.take(), dist, threads);
+        if !any {
+            break;
+        }
+        listed = next;
+        dist += 1;
+    }
+    Ok(solved)
+}
+
+/// 1. Every position once, forward.
+fn forward(solved: &mut Solved, game: &Game, threads: usize, progress: Progress) {
+    let seeds = game.seeds;
+    let n = solved.positions();
     let done = AtomicU64::new(0);
     let step = n.div_ceil(threads);
     std::thread::scope(|sc| {
@@ -185,68 +193,51 @@ pub fn solve(game: &Game, threads: usize, progress: Progress) -> Result<Solved, 
         }
     });
     progress(Stage::Moves, n as u64, n as u64);
+}
 
-    // 2. Waves, each undoing the moves into the positions the last one settled.
-    let mut listed: Option<Vec<u32>> = None;
-    let mut dist = 1u32;
-    loop {
-        progress(Stage::Retrograde, dist as u64, 0);
-        if dist >= MAX_PACKED_DTC {
-            return Err(TablebaseError(format!(
-                "a forced capture is longer than {MAX_PACKED_DTC} plies: the packed entries cannot hold it"
-            )));
-        }
-        // Which thresholds of a position this wave settled: a mask, 0 when none.
-        let settled_now = |w: u32| -> u32 {
-            (0..k)
-                .filter(|&j| matches!(field(w, j), (WON | LOST, b) if b == dist))
-                .fold(0, |m, j| m | 1 << j)
-        };
-        let mut next: Option<Vec<u32>> = Some(Vec::new());
-        let mut any = false;
-        match listed.take() {
-            Some(mut list) => {
-                list.sort_unstable();
-                list.dedup();
-                for chunk in list.chunks(CHUNK) {
-                    any |= !chunk.is_empty();
-                    apply(
-                        &mut solved,
-                        game,
-                        Cands::List(chunk),
-                        dist,
-                        threads,
-                        &mut next,
-                        &settled_now,
-                    );
-                }
-            }
-            None => {
-                // The positions settled at `dist` are found by scanning every word, a range
-                // at a time, each thread its part of the range.
-                let mut lo = 0;
-                while lo < n {
-                    let hi = (lo + CHUNK * threads).min(n);
-                    any |= apply(
-                        &mut solved,
-                        game,
-                        Cands::Range(lo, hi),
-                        dist,
-                        threads,
-                        &mut next,
-                        &settled_now,
-                    );
-                    lo = hi;
-                }
+/// One wave: undoes the moves into the positions settled at `dist` (those of `listed`, or
+/// when the last wave kept no list, those found by scanning every word). Returns whether there
+/// was any, and the list of positions this wave settled (`None` when too long to keep).
+fn wave(
+    solved: &mut Solved,
+    game: &Game,
+    listed: Option<Vec<u32>>,
+    dist: u32,
+    threads: usize,
+) -> (bool, Option<Vec<u32>>) {
+    let k = game.thresholds.len();
+    let n = solved.positions();
+    // Which thresholds of a position this wave settled: a mask, 0 when none.
+    let settled_now = |w: u32| -> u32 {
+        (0..k)
+            .filter(|&j| matches!(field(w, j), (WON | LOST, b) if b == dist))
+            .fold(0, |m, j| m | 1 << j)
+    };
+    let mut next: Option<Vec<u32>> = Some(Vec::new());
+    let mut any = false;
+    match listed {
+        Some(mut list) => {
+            list.sort_unstable();
+            list.dedup();
+            for chunk in list.chunks(CHUNK) {
+                any |= !chunk.is_empty();
+                let cands = Cands::List(chunk);
+                apply(solved, game, cands, dist, threads, &mut next, &settled_now);
             }
         }
-        if !any {
-            break;
+        None => {
+            // The positions settled at `dist` are found by scanning every word, a range at a
+            // time, each thread its part of the range.
+            let mut lo = 0;
+            while lo < n {
+                let hi = (lo + CHUNK * threads).min(n);
+                let cands = Cands::Range(lo, hi);
+                any |= apply(solved, game, cands, dist, threads, &mut next, &settled_now);
+                lo = hi;
+            }
         }
-        listed = next;
-        dist += 1;
     }
-    Ok(solved)
+    (any, next)
 }
 
 /// The packed word of position `idx` after its forward expansion: captures decide thresholds
@@ -254,7 +245,7 @@ pub fn solve(game: &Game, threads: usize, progress: Progress) -> Result<Solved, 
 fn expand_word(game: &Game, idx: usize, seeds: u8) -> u32 {
     let k = game.thresholds.len();
     let holes = unrank(idx as u64, seeds);
-    let Some(pos) = position_south(&holes, seeds) else {
+    let Some(pos) = position_of(&holes, seeds, Rules::Anywoli, None) else {
         return (0..k).fold(0, |w, j| with_field(w, j, SPECIAL, SPECIAL_INVALID));
     };
     let mut quiet = 0u32;
@@ -323,7 +314,6 @@ fn apply(
     next: &mut Option<Vec<u32>>,
     settled_now: &(dyn Fn(u32) -> u32 + Sync),
 ) -> bool {
-    let seeds = game.seeds;
     let n = solved.positions();
     let share = n.div_ceil(threads).max(1);
     let parts: Vec<Cands> = match cands {
@@ -340,7 +330,29 @@ fn apply(
                 .collect()
         }
     };
-    let words = &*solved;
+    let (any, found) = predecessors(solved, game, &parts, share, threads, settled_now);
+    let newly = settle(solved, game, &found, share, dist);
+    for p in newly.into_iter().flatten() {
+        match next {
+            Some(list) if list.len() < WAVE_LIST => list.push(p),
+            _ => *next = None,
+        }
+    }
+    any
+}
+
+/// The first half of a round: the predecessors of each part's candidates, generated on a
+/// thread a part, each thread's list sorted by whose `share` of the words they fall in.
+/// Returns whether there was any candidate, and the lists.
+fn predecessors(
+    words: &Solved,
+    game: &Game,
+    parts: &[Cands],
+    share: usize,
+    threads: usize,
+    settled_now: &(dyn Fn(u32) -> u32 + Sync),
+) -> (bool, Vec<Vec<Vec<Undone>>>) {
+    let seeds = game.seeds;
     let found: Vec<(bool, Vec<Vec<Undone>>)> = std::thread::scope(|sc| {
         let hs: Vec<_> = parts
             .iter()
@@ -379,14 +391,24 @@ fn apply(
             .collect()
     });
     let any = found.iter().any(|f| f.0);
-    let found: Vec<Vec<Vec<Undone>>> = found.into_iter().map(|f| f.1).collect();
-    let newly: Vec<Vec<u32>> = std::thread::scope(|sc| {
+    (any, found.into_iter().map(|f| f.1).collect())
+}
+
+/// The second half of a round: each thread applies the predecessors that fall in its share of
+/// the words. Returns the positions that got settled, by thread.
+fn settle(
+    solved: &mut Solved,
+    game: &Game,
+    found: &[Vec<Vec<Undone>>],
+    share: usize,
+    dist: u32,
+) -> Vec<Vec<u32>> {
+    std::thread::scope(|sc| {
         let hs: Vec<_> = solved
             .cells
             .chunks_mut(2 * share)
             .enumerate()
             .map(|(t, cells)| {
-                let found = &found;
                 sc.spawn(move || {
                     let base = t * share;
                     let mut newly = Vec::new();
@@ -409,14 +431,7 @@ fn apply(
         hs.into_iter()
             .map(|h| h.join().expect("a retrograde thread panicked"))
             .collect()
-    });
-    for p in newly.into_iter().flatten() {
-        match next {
-            Some(list) if list.len() < WAVE_LIST => list.push(p),
-            _ => *next = None,
-        }
-    }
-    any
+    })
 }
 
 /// Predecessor word `pw` after one of its moves, into a position whose thresholds `mask`
@@ -456,262 +471,5 @@ pub fn eight() -> Game<'static> {
             let n = after.store(Side::North) as i32 - before.store(Side::North) as i32;
             Some(s - n)
         },
-    }
-}
-
-/// Builds the 12-seed database of `anywoli` from the 8-seed one: for each position, the
-/// margin of the remaining 12 seeds the side to move can force at least and at most, and the
-/// plies to the capture (into the 8-seed ending) that decides it. A capture into an 8-seed
-/// ending whose own forced capture is more than 100 plies away (the quiet rule would come
-/// first) counts as unknown, so what the table proves holds under the quiet rule as long as
-/// its distance fits the plies left.
-pub fn build12(
-    tb8: &crate::tablebase::Tablebase,
-    threads: usize,
-    progress: Progress,
-) -> Result<crate::tablebase::Table, TablebaseError> {
-    if tb8.table(8).is_none() {
-        return Err(TablebaseError(
-            "the 12-seed database is built from the 8-seed one: build that first".into(),
-        ));
-    }
-    let terminal = |before: &Position, after: &Position| -> Option<i32> {
-        let g = (after.store(Side::South) as i32 - before.store(Side::South) as i32)
-            - (after.store(Side::North) as i32 - before.store(Side::North) as i32);
-        match after.to_move() {
-            None => Some(g),
-            Some(s) => {
-                let v = tb8.probe(after)?.value?;
-                Some(g + if s == Side::South { v } else { -v })
-            }
-        }
-    };
-    let game = Game {
-        seeds: 12,
-        thresholds: vec![-4, 4, 12],
-        pair: vec![2, 1, 0],
-        terminal: &terminal,
-    };
-    let solved = solve(&game, threads, progress)?;
-    let data = solved.into_entries(|st| {
-        if st[0] == INVALID {
-            return INVALID12;
-        }
-        // Won at threshold i: at least MARGINS12[i + 1]; lost: at most MARGINS12[i].
-        let mut e = Entry12 {
-            lower: 0,
-            upper: 3,
-            dtc: 0,
-        };
-        let (mut dl, mut du) = (0u16, 0u16);
-        for (i, &s) in st.iter().enumerate() {
-            if s == UNFORCED || s == STUCK {
-                continue;
-            }
-            let d = s & !LOSS_BIT;
-            if s & LOSS_BIT == 0 {
-                if i as u8 + 1 > e.lower {
-                    e.lower = i as u8 + 1;
-                    dl = d;
-                }
-            } else if (i as u8) < e.upper {
-                e.upper = i as u8;
-                du = d;
-            }
-        }
-        e.dtc = dl.max(du);
-        e.encode()
-    });
-    crate::tablebase::Table::from_entries(12, data).map_err(TablebaseError)
-}
-
-/// What the 12-seed database holds, counted.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Stats12 {
-    pub positions: u64,
-    pub invalid: u64,
-    /// Positions whose margin is proven, by margin (−12, −4, +4, +12).
-    pub exact: [u64; 4],
-    /// Positions with only bounds (the quiet rule may decide).
-    pub bounded: u64,
-    /// Proven positions by distance to the deciding capture.
-    pub by_dtc: Vec<u64>,
-    pub longest: u32,
-    pub longest_at: u64,
-    /// The same for positions without a hole of 4 (what play can reach but for holes
-    /// untouched since the start): proven, only bounds, the longest distance, and how many
-    /// proven margins need more plies than the quiet rule's 100.
-    pub playable: u64,
-    pub playable_bounded: u64,
-    pub longest_playable: u32,
-    pub playable_over_quiet_limit: u64,
-}
-
-pub fn stats12(t: &crate::tablebase::Table) -> Stats12 {
-    let mut s = Stats12 {
-        positions: t.len() as u64,
-        ..Stats12::default()
-    };
-    for i in 0..t.len() as u64 {
-        match Entry12::decode(t.entry_at(i)) {
-            None => s.invalid += 1,
-            Some(e) => match e.exact() {
-                Some(_) => {
-                    s.exact[e.lower as usize] += 1;
-                    let d = e.dtc as usize;
-                    if s.by_dtc.len() <= d {
-                        s.by_dtc.resize(d + 1, 0);
-                    }
-                    s.by_dtc[d] += 1;
-                    if d as u32 > s.longest {
-                        s.longest = d as u32;
-                        s.longest_at = i;
-                    }
-                    // Play never leaves 4 seeds in a hole (the fourth is captured at once).
-                    if !unrank(i, 12).contains(&4) {
-                        s.playable += 1;
-                        s.longest_playable = s.longest_playable.max(d as u32);
-                        if d > QUIET_LIMIT as usize {
-                            s.playable_over_quiet_limit += 1;
-                        }
-                    }
-                }
-                None => {
-                    s.bounded += 1;
-                    if !unrank(i, 12).contains(&4) {
-                        s.playable_bounded += 1;
-                    }
-                }
-            },
-        }
-    }
-    s
-}
-
-/// Checks a 12-seed table against the moves of every position: its lower bound must be the
-/// best lower bound among its moves, and its upper bound the best upper bound (a capture gives
-/// its margin, exactly when the 8-seed database proves the ending; a quiet move the next
-/// position's bounds, turned to the mover). This is a necessary condition — a table that fails
-/// is wrong — not the full proof the 8-seed verifier gives (the entries keep one distance, not
-/// one per bound).
-pub fn verify12(
-    t12: &crate::tablebase::Table,
-    tb8: &crate::tablebase::Tablebase,
-    threads: usize,
-    progress: Progress,
-) -> Result<Stats12, TablebaseError> {
-    let n = positions(12);
-    if t12.len() as u64 != n || t12.seeds() != 12 {
-        return Err(TablebaseError("not a 12-seed table".into()));
-    }
-    let done = AtomicU64::new(0);
-    let step = n.div_ceil(threads.clamp(1, 64) as u64);
-    let bad: Vec<Option<u64>> = std::thread::scope(|sc| {
-        let hs: Vec<_> = (0..threads.clamp(1, 64) as u64)
-            .map(|th| {
-                let done = &done;
-                sc.spawn(move || {
-                    let (lo, hi) = ((th * step).min(n), ((th + 1) * step).min(n));
-                    for idx in lo..hi {
-                        if idx & 0xffff == 0 {
-                            let d = done.fetch_add(0x10000, Relaxed);
-                            progress(Stage::Verify, d.min(n), n);
-                        }
-                        if !check12(t12, tb8, idx) {
-                            return Some(idx);
-                        }
-                    }
-                    None
-                })
-            })
-            .collect();
-        hs.into_iter()
-            .map(|h| h.join().expect("a verify thread panicked"))
-            .collect()
-    });
-    if let Some(idx) = bad.into_iter().flatten().next() {
-        return Err(TablebaseError(format!(
-            "12-seed entry {idx} disagrees with its moves: the database is wrong"
-        )));
-    }
-    progress(Stage::Verify, n, n);
-    Ok(stats12(t12))
-}
-
-fn check12(t12: &crate::tablebase::Table, tb8: &crate::tablebase::Tablebase, idx: u64) -> bool {
-    let e = t12.entry_at(idx);
-    let Some(pos) = position_south(&unrank(idx, 12), 12) else {
-        return e == INVALID12;
-    };
-    let Some(entry) = Entry12::decode(e) else {
-        return false;
-    };
-    let class = |m: i32| MARGINS12.iter().position(|&x| x == m);
-    let (mut lo, mut hi) = (None::<usize>, None::<usize>);
-    for mv in pos.moves() {
-        let mut c = pos;
-        if c.play_unchecked(mv).is_err() {
-            continue;
-        }
-        let (l, h) = if c.seeds_in_play() < 12 {
-            let g = (c.store(Side::South) as i32 - pos.store(Side::South) as i32)
-                - (c.store(Side::North) as i32 - pos.store(Side::North) as i32);
-            let m = match c.to_move() {
-                None => Some(g),
-                Some(s) => tb8
-                    .probe(&c)
-                    .and_then(|p| p.value)
-                    .map(|v| g + if s == Side::South { v } else { -v }),
-            };
-            match m.and_then(class) {
-                Some(x) => (x, x),
-                None => (0, 3),
-            }
-        } else {
-            let same = c.to_move() == Some(Side::South);
-            let holes = if same {
-                *c.holes()
-            } else {
-                crate::tablebase::turned(c.holes())
-            };
-            let Some(ce) = Entry12::decode(t12.entry_south(&holes)) else {
-                return false;
-            };
-            if same {
-                (ce.lower as usize, ce.upper as usize)
-            } else {
-                (3 - ce.upper as usize, 3 - ce.lower as usize)
-            }
-        };
-        lo = Some(lo.map_or(l, |x: usize| x.max(l)));
-        hi = Some(hi.map_or(h, |x: usize| x.max(h)));
-    }
-    match (lo, hi) {
-        (Some(l), Some(h)) => l == entry.lower as usize && h == entry.upper as usize,
-        _ => entry.lower == 0 && entry.upper == 3,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn entries_of_12_round_trip() {
-        for lower in 0..4u8 {
-            for upper in lower..4u8 {
-                for dtc in [0u16, 1, 99, 4095] {
-                    let e = Entry12 { lower, upper, dtc };
-                    assert_eq!(Entry12::decode(e.encode()), Some(e));
-                }
-            }
-        }
-        assert_eq!(Entry12::decode(INVALID12), None);
-        let e = Entry12 {
-            lower: 2,
-            upper: 2,
-            dtc: 7,
-        };
-        assert_eq!(e.exact(), Some(4));
     }
 }

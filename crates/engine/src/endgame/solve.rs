@@ -19,7 +19,7 @@ use std::collections::HashMap;
 
 use anywoli_core::{Hole, Move, Position, Side};
 
-use crate::tablebase::Tablebase;
+use super::probe::Tablebase;
 
 /// Everything the value of the rest of a game depends on (the stores do not: values are the
 /// seeds still to be won).
@@ -127,7 +127,7 @@ fn gain(before: &Position, after: &Position, me: Side) -> i32 {
 pub struct Solver<'a> {
     tb: Option<&'a Tablebase>,
     /// Proven bounds: `(key, depth left or EXACT, side the horizon is pessimistic for)`.
-    table: HashMap<(Key, u16, Option<Side>), (i8, i8)>,
+    table: HashMap<BoundKey, (i8, i8)>,
     nodes: u64,
     limit: u64,
     /// Depth left is counted only below this (the exact search has none).
@@ -212,7 +212,7 @@ impl<'a> Solver<'a> {
     }
 
     /// [`Solver::solve`] without the line (which stays empty): the value and every move's
-    /// value, for a caller that chooses its own line a move at a time (`crate::compose`).
+    /// value, for a caller that chooses its own line a move at a time (the puzzle composer).
     pub fn solve_moves(&mut self, pos: &Position) -> Result<Solution, Unproven> {
         self.solve_with(pos, false)
     }
@@ -262,7 +262,7 @@ impl<'a> Solver<'a> {
 
     /// The fewest plies within which `winner` can force the proven value of `pos`, as "mate in
     /// N" counts: the length of the longest defence against the fastest way to that value
-    /// (`crate::compose` picks the defence that holds out longest). Each step is a search
+    /// (the puzzle composer picks the defence that holds out longest). Each step is a search
     /// whose unfinished lines count as the worst for `winner`; a position the databases prove
     /// counts as decided where it is met (at the root, the databases' own distance). At most
     /// `max` (returned when not reached by then).
@@ -370,38 +370,10 @@ impl<'a> Solver<'a> {
         let Some(me) = pos.to_move() else {
             return Ok(0);
         };
-        self.nodes += 1;
-        if self.nodes > self.limit {
-            return Err(Unproven {
-                nodes: self.limit,
-                lower: -(pos.seeds_in_play() as i32),
-                upper: pos.seeds_in_play() as i32,
-            });
-        }
-        let bound = pos.seeds_in_play() as i32;
-        let (mut lo, mut hi) = (-bound, bound);
-        if let Some(p) = self.tb.and_then(|tb| tb.probe(pos)) {
-            if let Some(v) = p.value {
-                return Ok(v);
-            }
-            lo = lo.max(p.lower.unwrap_or(lo));
-            hi = hi.min(p.upper.unwrap_or(hi));
-        }
-        let (depth_key, worst_for) = match self.horizon {
-            Horizon::None => (EXACT, None),
-            Horizon::Pessimistic(side) => {
-                if depth == 0 {
-                    // The horizon: an unfinished line counts as the worst for `side`.
-                    return Ok(if side == me { lo } else { hi });
-                }
-                (depth, Some(side))
-            }
+        let (key, lo, hi) = match self.known(pos, me, depth)? {
+            Known::Value(v) => return Ok(v),
+            Known::Bounds { key, lo, hi } => (key, lo, hi),
         };
-        let key = (Key::of(pos), depth_key, worst_for);
-        if let Some(&(l, h)) = self.table.get(&key) {
-            lo = lo.max(l as i32);
-            hi = hi.min(h as i32);
-        }
         if lo >= hi {
             return Ok(lo);
         }
@@ -415,15 +387,7 @@ impl<'a> Solver<'a> {
         beta = beta.min(hi + 1);
         let alpha0 = alpha;
 
-        // Captures first: they end lines soonest and carry the values.
-        let mut children: Vec<(i32, Position)> = Vec::with_capacity(12);
-        for mv in pos.moves() {
-            let mut child = *pos;
-            if child.play_unchecked(mv).is_ok() {
-                children.push((gain(pos, &child, me), child));
-            }
-        }
-        children.sort_by_key(|c| std::cmp::Reverse(c.0));
+        let children = children(pos, me);
         let mut best = i32::MIN;
         let d = depth.saturating_sub(1);
         for (g, child) in &children {
@@ -461,4 +425,71 @@ impl<'a> Solver<'a> {
             .insert(key, (l.clamp(-127, 127) as i8, h.clamp(-127, 127) as i8));
         Ok(best)
     }
+
+    /// What is known of `pos` (`me` to move) before its moves are searched: counts the node
+    /// (and gives up past the limit), then asks the databases, the horizon and the table of
+    /// proven bounds.
+    #[inline]
+    fn known(&mut self, pos: &Position, me: Side, depth: u16) -> Result<Known, Unproven> {
+        self.nodes += 1;
+        if self.nodes > self.limit {
+            return Err(Unproven {
+                nodes: self.limit,
+                lower: -(pos.seeds_in_play() as i32),
+                upper: pos.seeds_in_play() as i32,
+            });
+        }
+        let bound = pos.seeds_in_play() as i32;
+        let (mut lo, mut hi) = (-bound, bound);
+        if let Some(p) = self.tb.and_then(|tb| tb.probe(pos)) {
+            if let Some(v) = p.value {
+                return Ok(Known::Value(v));
+            }
+            lo = lo.max(p.lower.unwrap_or(lo));
+            hi = hi.min(p.upper.unwrap_or(hi));
+        }
+        let (depth_key, worst_for) = match self.horizon {
+            Horizon::None => (EXACT, None),
+            Horizon::Pessimistic(side) => {
+                if depth == 0 {
+                    // The horizon: an unfinished line counts as the worst for `side`.
+                    return Ok(Known::Value(if side == me { lo } else { hi }));
+                }
+                (depth, Some(side))
+            }
+        };
+        let key = (Key::of(pos), depth_key, worst_for);
+        if let Some(&(l, h)) = self.table.get(&key) {
+            lo = lo.max(l as i32);
+            hi = hi.min(h as i32);
+        }
+        Ok(Known::Bounds { key, lo, hi })
+    }
+}
+
+/// The key of the table of proven bounds: the position, the depth left (or [`EXACT`]) and the
+/// side the horizon is pessimistic for.
+type BoundKey = (Key, u16, Option<Side>);
+
+/// What [`Solver::known`] found before the search of a position's moves.
+enum Known {
+    /// Its value under the current horizon: no search needed.
+    Value(i32),
+    /// Bounds on it, and its key in the table of proven bounds.
+    Bounds { key: BoundKey, lo: i32, hi: i32 },
+}
+
+/// The positions `pos`'s moves reach, with what each move wins for `me` (`me` to move),
+/// captures first: they end lines soonest and carry the values.
+#[inline]
+fn children(pos: &Position, me: Side) -> Vec<(i32, Position)> {
+    let mut children: Vec<(i32, Position)> = Vec::with_capacity(12);
+    for mv in pos.moves() {
+        let mut child = *pos;
+        if child.play_unchecked(mv).is_ok() {
+            children.push((gain(pos, &child, me), child));
+        }
+    }
+    children.sort_by_key(|c| std::cmp::Reverse(c.0));
+    children
 }

@@ -15,9 +15,11 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use memmap2::Mmap;
-use thiserror::Error;
 
-use super::{checksum, fnv, positions, Entry};
+use super::entry::Entry;
+use super::error::{BlockDefect, CompactError, Defect};
+use super::index::{checksum, fnv, positions};
+use super::work::MAX_THREADS;
 
 /// The compact file's first bytes.
 pub const MAGIC: &[u8; 8] = b"AWTBZ\x01\r\n";
@@ -33,23 +35,6 @@ const CODEC_ZSTD_PLANES: u8 = 1;
 /// 12 is within 6% of 19's size and compresses several times faster (docs/tablebase.md).
 pub const LEVEL: i32 = 12;
 
-/// What is wrong with a compact file.
-#[derive(Debug, Error)]
-pub enum CompactError {
-    #[error("cannot open {path}: {err}")]
-    Open { path: String, err: std::io::Error },
-    #[error("cannot write {path}: {err}")]
-    Write { path: String, err: std::io::Error },
-    #[error("{path} is not a valid compact database: {what}")]
-    Invalid { path: String, what: String },
-    #[error("{path} is damaged: block {block} does not decompress ({what})")]
-    Block {
-        path: String,
-        block: usize,
-        what: String,
-    },
-}
-
 /// A table read through a memory map of its compact file.
 pub struct Compact {
     map: Mmap,
@@ -58,8 +43,7 @@ pub struct Compact {
     len: u64,
     blocks: usize,
     sum: u64,
-    /// Where the index and the compressed blocks begin in the map.
-    index_at: usize,
+    /// Where the compressed blocks begin in the map (the index begins at [`HEADER`]).
     data_at: usize,
     /// This table's key in the per-thread block cache.
     id: u64,
@@ -95,90 +79,111 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
 }
 
-impl Compact {
-    /// Maps `path` and checks its header and index (not the blocks: each is checked by zstd's
-    /// content checksum when it is decompressed, and [`Compact::check`] reads them all).
-    pub fn open(path: &Path, damaged: impl Fn(u8) -> Entry) -> Result<Compact, CompactError> {
-        let name = path.display().to_string();
-        let bad = |what: &str| CompactError::Invalid {
-            path: name.clone(),
-            what: what.to_string(),
-        };
-        let f = std::fs::File::open(path).map_err(|err| CompactError::Open {
-            path: name.clone(),
-            err,
-        })?;
-        // Safety: the file is only read; the builder writes a new file and renames it over the
-        // old, so a mapped file is never changed under a reader.
-        let map = unsafe { Mmap::map(&f) }.map_err(|err| CompactError::Open {
-            path: name.clone(),
-            err,
-        })?;
+/// What a compact file's header says, once checked against the file's size and its index.
+struct Layout {
+    seeds: u8,
+    len: u64,
+    sum: u64,
+    blocks: usize,
+    /// Where the compressed blocks begin (the index begins at [`HEADER`]).
+    data_at: usize,
+}
+
+impl Layout {
+    fn read(map: &[u8]) -> Result<Layout, Defect> {
         if map.len() < HEADER {
-            return Err(bad("too short for its header"));
+            return Err(Defect::TooShort);
         }
         let h = &map[..HEADER];
         if &h[..8] != MAGIC {
-            return Err(bad("wrong magic bytes"));
+            return Err(Defect::Magic);
         }
         let seeds = h[8];
         if seeds != 8 && seeds != 12 {
-            return Err(bad("unsupported number of seeds"));
+            return Err(Defect::Seeds);
         }
         if h[9] != CODEC_ZSTD_PLANES {
-            return Err(bad("unknown codec"));
+            return Err(Defect::Codec);
         }
         let block = u32::from_le_bytes(h[12..16].try_into().expect("4 bytes")) as usize;
         if block != BLOCK {
-            return Err(bad("unsupported block size"));
+            return Err(Defect::BlockSize);
         }
         let len = u64_at(h, 16);
         if len != positions(seeds) {
-            return Err(bad("wrong number of entries for its seeds"));
+            return Err(Defect::Entries);
         }
-        let sum = u64_at(h, 24);
         let blocks = u64_at(h, 32);
         if blocks != len.div_ceil(BLOCK as u64) {
-            return Err(bad("wrong number of blocks for its entries"));
+            return Err(Defect::Blocks);
         }
         let blocks = blocks as usize;
         let data_len = u64_at(h, 40);
-        let index_at = HEADER;
-        let data_at = index_at + 8 * (blocks + 1);
+        let data_at = HEADER + 8 * (blocks + 1);
         if (map.len() as u64) < data_at as u64 + data_len {
-            return Err(bad("shorter than its header says"));
+            return Err(Defect::Shorter);
         }
         if map.len() as u64 > data_at as u64 + data_len {
-            return Err(bad("longer than its header says"));
+            return Err(Defect::Longer);
         }
-        let index = &map[index_at..data_at];
+        let index = &map[HEADER..data_at];
         if fnv(fnv(0xcbf2_9ce4_8422_2325, &h[..48]), index) != u64_at(h, 48) {
-            return Err(bad(
-                "checksum mismatch in its header or index (the file is damaged)",
-            ));
+            return Err(Defect::IndexChecksum);
         }
-        let mut last = 0;
-        for b in 0..=blocks {
-            let o = u64_at(index, 8 * b);
-            if (b == 0 && o != 0) || o < last || o > data_len {
-                return Err(bad("its block index is out of order"));
-            }
-            last = o;
+        check_index(index, blocks, data_len)?;
+        Ok(Layout {
+            seeds,
+            len,
+            sum: u64_at(h, 24),
+            blocks,
+            data_at,
+        })
+    }
+}
+
+/// The block index must start at 0, never go back, and end at the data's end.
+fn check_index(index: &[u8], blocks: usize, data_len: u64) -> Result<(), Defect> {
+    let mut last = 0;
+    for b in 0..=blocks {
+        let o = u64_at(index, 8 * b);
+        if (b == 0 && o != 0) || o < last || o > data_len {
+            return Err(Defect::IndexOrder);
         }
-        if last != data_len {
-            return Err(bad("its block index does not end at its data"));
-        }
+        last = o;
+    }
+    if last != data_len {
+        return Err(Defect::IndexEnd);
+    }
+    Ok(())
+}
+
+impl Compact {
+    /// Maps `path` and checks its header and index (not the blocks: each is checked by zstd's
+    /// content checksum when it is decompressed, and [`Compact::entries`] reads them all).
+    pub fn open(path: &Path, damaged: impl Fn(u8) -> Entry) -> Result<Compact, CompactError> {
+        let name = path.display().to_string();
+        let open_err = |err| CompactError::Open {
+            path: name.clone(),
+            err,
+        };
+        let f = std::fs::File::open(path).map_err(open_err)?;
+        // Safety: the file is only read; the builder writes a new file and renames it over the
+        // old, so a mapped file is never changed under a reader.
+        let map = unsafe { Mmap::map(&f) }.map_err(open_err)?;
+        let layout = Layout::read(&map).map_err(|defect| CompactError::Invalid {
+            path: name.clone(),
+            defect,
+        })?;
         Ok(Compact {
             map,
             path: name,
-            seeds,
-            len,
-            blocks,
-            sum,
-            index_at,
-            data_at,
+            seeds: layout.seeds,
+            len: layout.len,
+            blocks: layout.blocks,
+            sum: layout.sum,
+            data_at: layout.data_at,
             id: NEXT_ID.fetch_add(1, Relaxed),
-            damaged: damaged(seeds),
+            damaged: damaged(layout.seeds),
             told: AtomicBool::new(false),
         })
     }
@@ -195,13 +200,8 @@ impl Compact {
         self.len == 0
     }
 
-    /// Bytes on disk.
-    pub fn file_size(&self) -> u64 {
-        self.map.len() as u64
-    }
-
     fn block_bytes(&self, b: usize) -> &[u8] {
-        let at = self.index_at + 8 * b;
+        let at = HEADER + 8 * b;
         let (lo, hi) = (u64_at(&self.map, at), u64_at(&self.map, at + 8));
         &self.map[self.data_at + lo as usize..self.data_at + hi as usize]
     }
@@ -219,10 +219,10 @@ impl Compact {
         out: &mut Vec<Entry>,
     ) -> Result<(), CompactError> {
         let n = self.block_len(b);
-        let fail = |what: String| CompactError::Block {
+        let fail = |defect| CompactError::Block {
             path: self.path.clone(),
             block: b,
-            what,
+            defect,
         };
         decode_block(self.block_bytes(b), n, dec, raw, out).map_err(fail)
     }
@@ -241,7 +241,7 @@ impl Compact {
                         CompactError::Block {
                             path: self.path.clone(),
                             block: b,
-                            what: e.to_string(),
+                            defect: BlockDefect::Zstd(e),
                         }
                     })?),
                 };
@@ -275,7 +275,7 @@ impl Compact {
         let mut dec = zstd::bulk::Decompressor::new().map_err(|e| CompactError::Block {
             path: self.path.clone(),
             block: 0,
-            what: e.to_string(),
+            defect: BlockDefect::Zstd(e),
         })?;
         let mut raw = Vec::new();
         let mut block = Vec::new();
@@ -287,7 +287,7 @@ impl Compact {
         if checksum(&all) != self.sum {
             return Err(CompactError::Invalid {
                 path: self.path.clone(),
-                what: "checksum mismatch (the file is damaged)".into(),
+                defect: Defect::Checksum,
             });
         }
         Ok(all)
@@ -301,14 +301,14 @@ pub fn decode_block(
     dec: &mut zstd::bulk::Decompressor<'static>,
     raw: &mut Vec<u8>,
     out: &mut Vec<Entry>,
-) -> Result<(), String> {
+) -> Result<(), BlockDefect> {
     raw.clear();
     raw.reserve(2 * n);
     let got = dec
         .decompress_to_buffer(src, raw)
-        .map_err(|e| e.to_string())?;
+        .map_err(BlockDefect::Zstd)?;
     if got != 2 * n {
-        return Err(format!("{got} bytes instead of {}", 2 * n));
+        return Err(BlockDefect::Length { got, want: 2 * n });
     }
     let (lo, hi) = raw.split_at(n);
     out.clear();
@@ -345,7 +345,7 @@ pub fn write(path: &Path, seeds: u8, data: &[Entry], threads: usize) -> Result<u
         path: name.clone(),
         err,
     };
-    let threads = threads.clamp(1, 64);
+    let threads = threads.clamp(1, MAX_THREADS);
     let blocks: Vec<&[Entry]> = data.chunks(BLOCK).collect();
     // Batches of blocks compressed in parallel, kept in order.
     let per = blocks.len().div_ceil(threads).max(1);

@@ -1,0 +1,160 @@
+//! A database of every position with one number of seeds in play, held in memory or read
+//! through a compact file's memory map, and its raw entries by index or by position.
+
+use std::borrow::Cow;
+use std::path::Path;
+
+use anywoli_core::{Position, Rules, Side};
+
+use super::compact::{self, Compact};
+use super::entry::{Entry, Verdict, INVALID};
+use super::entry12;
+use super::error::{CompactError, EndgameError};
+use super::index::{position_of, positions, rank, turned, unrank, HOLES, MAX_SEEDS};
+
+/// A database of every position with one number of seeds in play.
+pub struct Table {
+    seeds: u8,
+    store: Store,
+}
+
+/// Where a table's entries are: in memory (built, or loaded from `.awtb`), or in a compact
+/// file read through a memory map (`.awtbz`, [`compact`]).
+enum Store {
+    Plain(Vec<Entry>),
+    Compact(Compact),
+}
+
+/// The entry of a damaged compact block: the table's own "not a position", which no probe
+/// answers for.
+pub(super) fn damaged_entry(seeds: u8) -> Entry {
+    if seeds == 12 {
+        entry12::INVALID12
+    } else {
+        INVALID
+    }
+}
+
+impl Table {
+    /// A table of entries already checked to be one per position (a build's, a file's).
+    pub(super) fn in_memory(seeds: u8, data: Vec<Entry>) -> Table {
+        Table {
+            seeds,
+            store: Store::Plain(data),
+        }
+    }
+
+    pub fn seeds(&self) -> u8 {
+        self.seeds
+    }
+
+    /// A table from its entries (for tests and tools: `verify` says whether it is right).
+    pub fn from_entries(seeds: u8, data: Vec<Entry>) -> Result<Table, EndgameError> {
+        if seeds as usize > MAX_SEEDS || data.len() as u64 != positions(seeds) {
+            return Err(EndgameError::Entries {
+                seeds,
+                count: data.len(),
+            });
+        }
+        Ok(Table::in_memory(seeds, data))
+    }
+
+    pub fn len(&self) -> usize {
+        match &self.store {
+            Store::Plain(d) => d.len(),
+            Store::Compact(c) => c.len() as usize,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether the entries are read from a compact file rather than held in memory.
+    pub fn is_compact(&self) -> bool {
+        matches!(self.store, Store::Compact(_))
+    }
+
+    /// The raw entry of a distribution with South to move.
+    #[inline]
+    pub fn entry_south(&self, holes: &[u8; HOLES]) -> Entry {
+        self.entry_at(rank(holes, self.seeds))
+    }
+
+    #[inline]
+    pub fn entry_at(&self, idx: u64) -> Entry {
+        match &self.store {
+            Store::Plain(d) => d[idx as usize],
+            Store::Compact(c) => c.entry_at(idx),
+        }
+    }
+
+    /// The entry of index `idx`, or why it cannot be read (a damaged compact block).
+    pub fn try_entry_at(&self, idx: u64) -> Result<Entry, CompactError> {
+        match &self.store {
+            Store::Plain(d) => Ok(d[idx as usize]),
+            Store::Compact(c) => c.try_entry_at(idx),
+        }
+    }
+
+    /// Every entry, in memory (a compact table is decompressed whole and checked).
+    pub fn entries(&self) -> Result<Cow<'_, [Entry]>, CompactError> {
+        match &self.store {
+            Store::Plain(d) => Ok(Cow::Borrowed(d)),
+            Store::Compact(c) => c.entries().map(Cow::Owned),
+        }
+    }
+
+    /// The compact file name of a table: `anywoli-12.awtbz`.
+    pub fn compact_file_name(seeds: u8) -> String {
+        format!("anywoli-{seeds}.awtbz")
+    }
+
+    /// Writes the table's compact file ([`compact`]), compressing on `threads` threads;
+    /// returns its size in bytes.
+    pub fn save_compact(&self, path: &Path, threads: usize) -> Result<u64, CompactError> {
+        let data = self.entries()?;
+        compact::write(path, self.seeds, &data, threads)
+    }
+
+    /// Maps a compact file: its header and block index are checked now, each block when a
+    /// probe first decompresses it (zstd's checksum; a damaged block answers nothing, said
+    /// once on stderr). [`Table::load`] reads one whole and checks every block.
+    pub fn open_compact(path: &Path) -> Result<Table, CompactError> {
+        let c = Compact::open(path, damaged_entry)?;
+        Ok(Table {
+            seeds: c.seeds(),
+            store: Store::Compact(c),
+        })
+    }
+
+    /// The raw entry of a position, from its side to move's point of view; `None` when the
+    /// position does not have this table's seeds in play or the game is over.
+    #[inline]
+    pub fn entry(&self, pos: &Position) -> Option<Entry> {
+        let me = pos.to_move()?;
+        if pos.seeds_in_play() != self.seeds {
+            return None;
+        }
+        Some(match me {
+            Side::South => self.entry_south(pos.holes()),
+            Side::North => self.entry_south(&turned(pos.holes())),
+        })
+    }
+
+    /// Who can force the next capture and in how many plies, ignoring the quiet counter.
+    pub fn verdict(&self, pos: &Position) -> Option<(Verdict, u16)> {
+        Verdict::of(self.entry(pos)?)
+    }
+
+    /// The file name of a table: `anywoli-8.awtb`. One 8-seed table serves `anywoli`,
+    /// `anywoli-first-final` and `anywoli-lottery` (see the module documentation).
+    pub fn file_name(seeds: u8) -> String {
+        format!("anywoli-{seeds}.awtb")
+    }
+
+    /// The position of an index with South to move (stores split evenly, counters at 0).
+    pub fn position_at(&self, idx: u64, rules: Rules) -> Option<Position> {
+        position_of(&unrank(idx, self.seeds), self.seeds, rules, None)
+    }
+}
