@@ -19,36 +19,52 @@ pub struct Start {
     pub position: Option<String>,
 }
 
-/// Why a command stopped.
+/// Why a command stopped: each variant names what failed. `main` prints it as one line on
+/// stderr with exit status 2, except [`Failure::ReaderGone`].
+#[derive(Debug, thiserror::Error)]
 pub enum Failure {
-    /// A user error: printed as one line on stderr, exit status 2.
-    Says(String),
     /// Standard output was closed (`anywoli perft --divide 5 | head`): the reader's choice, not
     /// an error; the command stops quietly with status 0.
+    #[error("the reader of the output is gone")]
     ReaderGone,
+    /// Writing the output failed otherwise.
+    #[error("cannot write the output: {0}")]
+    Output(std::io::Error),
+    /// Writing JSON failed otherwise than by the output.
+    #[error("cannot write JSON: {0}")]
+    Json(serde_json::Error),
+    #[error(transparent)]
+    Position(#[from] anywoli_core::PositionError),
+    #[error(transparent)]
+    Play(#[from] anywoli_core::PlayError),
+    #[error(transparent)]
+    Rules(#[from] anywoli_core::UnknownRules),
+    #[error(transparent)]
+    ParseMove(#[from] anywoli_core::ParseMoveError),
+    /// A move argument (counted from 1) is not a move.
+    #[error("move {number}: {error}")]
+    MoveArgument {
+        number: usize,
+        error: anywoli_core::ParseMoveError,
+    },
+    /// A move argument (counted from 1) cannot be played there.
+    #[error("move {number} is illegal: {error}")]
+    IllegalMove {
+        number: usize,
+        error: anywoli_core::PlayError,
+    },
+    #[error(transparent)]
+    Loadtest(#[from] crate::loadtest::LoadtestError),
+    /// A failure told in words, by the commands whose errors have no type of their own yet.
+    #[error("{0}")]
+    Says(String),
 }
-
-macro_rules! failure_from {
-    ($($t:ty),*) => {$(
-        impl From<$t> for Failure {
-            fn from(e: $t) -> Failure {
-                Failure::Says(e.to_string())
-            }
-        }
-    )*};
-}
-failure_from!(
-    anywoli_core::PositionError,
-    anywoli_core::PlayError,
-    anywoli_core::UnknownRules,
-    anywoli_core::ParseMoveError
-);
 
 impl From<serde_json::Error> for Failure {
     fn from(e: serde_json::Error) -> Failure {
         match e.io_error_kind() {
             Some(kind) => std::io::Error::from(kind).into(),
-            None => Failure::Says(format!("cannot write JSON: {e}")),
+            None => Failure::Json(e),
         }
     }
 }
@@ -58,7 +74,7 @@ impl From<std::io::Error> for Failure {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             Failure::ReaderGone
         } else {
-            Failure::Says(format!("cannot write the output: {e}"))
+            Failure::Output(e)
         }
     }
 }
@@ -79,9 +95,10 @@ impl Start {
 pub fn parse_moves(args: &[String]) -> Result<Vec<Move>, Failure> {
     let mut out = Vec::new();
     for tok in args.iter().flat_map(|a| a.split_whitespace()) {
-        let mv: Move = tok
-            .parse()
-            .map_err(|e| Failure::Says(format!("move {}: {e}", out.len() + 1)))?;
+        let mv: Move = tok.parse().map_err(|error| Failure::MoveArgument {
+            number: out.len() + 1,
+            error,
+        })?;
         out.push(mv);
     }
     Ok(out)
@@ -92,8 +109,10 @@ pub fn parse_moves(args: &[String]) -> Result<Vec<Move>, Failure> {
 pub fn play_all(mut pos: Position, moves: &[Move]) -> Result<Vec<Position>, Failure> {
     let mut out = Vec::with_capacity(moves.len());
     for (i, &mv) in moves.iter().enumerate() {
-        pos.play(mv)
-            .map_err(|e| Failure::Says(format!("move {} is illegal: {e}", i + 1)))?;
+        pos.play(mv).map_err(|error| Failure::IllegalMove {
+            number: i + 1,
+            error,
+        })?;
         out.push(pos);
     }
     Ok(out)

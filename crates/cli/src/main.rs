@@ -516,8 +516,8 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::ReaderGone) => ExitCode::SUCCESS,
-        Err(Failure::Says(msg)) => {
-            eprintln!("error: {msg}");
+        Err(e) => {
+            eprintln!("error: {e}");
             ExitCode::from(2)
         }
     }
