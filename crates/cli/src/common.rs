@@ -54,7 +54,13 @@ pub enum Failure {
         error: anywoli_core::PlayError,
     },
     #[error(transparent)]
+    Bench(#[from] crate::bench::BenchError),
+    #[error(transparent)]
     Loadtest(#[from] crate::loadtest::LoadtestError),
+    #[error(transparent)]
+    PublicUrl(#[from] anywoli_server::PublicUrlError),
+    #[error(transparent)]
+    Serve(#[from] anywoli_server::StartError),
     /// A failure told in words, by the commands whose errors have no type of their own yet.
     #[error("{0}")]
     Says(String),
