@@ -56,11 +56,63 @@ pub enum Failure {
     #[error(transparent)]
     Bench(#[from] crate::bench::BenchError),
     #[error(transparent)]
+    Db(#[from] crate::db::DbError),
+    #[error(transparent)]
+    Store(#[from] anywoli_server::store::StoreError),
+    #[error(transparent)]
     Loadtest(#[from] crate::loadtest::LoadtestError),
     #[error(transparent)]
     PublicUrl(#[from] anywoli_server::PublicUrlError),
     #[error(transparent)]
     Serve(#[from] anywoli_server::StartError),
+    /// Standard input could not be read (`engine`, `play`).
+    #[error("cannot read the input: {0}")]
+    Input(std::io::Error),
+    /// A file named on the command line could not be read.
+    #[error("cannot read {}: {error}", path.display())]
+    Read {
+        path: std::path::PathBuf,
+        error: std::io::Error,
+    },
+    /// `backup` was given a PostgreSQL database (not echoed: the URL may hold a password).
+    #[error(
+        "anywoli backup copies a SQLite file, and that --db is a PostgreSQL database: \
+         back it up with pg_dump (e.g. pg_dump --format=custom --file=anywoli.dump URL; \
+         pg_restore puts it back)"
+    )]
+    BackupOfPostgres,
+    #[error(transparent)]
+    Backup(#[from] anywoli_server::backup::BackupError),
+    /// A `--book` file that is not a book.
+    #[error("{}: {error}", path.display())]
+    BookFile {
+        path: std::path::PathBuf,
+        error: anywoli_engine::book::BookError,
+    },
+    #[error("the built-in book: {0}")]
+    ShippedBook(&'static anywoli_engine::book::BookError),
+    #[error("--margin {0} is not a number of seeds from 0 to 96")]
+    BookMargin(f64),
+    /// `book build` could not write its output.
+    #[error("cannot write {}: {error}", path.display())]
+    BookWrite {
+        path: std::path::PathBuf,
+        error: std::io::Error,
+    },
+    /// `play --level` outside the levels (clap checks it first).
+    #[error("no level {0}: levels are 1 to 10")]
+    Level(u8),
+    #[error("the engine played an illegal move: {0}")]
+    EngineMove(anywoli_core::PlayError),
+    /// A game record that cannot be read (`review`).
+    #[error("{0}")]
+    Record(anywoli_core::RecordError),
+    /// The engine's review of a game failed.
+    #[error("{0}")]
+    Review(String),
+    /// The review as JSON.
+    #[error("{0}")]
+    ReviewJson(serde_json::Error),
     /// A failure told in words, by the commands whose errors have no type of their own yet.
     #[error("{0}")]
     Says(String),

@@ -90,8 +90,8 @@ pub fn run(args: &PlayArgs) -> CmdResult {
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
-    let mut engine = LevelPlayer::new(args.level, seed, 16, args.threads)
-        .ok_or_else(|| Failure::Says(format!("no level {}: levels are 1 to 10", args.level)))?;
+    let mut engine =
+        LevelPlayer::new(args.level, seed, 16, args.threads).ok_or(Failure::Level(args.level))?;
     engine.new_game();
     let mut game = Session {
         pos,
@@ -166,7 +166,7 @@ fn read(
             writeln!(out)?;
             Ok(Read::End)
         }
-        Err(e) => Err(Failure::Says(format!("cannot read the input: {e}"))),
+        Err(e) => Err(Failure::Input(e)),
     }
 }
 
@@ -194,9 +194,7 @@ impl Session {
             return Ok(false);
         };
         let before = self.pos;
-        self.pos
-            .play(mv)
-            .map_err(|e| Failure::Says(format!("the engine played an illegal move: {e}")))?;
+        self.pos.play(mv).map_err(Failure::EngineMove)?;
         self.played(before, side, mv);
         writeln!(out, "level {} ({side}) plays {mv}", self.level)?;
         write!(out, "{}", board::draw(&self.pos, self.last))?;
