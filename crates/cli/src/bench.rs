@@ -15,6 +15,7 @@ use rand::{RngExt, SeedableRng};
 use clap::Args;
 
 use crate::common::{usize_in, CmdResult};
+use crate::error::BenchError;
 
 /// Plays random games from the start, again and again, for `time`; returns (plies, games).
 pub fn playouts(time: Duration, seed: u64) -> (u64, u64, Duration) {
@@ -77,19 +78,6 @@ pub struct BenchArgs {
     /// positions, and nodes per second (does lazy SMP pay on this machine?).
     #[arg(long, value_name = "N", value_parser = usize_in(2, 64))]
     pub threads: Option<usize>,
-}
-
-/// A bench flag out of its range.
-#[derive(Debug, thiserror::Error)]
-pub enum BenchError {
-    #[error("--seconds is {0}: give a number of seconds above 0 and at most 600")]
-    Seconds(f64),
-    #[error("--runs is {0}: give 1 to 1000")]
-    Runs(u32),
-    #[error("--search-depth is {0}: give 1 to 30")]
-    SearchDepth(u32),
-    #[error("--perft-depth is {0}: at most 9 (each ply multiplies the time by about 10)")]
-    PerftDepth(u32),
 }
 
 impl BenchArgs {

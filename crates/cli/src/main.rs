@@ -11,6 +11,7 @@ mod common;
 mod compose;
 mod db;
 mod engine;
+mod error;
 mod loadtest;
 mod matches;
 mod play;

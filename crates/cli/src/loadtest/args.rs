@@ -5,8 +5,8 @@ use std::net::{SocketAddr, ToSocketAddrs};
 
 use clap::Args;
 
-use super::error::LoadtestError;
 use crate::common::usize_in;
+use crate::error::LoadtestError;
 
 #[derive(Args)]
 pub struct LoadtestArgs {

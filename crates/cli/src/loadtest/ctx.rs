@@ -9,8 +9,8 @@ use tokio::sync::watch;
 
 use super::args::{parse_url, LoadtestArgs, Mode};
 use super::client::Pool;
-use super::error::LoadtestError;
 use super::stats::{Second, Stats};
+use crate::error::LoadtestError;
 
 /// The counters are independent: none orders other memory.
 pub(super) const RELAXED: Ordering = Ordering::Relaxed;

@@ -12,11 +12,11 @@ use tokio::sync::watch;
 use super::args::{increment_ms, LoadtestArgs};
 use super::check;
 use super::ctx::{Ctx, Target, RELAXED};
-use super::error::LoadtestError;
 use super::game::slot;
 use super::report::{Report, Summary};
 use super::stats::Stats;
 use super::system::Baseline;
+use crate::error::LoadtestError;
 
 /// How often a progress line goes to stderr.
 const PROGRESS_EVERY: Duration = Duration::from_secs(5);

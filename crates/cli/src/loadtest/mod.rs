@@ -13,7 +13,6 @@ mod args;
 mod check;
 mod client;
 mod ctx;
-mod error;
 mod failover;
 mod game;
 mod live;
@@ -25,9 +24,9 @@ mod text;
 mod watcher;
 
 pub use args::LoadtestArgs;
-pub use error::LoadtestError;
 
 use crate::common::CmdResult;
+use crate::error::LoadtestError;
 use ctx::Target;
 use system::Baseline;
 

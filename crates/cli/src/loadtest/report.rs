@@ -10,6 +10,7 @@ use super::args::LoadtestArgs;
 use super::check::Check;
 use super::ctx::{Ctx, RELAXED};
 use super::stats::Second;
+use super::system::{load_average, Memory};
 
 #[derive(Serialize)]
 pub(super) struct Report {
@@ -126,7 +127,7 @@ impl Report {
             timeline,
             memory,
             tool_cpu_s,
-            load_average: super::system::load_average(),
+            load_average: load_average(),
             notes,
         }
     }
@@ -205,14 +206,4 @@ fn fmt_ms(x: f64) -> String {
     } else {
         format!("{x:.0}")
     }
-}
-
-#[derive(Serialize)]
-pub(super) struct Memory {
-    pub(super) pid: u32,
-    pub(super) rss_start_kib: u64,
-    pub(super) rss_end_kib: u64,
-    pub(super) peak_kib: u64,
-    /// CPU time the server used during the load (user and system), in seconds.
-    pub(super) cpu_s: Option<f64>,
 }

@@ -1,8 +1,20 @@
 //! What the machine says about the processes under load, from /proc: the servers' memory and
 //! CPU time at the start and at the end, this tool's own CPU time, and the load average.
 
-use super::error::LoadtestError;
-use super::report::Memory;
+use serde::Serialize;
+
+use crate::error::LoadtestError;
+
+/// A server's memory over the load, in KiB, for the report.
+#[derive(Serialize)]
+pub(super) struct Memory {
+    pub(super) pid: u32,
+    pub(super) rss_start_kib: u64,
+    pub(super) rss_end_kib: u64,
+    pub(super) peak_kib: u64,
+    /// CPU time the server used during the load (user and system), in seconds.
+    pub(super) cpu_s: Option<f64>,
+}
 
 /// The servers' memory and CPU time, and this tool's CPU time, as the load starts.
 pub(super) struct Baseline {
