@@ -123,13 +123,13 @@ pub(super) fn check_args(args: &LoadtestArgs) -> Result<(), LoadtestError> {
 
 /// `http://HOST[:PORT][/]` -> (`HOST:PORT` as written, the address).
 pub(super) fn parse_url(url: &str) -> Result<(String, SocketAddr), LoadtestError> {
-    let url_s = || url.to_string();
+    let owned = || url.to_string();
     let rest = url
         .strip_prefix("http://")
-        .ok_or_else(|| LoadtestError::ServerNotHttp { url: url_s() })?;
+        .ok_or_else(|| LoadtestError::ServerNotHttp { url: owned() })?;
     let host = rest.trim_end_matches('/');
     if host.is_empty() || host.contains('/') {
-        return Err(LoadtestError::ServerWithPath { url: url_s() });
+        return Err(LoadtestError::ServerWithPath { url: owned() });
     }
     let with_port = if host.ends_with(']') || !host.contains(':') {
         format!("{host}:80")
@@ -140,13 +140,13 @@ pub(super) fn parse_url(url: &str) -> Result<(String, SocketAddr), LoadtestError
     let mut addrs: Vec<SocketAddr> = with_port
         .to_socket_addrs()
         .map_err(|error| LoadtestError::ServerName {
-            url: url_s(),
+            url: owned(),
             error,
         })?
         .collect();
     addrs.sort_by_key(|a| !a.is_ipv4());
     let addr = *addrs
         .first()
-        .ok_or_else(|| LoadtestError::ServerNoAddress { url: url_s() })?;
+        .ok_or_else(|| LoadtestError::ServerNoAddress { url: owned() })?;
     Ok((host.to_string(), addr))
 }
