@@ -27,15 +27,9 @@ pub fn run(args: &BackupArgs) -> CmdResult {
         .is_some_and(anywoli_server::store::is_postgres_url)
     {
         // Not echoing the URL: it may hold a password.
-        return Err(Failure::Says(
-            "anywoli backup copies a SQLite file, and that --db is a PostgreSQL database: \
-             back it up with pg_dump (e.g. pg_dump --format=custom --file=anywoli.dump URL; \
-             pg_restore puts it back)"
-                .to_string(),
-        ));
+        return Err(Failure::BackupOfPostgres);
     }
-    let report = anywoli_server::backup::backup(&args.db, &args.dest, args.force)
-        .map_err(|e| Failure::Says(e.to_string()))?;
+    let report = anywoli_server::backup::backup(&args.db, &args.dest, args.force)?;
     let games = match report.games {
         1 => "1 game".to_string(),
         n => format!("{n} games"),

@@ -12,7 +12,10 @@ use anywoli_engine::{Engine, Limits};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::common::CmdResult;
+use clap::Args;
+
+use crate::common::{usize_in, CmdResult};
+use crate::error::BenchError;
 
 /// Plays random games from the start, again and again, for `time`; returns (plies, games).
 pub fn playouts(time: Duration, seed: u64) -> (u64, u64, Duration) {
@@ -56,35 +59,77 @@ fn median(mut v: Vec<f64>) -> f64 {
     }
 }
 
-pub fn run(
-    seconds: f64,
-    runs: u32,
-    depth: u32,
-    search_depth: u32,
-    threads: Option<usize>,
-) -> CmdResult {
-    if !(seconds.is_finite() && seconds > 0.0 && seconds <= 600.0) {
-        return Err(crate::common::Failure::Says(format!(
-            "--seconds is {seconds}: give a number of seconds above 0 and at most 600"
-        )));
+#[derive(Args)]
+/// What `anywoli bench` takes.
+pub struct BenchArgs {
+    /// Seconds for each measured run.
+    #[arg(long, default_value_t = 1.0)]
+    pub seconds: f64,
+    /// Runs of each measurement; the median is reported.
+    #[arg(long, default_value_t = 5)]
+    pub runs: u32,
+    /// Perft depth from the start position.
+    #[arg(long, default_value_t = 6)]
+    pub perft_depth: u32,
+    /// Search depth timed from the start position.
+    #[arg(long, default_value_t = 11)]
+    pub search_depth: u32,
+    /// Also compare N search threads with one: time to --search-depth from eight fixed
+    /// positions, and nodes per second (does lazy SMP pay on this machine?).
+    #[arg(long, value_name = "N", value_parser = usize_in(2, 64))]
+    pub threads: Option<usize>,
+}
+
+impl BenchArgs {
+    /// What clap's parsers do not check.
+    fn check(&self) -> Result<(), BenchError> {
+        let seconds = self.seconds;
+        if !(seconds.is_finite() && seconds > 0.0 && seconds <= 600.0) {
+            return Err(BenchError::Seconds(seconds));
+        }
+        if self.runs == 0 || self.runs > 1000 {
+            return Err(BenchError::Runs(self.runs));
+        }
+        if !(1..=30).contains(&self.search_depth) {
+            return Err(BenchError::SearchDepth(self.search_depth));
+        }
+        if self.perft_depth > 9 {
+            return Err(BenchError::PerftDepth(self.perft_depth));
+        }
+        Ok(())
     }
-    if runs == 0 || runs > 1000 {
-        return Err(crate::common::Failure::Says(format!(
-            "--runs is {runs}: give 1 to 1000"
-        )));
-    }
-    if !(1..=30).contains(&search_depth) {
-        return Err(crate::common::Failure::Says(format!(
-            "--search-depth is {search_depth}: give 1 to 30"
-        )));
-    }
-    if depth > 9 {
-        return Err(crate::common::Failure::Says(format!(
-            "--perft-depth is {depth}: at most 9 (each ply multiplies the time by about 10)"
-        )));
-    }
-    let time = Duration::from_secs_f64(seconds);
+}
+
+pub fn run(args: &BenchArgs) -> CmdResult {
+    args.check()?;
+    let (runs, depth, search_depth) = (args.runs, args.perft_depth, args.search_depth);
+    let time = Duration::from_secs_f64(args.seconds);
     let mut out = std::io::stdout().lock();
+    bench_playouts(&mut out, time, runs)?;
+    let start = Position::start(Rules::Anywoli);
+    let mut rates = Vec::new();
+    let mut nodes = 0;
+    for _ in 0..runs {
+        let t0 = Instant::now();
+        nodes = perft(black_box(&start), depth);
+        rates.push(nodes as f64 / t0.elapsed().as_secs_f64());
+    }
+    writeln!(
+        out,
+        "perft {depth}: {nodes} leaves, {:.2} M leaves/s median of {runs} runs",
+        median(rates) / 1e6
+    )?;
+    out.flush()?;
+    bench_search(&mut out, &start, time, runs, search_depth)?;
+    if let Some(n) = args.threads {
+        out.flush()?;
+        smp(&mut out, time, runs, search_depth, n)?;
+    }
+    Ok(())
+}
+
+/// Random playouts: plies per second, the median of `runs`.
+fn bench_playouts(out: &mut impl Write, time: Duration, runs: u32) -> CmdResult {
     let mut rates = Vec::new();
     let mut total_plies = 0;
     let mut total_games = 0;
@@ -101,32 +146,27 @@ pub fn run(
         total_plies as f64 / total_games.max(1) as f64
     )?;
     out.flush()?;
-    let start = Position::start(Rules::Anywoli);
-    let mut rates = Vec::new();
-    let mut nodes = 0;
-    for _ in 0..runs {
-        let t0 = Instant::now();
-        nodes = perft(black_box(&start), depth);
-        rates.push(nodes as f64 / t0.elapsed().as_secs_f64());
-    }
-    writeln!(
-        out,
-        "perft {depth}: {nodes} leaves, {:.2} M leaves/s median of {runs} runs",
-        median(rates) / 1e6
-    )?;
-    out.flush()?;
+    Ok(())
+}
 
-    // The search: nodes per second on one thread, and the time to reach a fixed depth from the
-    // start with a fresh table.
+/// The search: nodes per second on one thread, and the time to reach a fixed depth from the
+/// start with a fresh table.
+fn bench_search(
+    out: &mut impl Write,
+    start: &Position,
+    time: Duration,
+    runs: u32,
+    search_depth: u32,
+) -> CmdResult {
     let stop = AtomicBool::new(false);
     let mut nps = Vec::new();
     let mut to_depth = Vec::new();
     for _ in 0..runs {
         let engine = Engine::new(64, 1);
-        let r = engine.search(&start, &Limits::movetime(time), &stop, &mut |_| {});
+        let r = engine.search(start, &Limits::movetime(time), &stop, &mut |_| {});
         nps.push(r.nodes as f64 / r.time.as_secs_f64());
         let engine = Engine::new(64, 1);
-        let r = engine.search(&start, &Limits::depth(search_depth), &stop, &mut |_| {});
+        let r = engine.search(start, &Limits::depth(search_depth), &stop, &mut |_| {});
         to_depth.push(r.time.as_secs_f64() * 1000.0);
     }
     writeln!(
@@ -135,10 +175,6 @@ pub fn run(
         median(nps) / 1e6,
         median(to_depth)
     )?;
-    if let Some(n) = threads {
-        out.flush()?;
-        smp(&mut out, time, runs, search_depth, n)?;
-    }
     Ok(())
 }
 

@@ -68,13 +68,17 @@ fn show(args: &BookArgs) -> CmdResult {
     let loaded;
     let book: &Book = match &args.book {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| Failure::Says(format!("cannot read {}: {e}", path.display())))?;
-            loaded = Book::parse(&text)
-                .map_err(|e| Failure::Says(format!("{}: {e}", path.display())))?;
+            let text = std::fs::read_to_string(path).map_err(|error| Failure::Read {
+                path: path.clone(),
+                error,
+            })?;
+            loaded = Book::parse(&text).map_err(|error| Failure::BookFile {
+                path: path.clone(),
+                error,
+            })?;
             &loaded
         }
-        None => book::shipped().map_err(|e| Failure::Says(format!("the built-in book: {e}")))?,
+        None => book::shipped().map_err(Failure::ShippedBook)?,
     };
     let pos = args.start.position()?;
     let moves = parse_moves(&args.moves)?;
@@ -122,10 +126,7 @@ fn show(args: &BookArgs) -> CmdResult {
 
 fn build(b: &BuildArgs) -> CmdResult {
     if !(0.0..=96.0).contains(&b.margin) {
-        return Err(Failure::Says(format!(
-            "--margin {} is not a number of seeds from 0 to 96",
-            b.margin
-        )));
+        return Err(Failure::BookMargin(b.margin));
     }
     let opts = BuildOptions {
         plies: b.plies,
@@ -154,8 +155,11 @@ fn build(b: &BuildArgs) -> CmdResult {
         std::fs::write(&tmp, book.serialise())?;
         std::fs::rename(&tmp, out)
     };
-    let book = book::build(&opts, &mut on_progress, &mut on_ply)
-        .map_err(|e| Failure::Says(format!("cannot write {}: {e}", out.display())))?;
+    let book =
+        book::build(&opts, &mut on_progress, &mut on_ply).map_err(|error| Failure::BookWrite {
+            path: out.clone(),
+            error,
+        })?;
     let bytes = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);
     writeln!(
         std::io::stdout().lock(),

@@ -1,9 +1,11 @@
-//! What every command shares: where it starts ([`Start`]), why it stops ([`Failure`]), and
-//! the moves of its arguments read and played. The commands import these from here, not from
+//! What every command shares: where it starts ([`Start`]), why it stops ([`Failure`], from
+//! `error`), and the moves of its arguments read and played. The commands import these from here, not from
 //! the binary's root.
 
 use anywoli_core::{parse_position, Move, Position, Rules};
 use clap::Args;
+
+pub use crate::error::{CmdResult, Failure};
 
 /// Where a command starts: rules, lottery seed and position.
 #[derive(Args, Clone)]
@@ -19,54 +21,6 @@ pub struct Start {
     pub position: Option<String>,
 }
 
-/// Why a command stopped.
-pub enum Failure {
-    /// A user error: printed as one line on stderr, exit status 2.
-    Says(String),
-    /// Standard output was closed (`anywoli perft --divide 5 | head`): the reader's choice, not
-    /// an error; the command stops quietly with status 0.
-    ReaderGone,
-}
-
-macro_rules! failure_from {
-    ($($t:ty),*) => {$(
-        impl From<$t> for Failure {
-            fn from(e: $t) -> Failure {
-                Failure::Says(e.to_string())
-            }
-        }
-    )*};
-}
-failure_from!(
-    anywoli_core::PositionError,
-    anywoli_core::PlayError,
-    anywoli_core::UnknownRules,
-    anywoli_core::ParseMoveError,
-    anywoli_engine::endgame::EndgameError,
-    anywoli_engine::endgame::CompactError
-);
-
-impl From<serde_json::Error> for Failure {
-    fn from(e: serde_json::Error) -> Failure {
-        match e.io_error_kind() {
-            Some(kind) => std::io::Error::from(kind).into(),
-            None => Failure::Says(format!("cannot write JSON: {e}")),
-        }
-    }
-}
-
-impl From<std::io::Error> for Failure {
-    fn from(e: std::io::Error) -> Failure {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            Failure::ReaderGone
-        } else {
-            Failure::Says(format!("cannot write the output: {e}"))
-        }
-    }
-}
-
-pub type CmdResult = Result<(), Failure>;
-
 impl Start {
     pub fn position(&self) -> Result<Position, Failure> {
         let rules = Rules::from_name(&self.rules, self.seed)?;
@@ -81,9 +35,10 @@ impl Start {
 pub fn parse_moves(args: &[String]) -> Result<Vec<Move>, Failure> {
     let mut out = Vec::new();
     for tok in args.iter().flat_map(|a| a.split_whitespace()) {
-        let mv: Move = tok
-            .parse()
-            .map_err(|e| Failure::Says(format!("move {}: {e}", out.len() + 1)))?;
+        let mv: Move = tok.parse().map_err(|error| Failure::MoveArgument {
+            number: out.len() + 1,
+            error,
+        })?;
         out.push(mv);
     }
     Ok(out)
@@ -94,8 +49,10 @@ pub fn parse_moves(args: &[String]) -> Result<Vec<Move>, Failure> {
 pub fn play_all(mut pos: Position, moves: &[Move]) -> Result<Vec<Position>, Failure> {
     let mut out = Vec::with_capacity(moves.len());
     for (i, &mv) in moves.iter().enumerate() {
-        pos.play(mv)
-            .map_err(|e| Failure::Says(format!("move {} is illegal: {e}", i + 1)))?;
+        pos.play(mv).map_err(|error| Failure::IllegalMove {
+            number: i + 1,
+            error,
+        })?;
         out.push(pos);
     }
     Ok(out)

@@ -4,8 +4,9 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anywoli_core::Side;
+use anywoli_core::{Move, Position, Side};
 use anywoli_engine::compose::{compose_counting, ComposeLimits, Refusal, MAX_PLIES};
+use anywoli_engine::puzzles::Puzzle;
 use anywoli_engine::themes::{self, Theme};
 use clap::Args;
 use serde_json::json;
@@ -50,76 +51,96 @@ pub fn run(args: &ComposeArgs) -> CmdResult {
     };
     let (result, nodes) = compose_counting(&pos, tb, limits);
     let mut out = std::io::stdout().lock();
-    let letters = |m: &[anywoli_core::Move]| m.iter().map(|m| m.to_string()).collect::<Vec<_>>();
     match result {
-        Ok(pz) => {
-            let names: Vec<&str> = themes::themes(&pz.position, &pz.line)
-                .into_iter()
-                .map(Theme::name)
-                .collect();
-            if args.json {
-                let v = json!({
-                    "puzzle": true, "position": pos.to_string(), "side": side_word(pz.side()).to_lowercase(),
-                    "first_move": pz.line[0].to_string(), "line": letters(&pz.line), "plies": pz.plies,
-                    "solver_moves": pz.solver_moves().len(), "grade": pz.grade,
-                    "defences": pz.defences, "themes": names, "nodes": nodes,
-                });
-                writeln!(out, "{v}")?;
-                return Ok(());
-            }
-            let side = side_word(pz.side());
-            writeln!(out, "position {pos}")?;
-            writeln!(
-                out,
-                "puzzle: {side} to play forces the win; the only winning first move is {}",
-                pz.line[0]
-            )?;
-            writeln!(
-                out,
-                "solution: {} ({} plies, {} moves for {side})",
-                letters(&pz.line).join(" "),
-                pz.plies,
-                pz.solver_moves().len()
-            )?;
-            writeln!(
-                out,
-                "grade: {} of 5 ({} defences for the opponent)",
-                pz.grade, pz.defences
-            )?;
-            let names = if names.is_empty() {
-                "none".to_string()
-            } else {
-                names.join(", ")
-            };
-            writeln!(out, "themes: {names}")?;
-            writeln!(out, "searched: {nodes} nodes")?;
-        }
-        Err(r) => {
-            if args.json {
-                let mut v = json!({"puzzle": false, "position": pos.to_string(),
-                                   "reason": r.name(), "message": r.to_string(), "nodes": nodes});
-                match &r {
-                    Refusal::NotAWin { value, margin } => {
-                        v["value"] = json!(value);
-                        v["margin"] = json!(margin);
-                    }
-                    Refusal::SeveralWinningFirstMoves { moves } => {
-                        v["moves"] = json!(letters(moves))
-                    }
-                    Refusal::Dual { ply, moves } => {
-                        v["ply"] = json!(ply);
-                        v["moves"] = json!(letters(moves));
-                    }
-                    Refusal::TooLong { max } => v["max"] = json!(max),
-                    Refusal::GameOver | Refusal::Unproven { .. } => {}
-                }
-                writeln!(out, "{v}")?;
-                return Ok(());
-            }
-            writeln!(out, "position {pos}")?;
-            writeln!(out, "not a puzzle: {r}")?;
-            writeln!(out, "searched: {nodes} nodes")?;
-        }
+        Ok(pz) => print_puzzle(&mut out, args.json, &pos, &pz, nodes),
+        Err(r) => print_refusal(&mut out, args.json, &pos, &r, nodes),
     }
+}
+
+fn letters(m: &[Move]) -> Vec<String> {
+    m.iter().map(|m| m.to_string()).collect()
+}
+
+/// A puzzle: its solution, grade and themes.
+fn print_puzzle(
+    out: &mut impl Write,
+    json: bool,
+    pos: &Position,
+    pz: &Puzzle,
+    nodes: u64,
+) -> CmdResult {
+    let names: Vec<&str> = themes::themes(&pz.position, &pz.line)
+        .into_iter()
+        .map(Theme::name)
+        .collect();
+    if json {
+        let v = json!({
+            "puzzle": true, "position": pos.to_string(), "side": side_word(pz.side()).to_lowercase(),
+            "first_move": pz.line[0].to_string(), "line": letters(&pz.line), "plies": pz.plies,
+            "solver_moves": pz.solver_moves().len(), "grade": pz.grade,
+            "defences": pz.defences, "themes": names, "nodes": nodes,
+        });
+        writeln!(out, "{v}")?;
+        return Ok(());
+    }
+    let side = side_word(pz.side());
+    writeln!(out, "position {pos}")?;
+    writeln!(
+        out,
+        "puzzle: {side} to play forces the win; the only winning first move is {}",
+        pz.line[0]
+    )?;
+    writeln!(
+        out,
+        "solution: {} ({} plies, {} moves for {side})",
+        letters(&pz.line).join(" "),
+        pz.plies,
+        pz.solver_moves().len()
+    )?;
+    writeln!(
+        out,
+        "grade: {} of 5 ({} defences for the opponent)",
+        pz.grade, pz.defences
+    )?;
+    let names = if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    };
+    writeln!(out, "themes: {names}")?;
+    writeln!(out, "searched: {nodes} nodes")?;
+    Ok(())
+}
+
+/// Not a puzzle, and why not.
+fn print_refusal(
+    out: &mut impl Write,
+    json: bool,
+    pos: &Position,
+    r: &Refusal,
+    nodes: u64,
+) -> CmdResult {
+    if json {
+        let mut v = json!({"puzzle": false, "position": pos.to_string(),
+                           "reason": r.name(), "message": r.to_string(), "nodes": nodes});
+        match r {
+            Refusal::NotAWin { value, margin } => {
+                v["value"] = json!(value);
+                v["margin"] = json!(margin);
+            }
+            Refusal::SeveralWinningFirstMoves { moves } => v["moves"] = json!(letters(moves)),
+            Refusal::Dual { ply, moves } => {
+                v["ply"] = json!(ply);
+                v["moves"] = json!(letters(moves));
+            }
+            Refusal::TooLong { max } => v["max"] = json!(max),
+            Refusal::GameOver | Refusal::Unproven { .. } => {}
+        }
+        writeln!(out, "{v}")?;
+        return Ok(());
+    }
+    writeln!(out, "position {pos}")?;
+    writeln!(out, "not a puzzle: {r}")?;
+    writeln!(out, "searched: {nodes} nodes")?;
     Ok(())
 }

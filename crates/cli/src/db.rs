@@ -11,6 +11,7 @@ use anywoli_server::Store;
 use clap::{Args, Subcommand};
 
 use crate::common::{CmdResult, Failure};
+use crate::error::DbError;
 
 #[derive(Subcommand, Clone)]
 pub enum DbCommand {
@@ -62,18 +63,20 @@ fn reset_password(args: &ResetArgs) -> CmdResult {
     let label = db_label(&args.db);
     let is_url = args.db.to_str().is_some_and(is_postgres_url);
     if !is_url && !args.db.exists() {
-        return Err(Failure::Says(format!("no such database file: {label}")));
+        return Err(DbError::NoSuchFile { label }.into());
     }
-    let store = Store::open_db(&args.db).map_err(store_failure)?;
+    let store = Store::open_db(&args.db)?;
     let account = store
-        .account(&key_of(&args.name))
-        .map_err(store_failure)?
-        .ok_or_else(|| Failure::Says(format!("{label} has no player named {}", args.name)))?;
+        .account(&key_of(&args.name))?
+        .ok_or_else(|| DbError::NoPlayer {
+            label: label.clone(),
+            name: args.name.clone(),
+        })?;
     let mut line = String::new();
     std::io::stdin().read_line(&mut line)?;
     let new = line.trim_end_matches(['\r', '\n']);
-    check_password(new).map_err(|e| Failure::Says(e.message))?;
-    let hash = password::hash_now(new).map_err(|e| Failure::Says(e.to_string()))?;
+    check_password(new).map_err(|e| DbError::Password(e.message))?;
+    let hash = password::hash_now(new).map_err(DbError::PasswordHash)?;
     store
         .account_op(AccountOp::SetPassword {
             name: account.name.clone(),
@@ -84,8 +87,7 @@ fn reset_password(args: &ResetArgs) -> CmdResult {
                 name: account.name.clone(),
                 except: None,
             })
-        })
-        .map_err(store_failure)?;
+        })?;
     writeln!(
         std::io::stderr().lock(),
         "set a new password for {} in {label}; their sessions ended",
@@ -112,7 +114,7 @@ fn same_store(a: &Path, b: &Path) -> bool {
 fn each_id(store: &Store, mut f: impl FnMut(&str) -> CmdResult) -> CmdResult {
     let mut after = String::new();
     loop {
-        let page = store.ids_after(&after, PAGE).map_err(store_failure)?;
+        let page = store.ids_after(&after, PAGE)?;
         for id in &page {
             f(id)?;
         }
@@ -123,94 +125,25 @@ fn each_id(store: &Store, mut f: impl FnMut(&str) -> CmdResult) -> CmdResult {
     }
 }
 
-fn store_failure(e: anywoli_server::store::StoreError) -> Failure {
-    Failure::Says(e.to_string())
-}
-
 fn migrate(args: &MigrateArgs) -> CmdResult {
     let (from, to) = (db_label(&args.from), db_label(&args.to));
     if same_store(&args.from, &args.to) {
-        return Err(Failure::Says(format!(
-            "--from and --to are the same store ({from}): nothing to copy"
-        )));
+        return Err(DbError::SameStore { from }.into());
     }
     let is_url = args.from.to_str().is_some_and(is_postgres_url);
     if !is_url && !args.from.exists() {
-        return Err(Failure::Says(format!("no such database file: {from}")));
+        return Err(DbError::NoSuchFile { label: from }.into());
     }
-    let source = Store::open_db(&args.from).map_err(store_failure)?;
-    let target = Store::open_db(&args.to).map_err(store_failure)?;
-
-    // Before copying anything: which ids the target already holds.
-    let mut existing = 0u64;
-    let mut first_existing = None;
-    each_id(&source, |id| {
-        if target.load(id).map_err(store_failure)?.is_some() {
-            existing += 1;
-            first_existing.get_or_insert_with(|| id.to_string());
-        }
-        Ok(())
-    })?;
-    if existing > 0 && !args.skip_existing {
-        return Err(Failure::Says(format!(
-            "{to} already holds {existing} of the games of {from} (game {}); \
-             nothing copied (--skip-existing skips them)",
-            first_existing.unwrap_or_default()
-        )));
-    }
+    let source = Store::open_db(&args.from)?;
+    let target = Store::open_db(&args.to)?;
     if !args.skip_existing {
-        if let Some(name) = first_account_there(&source, &target)? {
-            return Err(Failure::Says(format!(
-                "{to} already has an account named {name}; nothing copied \
-                 (--skip-existing skips the accounts and games it has)"
-            )));
-        }
+        refuse_what_is_there(&source, &target, &from, &to)?;
     }
-
-    if !args.skip_existing {
-        if let Some(id) = first_puzzle_there(&source, &target)? {
-            return Err(Failure::Says(format!(
-                "{to} already has the community puzzle {id}; nothing copied \
-                 (--skip-existing skips what it has)"
-            )));
-        }
-    }
-
     let (accounts, accounts_skipped) = copy_accounts(&source, &target, args.skip_existing, &to)?;
-    let (mut games, mut moves, mut skipped) = (0u64, 0u64, 0u64);
-    each_id(&source, |id| {
-        let Some((row, game_moves)) = source.load(id).map_err(store_failure)? else {
-            return Ok(()); // deleted since it was listed
-        };
-        if args.skip_existing && target.load(id).map_err(store_failure)?.is_some() {
-            skipped += 1;
-            return Ok(());
-        }
-        target
-            .create_game(&row, &game_moves)
-            .map_err(|e| Failure::Says(format!("cannot copy game {id}: {e}")))?;
-        match target.load(id).map_err(store_failure)? {
-            Some((r, m)) if r == row && m == game_moves => {}
-            _ => {
-                return Err(Failure::Says(format!(
-                    "game {id} reads back differently from {to} than from {from}"
-                )))
-            }
-        }
-        games += 1;
-        moves += game_moves.len() as u64;
-        if games % PROGRESS == 0 {
-            eprintln!("copied {games} games ({moves} moves)...");
-        }
-        Ok(())
-    })?;
+    let (games, moves, skipped) = copy_games(&source, &target, args.skip_existing, &from, &to)?;
     let (puzzles, puzzles_skipped) = copy_puzzles(&source, &target, &to)?;
-    let ratings = target
-        .import_puzzle_ratings(source.puzzle_ratings_dump().map_err(store_failure)?)
-        .map_err(store_failure)?;
-    let progress = target
-        .import_lesson_progress(source.lesson_progress_dump().map_err(store_failure)?)
-        .map_err(store_failure)?;
+    let ratings = target.import_puzzle_ratings(source.puzzle_ratings_dump()?)?;
+    let progress = target.import_lesson_progress(source.lesson_progress_dump()?)?;
     let skipped = match skipped + accounts_skipped + puzzles_skipped {
         0 => String::new(),
         n => format!(", skipped {n} already there"),
@@ -230,13 +163,91 @@ fn migrate(args: &MigrateArgs) -> CmdResult {
     Ok(())
 }
 
+/// Before copying anything, without `--skip-existing`: refuses when the target holds a game,
+/// an account or a community puzzle of the source already.
+fn refuse_what_is_there(source: &Store, target: &Store, from: &str, to: &str) -> CmdResult {
+    let mut existing = 0u64;
+    let mut first_existing = None;
+    each_id(source, |id| {
+        if target.load(id)?.is_some() {
+            existing += 1;
+            first_existing.get_or_insert_with(|| id.to_string());
+        }
+        Ok(())
+    })?;
+    if existing > 0 {
+        return Err(DbError::GamesThere {
+            to: to.to_string(),
+            existing,
+            from: from.to_string(),
+            first: first_existing.unwrap_or_default(),
+        }
+        .into());
+    }
+    if let Some(name) = first_account_there(source, target)? {
+        let to = to.to_string();
+        return Err(DbError::AccountThere { to, name }.into());
+    }
+    if let Some(id) = first_puzzle_there(source, target)? {
+        return Err(DbError::PuzzleThere {
+            to: to.to_string(),
+            id,
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// Copies every game with its moves, each checked as read back; with `skip`, those the target
+/// holds are skipped. How many games and moves were copied, and games skipped.
+fn copy_games(
+    source: &Store,
+    target: &Store,
+    skip: bool,
+    from: &str,
+    to: &str,
+) -> Result<(u64, u64, u64), Failure> {
+    let (mut games, mut moves, mut skipped) = (0u64, 0u64, 0u64);
+    each_id(source, |id| {
+        let Some((row, game_moves)) = source.load(id)? else {
+            return Ok(()); // deleted since it was listed
+        };
+        if skip && target.load(id)?.is_some() {
+            skipped += 1;
+            return Ok(());
+        }
+        target
+            .create_game(&row, &game_moves)
+            .map_err(|error| DbError::CopyGame {
+                id: id.to_string(),
+                error,
+            })?;
+        match target.load(id)? {
+            Some((r, m)) if r == row && m == game_moves => {}
+            _ => {
+                return Err(DbError::GameDiffers {
+                    id: id.to_string(),
+                    to: to.to_string(),
+                    from: from.to_string(),
+                }
+                .into())
+            }
+        }
+        games += 1;
+        moves += game_moves.len() as u64;
+        if games % PROGRESS == 0 {
+            eprintln!("copied {games} games ({moves} moves)...");
+        }
+        Ok(())
+    })?;
+    Ok((games, moves, skipped))
+}
+
 /// Every community puzzle of `store`, a page at a time.
 fn each_puzzle(store: &Store, mut f: impl FnMut(PuzzleRow) -> CmdResult) -> CmdResult {
     let mut offset = 0;
     loop {
-        let (page, _) = store
-            .puzzles(None, PAGE as i64, offset)
-            .map_err(store_failure)?;
+        let (page, _) = store.puzzles(None, PAGE as i64, offset)?;
         let n = page.len();
         for p in page {
             f(p)?;
@@ -252,7 +263,7 @@ fn each_puzzle(store: &Store, mut f: impl FnMut(PuzzleRow) -> CmdResult) -> CmdR
 fn first_puzzle_there(source: &Store, target: &Store) -> Result<Option<String>, Failure> {
     let mut found = None;
     each_puzzle(source, |p| {
-        if found.is_none() && target.puzzle(&p.id).map_err(store_failure)?.is_some() {
+        if found.is_none() && target.puzzle(&p.id)?.is_some() {
             found = Some(p.id);
         }
         Ok(())
@@ -266,14 +277,13 @@ fn copy_puzzles(source: &Store, target: &Store, to: &str) -> Result<(u64, u64), 
     let (mut copied, mut skipped) = (0u64, 0u64);
     each_puzzle(source, |p| {
         let id = p.id.clone();
-        if !target.save_puzzle(p.clone()).map_err(store_failure)? {
+        if !target.save_puzzle(p.clone())? {
             skipped += 1;
             return Ok(());
         }
-        if target.puzzle(&id).map_err(store_failure)?.as_ref() != Some(&p) {
-            return Err(Failure::Says(format!(
-                "community puzzle {id} reads back differently from {to}"
-            )));
+        if target.puzzle(&id)?.as_ref() != Some(&p) {
+            let to = to.to_string();
+            return Err(DbError::PuzzleDiffers { id, to }.into());
         }
         copied += 1;
         Ok(())
@@ -285,9 +295,9 @@ fn copy_puzzles(source: &Store, target: &Store, to: &str) -> Result<(u64, u64), 
 fn first_account_there(source: &Store, target: &Store) -> Result<Option<String>, Failure> {
     let mut after = String::new();
     loop {
-        let page = source.accounts_after(&after, PAGE).map_err(store_failure)?;
+        let page = source.accounts_after(&after, PAGE)?;
         for a in &page {
-            if target.account(&a.key).map_err(store_failure)?.is_some() {
+            if target.account(&a.key)?.is_some() {
                 return Ok(Some(a.name.clone()));
             }
         }
@@ -310,28 +320,25 @@ fn copy_accounts(
     let (mut copied, mut skipped) = (0u64, 0u64);
     let mut after = String::new();
     loop {
-        let page = source.accounts_after(&after, PAGE).map_err(store_failure)?;
+        let page = source.accounts_after(&after, PAGE)?;
         for account in &page {
-            let ratings = source.ratings(&account.name).map_err(store_failure)?;
-            let history = source
-                .rating_history(&account.name, usize::MAX >> 1)
-                .map_err(store_failure)?;
+            let ratings = source.ratings(&account.name)?;
+            let history = source.rating_history(&account.name, usize::MAX >> 1)?;
             let op = AccountOp::Import {
                 account: account.clone(),
                 ratings,
                 history,
             };
-            if target.account_op(op).map_err(store_failure)? {
+            if target.account_op(op)? {
                 copied += 1;
             } else if skip {
                 skipped += 1;
             } else {
-                // Made there since the check before copying.
-                return Err(Failure::Says(format!(
-                    "{to} has had an account named {} made meanwhile; the accounts before it \
-                     were copied, no game was",
-                    account.name
-                )));
+                return Err(DbError::AccountMadeMeanwhile {
+                    to: to.to_string(),
+                    name: account.name.clone(),
+                }
+                .into());
             }
         }
         match page.last() {

@@ -33,7 +33,7 @@ pub fn run() -> CmdResult {
             }
             Err(e) => {
                 proto.stop();
-                return Err(Failure::Says(format!("cannot read the input: {e}")));
+                return Err(Failure::Input(e));
             }
         }
     }

@@ -42,10 +42,12 @@ pub fn run(args: &ReviewArgs) -> CmdResult {
         std::io::stdin().read_to_string(&mut s)?;
         s
     } else {
-        std::fs::read_to_string(&args.record)
-            .map_err(|e| Failure::Says(format!("cannot read {}: {e}", args.record.display())))?
+        std::fs::read_to_string(&args.record).map_err(|error| Failure::Read {
+            path: args.record.clone(),
+            error,
+        })?
     };
-    let rec = Record::parse(&text).map_err(|e| Failure::Says(e.to_string()))?;
+    let rec = Record::parse(&text).map_err(Failure::Record)?;
     let limits = match (args.depth, args.movetime) {
         (Some(d), _) => Limits::depth(d),
         (None, t) => Limits::movetime(Duration::from_millis(t.unwrap_or(DEFAULT_MOVETIME_MS))),
@@ -70,14 +72,14 @@ pub fn run(args: &ReviewArgs) -> CmdResult {
         &AtomicBool::new(false),
         &mut |done, _| bar.set_position(done as u64),
     )
-    .map_err(Failure::Says)?;
+    .map_err(Failure::Review)?;
     bar.finish_and_clear();
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(
             out,
             "{}",
-            serde_json::to_string(&r).map_err(|e| Failure::Says(e.to_string()))?
+            serde_json::to_string(&r).map_err(Failure::ReviewJson)?
         )?;
         return Ok(());
     }

@@ -5,11 +5,26 @@ use std::io::Write;
 use anywoli_core::{CaptureKind, EndReason, Event, Move, Trace};
 use anywoli_server::trace_json::JsonTrace;
 
+use clap::Args;
+
 use crate::common::{CmdResult, Start};
 
-pub fn run(start: &Start, mv: &str, json: bool) -> CmdResult {
-    let pos = start.position()?;
-    let mv: Move = mv.trim().parse()?;
+#[derive(Args)]
+/// What `anywoli trace` takes.
+pub struct TraceArgs {
+    #[command(flatten)]
+    pub start: Start,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    #[arg(value_name = "MOVE")]
+    pub mv: String,
+}
+
+pub fn run(args: &TraceArgs) -> CmdResult {
+    let json = args.json;
+    let pos = args.start.position()?;
+    let mv: Move = args.mv.trim().parse()?;
     let trace = pos.trace(mv)?;
     let mut out = std::io::stdout().lock();
     if json {

@@ -11,8 +11,10 @@ use anywoli_core::{parse_position, Move, Rules};
 use serde::Serialize;
 use serde_json::Value;
 
+use super::ctx::Ctx;
 use super::failover::Req;
-use super::{Ctx, Played};
+use super::live::move_list;
+use super::stats::Played;
 
 #[derive(Serialize)]
 pub(super) struct Check {
@@ -116,7 +118,7 @@ async fn check_game(ctx: &Ctx, p: Played) -> (String, Verdict) {
     let Ok((g, _)) = ctx.call(&mut target, Req::get("check", &path)).await else {
         return (p.id, Verdict::Unread);
     };
-    let stored = super::move_list(&g);
+    let stored = move_list(&g);
     let kept = p
         .known
         .iter()

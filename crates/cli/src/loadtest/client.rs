@@ -193,6 +193,51 @@ async fn exchange(
         }
         Err(e) => return Err(HttpError::Io(e)),
     }
+    let mut head = read_head(stream).await?;
+    let body = if head.chunked {
+        read_chunked(stream).await?
+    } else if let Some(n) = head.length {
+        if n > MAX_BODY {
+            return Err(HttpError::Bad(format!("a body of {n} bytes")));
+        }
+        let mut body = vec![0; n];
+        stream.read_exact(&mut body).await.map_err(HttpError::Io)?;
+        body
+    } else if head.status == 204 || head.status == 304 {
+        Vec::new()
+    } else {
+        // Until the server closes the connection.
+        head.keep = false;
+        let mut body = Vec::new();
+        (&mut *stream)
+            .take(MAX_BODY as u64)
+            .read_to_end(&mut body)
+            .await
+            .map_err(HttpError::Io)?;
+        body
+    };
+    Ok((
+        Answer {
+            status: head.status,
+            retry_after: head.retry_after,
+            body,
+        },
+        head.keep,
+    ))
+}
+
+/// An answer's status line and the headers this client heeds.
+struct Head {
+    status: u16,
+    /// Whether the connection may carry another request.
+    keep: bool,
+    length: Option<usize>,
+    chunked: bool,
+    retry_after: Option<u64>,
+}
+
+/// Reads the status line and the headers, up to the empty line.
+async fn read_head(stream: &mut BufReader<TcpStream>) -> Result<Head, HttpError> {
     let mut line = String::new();
     let n = match stream.read_line(&mut line).await {
         Ok(n) => n,
@@ -208,10 +253,13 @@ async fn exchange(
         .and_then(|r| r.get(..3))
         .and_then(|s| s.parse().ok())
         .ok_or_else(|| HttpError::Bad(format!("status line {:?}", line.trim_end())))?;
-    let mut keep = line.starts_with("HTTP/1.1");
-    let mut length = None;
-    let mut chunked = false;
-    let mut retry_after = None;
+    let mut head = Head {
+        status,
+        keep: line.starts_with("HTTP/1.1"),
+        length: None,
+        chunked: false,
+        retry_after: None,
+    };
     loop {
         line.clear();
         if stream.read_line(&mut line).await.map_err(HttpError::Io)? == 0 {
@@ -219,56 +267,26 @@ async fn exchange(
         }
         let l = line.trim_end();
         if l.is_empty() {
-            break;
+            return Ok(head);
         }
         let Some((name, value)) = l.split_once(':') else {
             return Err(HttpError::Bad(format!("header {l:?}")));
         };
         let value = value.trim();
         if name.eq_ignore_ascii_case("content-length") {
-            length = Some(
+            head.length = Some(
                 value
                     .parse::<usize>()
                     .map_err(|_| HttpError::Bad(format!("Content-Length {value:?}")))?,
             );
         } else if name.eq_ignore_ascii_case("transfer-encoding") {
-            chunked = value.eq_ignore_ascii_case("chunked");
+            head.chunked = value.eq_ignore_ascii_case("chunked");
         } else if name.eq_ignore_ascii_case("connection") {
-            keep = !value.eq_ignore_ascii_case("close");
+            head.keep = !value.eq_ignore_ascii_case("close");
         } else if name.eq_ignore_ascii_case("retry-after") {
-            retry_after = value.parse().ok();
+            head.retry_after = value.parse().ok();
         }
     }
-    let body = if chunked {
-        read_chunked(stream).await?
-    } else if let Some(n) = length {
-        if n > MAX_BODY {
-            return Err(HttpError::Bad(format!("a body of {n} bytes")));
-        }
-        let mut body = vec![0; n];
-        stream.read_exact(&mut body).await.map_err(HttpError::Io)?;
-        body
-    } else if status == 204 || status == 304 {
-        Vec::new()
-    } else {
-        // Until the server closes the connection.
-        keep = false;
-        let mut body = Vec::new();
-        (&mut *stream)
-            .take(MAX_BODY as u64)
-            .read_to_end(&mut body)
-            .await
-            .map_err(HttpError::Io)?;
-        body
-    };
-    Ok((
-        Answer {
-            status,
-            retry_after,
-            body,
-        },
-        keep,
-    ))
 }
 
 async fn read_chunked(stream: &mut BufReader<TcpStream>) -> Result<Vec<u8>, HttpError> {

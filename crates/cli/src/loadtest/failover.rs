@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::client::{HttpError, Timing};
-use super::{Ctx, LiveGame};
+use super::ctx::{Ctx, RELAXED};
+use super::live::{move_list, LiveGame, Pending};
 
 /// After every server failed once in a row, a pause before the next round of tries: a server
 /// that is restarting is not hammered, and the tries still fit many times in `--failover-secs`.
@@ -190,7 +191,7 @@ impl Ctx {
         match result {
             Err(error) => {
                 if matches!(error, HttpError::Timeout) {
-                    self.stats.hangs.fetch_add(1, super::RELAXED);
+                    self.stats.hangs.fetch_add(1, RELAXED);
                 }
                 Err(CallError::Transport { error, sent })
             }
@@ -200,7 +201,7 @@ impl Ctx {
                     return Ok((v, timing));
                 }
                 if answer.status >= 500 && !has_message(&v) {
-                    self.stats.unexplained_5xx.fetch_add(1, super::RELAXED);
+                    self.stats.unexplained_5xx.fetch_add(1, RELAXED);
                 }
                 Err(CallError::Status {
                     status: answer.status,
@@ -268,7 +269,7 @@ impl Ctx {
             status: 429, code, ..
         } = e
         {
-            if !self.stats.rate_limited.swap(true, super::RELAXED) {
+            if !self.stats.rate_limited.swap(true, RELAXED) {
                 eprintln!(
                     "anywoli loadtest: {} refuses new games (429 {code}): start it with --games-per-minute 0",
                     self.targets[target].url
@@ -291,25 +292,6 @@ impl Ctx {
     }
 }
 
-/// A move sent when the game switched servers: whether it was stored is to be found out.
-pub(super) struct Pending {
-    pub mv: String,
-    /// No server's answer was read: it may or may not have been stored.
-    pub unknown: bool,
-    /// Read back once already and not found there.
-    pub looked: bool,
-}
-
-impl Pending {
-    pub(super) fn new(mv: String, unknown: bool) -> Pending {
-        Pending {
-            mv,
-            unknown,
-            looked: false,
-        }
-    }
-}
-
 /// After a failover, reads the game back from the server now holding it and goes on from its
 /// state. A `pending` move found stored joins the game's known moves (stored, but not
 /// acknowledged). One not found is only counted as not stored once the game has moved on
@@ -329,7 +311,7 @@ pub(super) async fn resync(
         .map_err(|e| {
             ctx.fail(game.target, "read back", &e);
         })?;
-    let stored = super::move_list(&read);
+    let stored = move_list(&read);
     let known = &game.known;
     let kept = known
         .iter()
@@ -345,7 +327,7 @@ pub(super) async fn resync(
     }
     match (pending, &stored[kept..]) {
         (Some(p), [extra]) if p.mv == *extra => {
-            ctx.stats.unknown_found.fetch_add(1, super::RELAXED);
+            ctx.stats.unknown_found.fetch_add(1, RELAXED);
             game.known.push(p.mv);
         }
         (Some(p), []) if !p.looked => {
@@ -375,7 +357,7 @@ pub(super) fn settle(ctx: &Ctx, game: &mut LiveGame) {
 
 fn count_not_stored(ctx: &Ctx, p: &Pending) {
     if p.unknown {
-        ctx.stats.unknown_not_stored.fetch_add(1, super::RELAXED);
+        ctx.stats.unknown_not_stored.fetch_add(1, RELAXED);
     }
 }
 

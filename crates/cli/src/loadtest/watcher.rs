@@ -14,8 +14,10 @@ use tokio_tungstenite::tungstenite::{self, Message};
 use tokio_tungstenite::WebSocketStream;
 
 use super::client::HttpError;
+use super::ctx::{Ctx, RELAXED};
 use super::failover::Tries;
-use super::{micros, Ctx, SentTimes, RELAXED};
+use super::live::SentTimes;
+use super::stats::micros;
 
 type Ws = WebSocketStream<TcpStream>;
 
