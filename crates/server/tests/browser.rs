@@ -635,7 +635,7 @@ async fn puzzle_mode(driver: &Driver, base: &str, server: &Server, shots: &Optio
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromedriver"]
 async fn the_page_in_a_real_browser() {
-    let _one = support::one_at_a_time().await;
+    let _slot = support::browser_slot().await;
     let db = fresh_db("server");
     let server = serve_on("127.0.0.1", None, db).await;
     let base = format!("http://{}", server.addr);

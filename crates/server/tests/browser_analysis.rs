@@ -312,7 +312,7 @@ async fn solve_a_community_puzzle(c: &Client, base: &str, link: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromedriver"]
 async fn review_variations_editor_composer_and_community_puzzles() {
-    let _one = support::one_at_a_time().await;
+    let _slot = support::browser_slot().await;
     let driver = driver();
     let server = serve_at("analysis", "127.0.0.1", None).await;
     let base = format!("http://{}", server.addr);

@@ -492,7 +492,7 @@ async fn phone_layouts(driver: &Driver, server: &Server, base: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromedriver"]
 async fn fair_play_and_correct_words() {
-    let _one = support::one_at_a_time().await;
+    let _slot = support::browser_slot().await;
     let driver = driver();
     let db = fresh_db("fair");
     let server = serve_on("127.0.0.1", None, db).await;

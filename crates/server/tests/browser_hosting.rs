@@ -183,7 +183,7 @@ async fn loopback_warning(driver: &Driver) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromedriver"]
 async fn invite_links_reach_the_friend() {
-    let _one = support::one_at_a_time().await;
+    let _slot = support::browser_slot().await;
     let driver = driver();
     all_interfaces(&driver).await;
     public_url(&driver).await;

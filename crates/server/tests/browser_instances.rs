@@ -380,7 +380,7 @@ async fn two_players_two_instances(driver: &Driver, a_server: &Server, b_server:
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium, chromedriver and PostgreSQL: ANYWOLI_TEST_POSTGRES"]
 async fn two_instances_two_browsers() {
-    let _one = support::one_at_a_time().await;
+    let _slot = support::browser_slot().await;
     let driver = driver();
     let url = Store::test_postgres_url("browser test of two instances");
     let a = serve_on("127.0.0.1", None, PathBuf::from(&url)).await;

@@ -62,7 +62,7 @@ async fn miss_then_retry(c: &Client, hole: &str, needle: &str, shot: (&Option<Pa
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromedriver"]
 async fn a_newcomer_completes_the_course() {
-    let _one = support::one_at_a_time().await;
+    let _slot = support::browser_slot().await;
     let driver = driver();
     let server = serve_at("learn", "127.0.0.1", None).await;
     let base = format!("http://{}", server.addr);

@@ -951,7 +951,7 @@ async fn dark_views(driver: &Driver, base: &str, shots: &Option<PathBuf>) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromedriver"]
 async fn players_in_real_browsers() {
-    let _one = support::one_at_a_time().await;
+    let _slot = support::browser_slot().await;
     let driver = driver();
     let db = fresh_db("players");
     let server = serve_on("127.0.0.1", None, db).await;

@@ -603,7 +603,7 @@ async fn dark_screenshots(driver: &Driver, base: &str, shots: &Option<PathBuf>) 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromedriver"]
 async fn preferences_in_a_real_browser() {
-    let _one = support::one_at_a_time().await;
+    let _slot = support::browser_slot().await;
     let driver = driver();
     let server = serve_at("prefs", "127.0.0.1", None).await;
     let base = format!("http://{}", server.addr);

@@ -195,7 +195,7 @@ async fn to_lobby(c: &Client, base: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium, chromedriver, nginx and openssl"]
 async fn the_page_works_through_the_documented_nginx_with_tls() {
-    let _one = support::one_at_a_time().await;
+    let _slot = support::browser_slot().await;
     let driver = driver();
     tools();
     let dir = scratch("browser-proxy");

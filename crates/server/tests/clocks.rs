@@ -421,7 +421,7 @@ async fn bad_clocks_are_refused(server: &Server) {
 store_test! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn clocks_flags_aborts_and_claims() {
-        let _one = support::one_at_a_time().await;
+        let _all = support::whole_process().await;
         let db = fresh_db("clocks");
         let server = serve_on("127.0.0.1", None, db).await;
         bad_clocks_are_refused(&server).await;

@@ -1,7 +1,8 @@
-//! The server's tests that must run one at a time, in one test binary: the page in headless
-//! Chromium (each test drives several browsers) and the clocks' tests, which move the
-//! server's time forward for the whole process (`anywoli_server::dates::shift_for_tests`).
-//! Each test starts by taking [`support::one_at_a_time`].
+//! The server's tests that must not all run at once, in one test binary: the page in headless
+//! Chromium (each test drives several browsers: [`support::BROWSERS_AT_ONCE`] tests at a
+//! time, each holding [`support::browser_slot`]) and the clocks' tests, which move the
+//! server's time forward for the whole process (`anywoli_server::dates::shift_for_tests`) and
+//! so run alone ([`support::whole_process`]).
 //!
 //! The browser tests are `#[ignore = "needs chromium and chromedriver"]` (and nginx, or
 //! PostgreSQL, where they need them): `cargo test -- --include-ignored` runs them, as CI does.

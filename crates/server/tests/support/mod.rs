@@ -28,11 +28,27 @@ macro_rules! needs_postgres {
     };
 }
 
-/// The `serial` binary's tests run one at a time: each drives Chromium (several browsers) or
-/// moves the server's clock for the whole process. Hold the guard for the whole test.
-pub async fn one_at_a_time() -> tokio::sync::MutexGuard<'static, ()> {
-    static ONE: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-    ONE.lock().await
+/// Browser tests that run at once in the `serial` binary. Each drives Chromium and a server;
+/// most of a test's time is the page waiting (for the server, the engine, the network), so two
+/// share this machine's two cores without slowing each other down by as much as they save.
+pub const BROWSERS_AT_ONCE: u32 = 2;
+
+static SLOTS: tokio::sync::Semaphore =
+    tokio::sync::Semaphore::const_new(BROWSERS_AT_ONCE as usize);
+
+/// A browser test's place: at most [`BROWSERS_AT_ONCE`] run together. Hold it for the whole test.
+pub async fn browser_slot() -> tokio::sync::SemaphorePermit<'static> {
+    SLOTS.acquire().await.expect("the slots are never closed")
+}
+
+/// The whole process, for a test that moves the server's clock for everything in it
+/// (`anywoli_server::dates::shift_for_tests`): no other serial test runs meanwhile. Hold it for
+/// the whole test.
+pub async fn whole_process() -> tokio::sync::SemaphorePermit<'static> {
+    SLOTS
+        .acquire_many(BROWSERS_AT_ONCE)
+        .await
+        .expect("the slots are never closed")
 }
 
 /// chromedriver, started. The tests that call it are `#[ignore = "needs chromium and
