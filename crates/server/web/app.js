@@ -23,6 +23,8 @@ const main = document.getElementById('main');
 const live = document.getElementById('live');
 const toastEl = document.getElementById('toast');
 let view = null;
+/** The language switch under way (its texts being fetched), or null. */
+let switching = null;
 
 /** How this server is reached (GET /api/site), asked once: where invite links point. */
 let sitePromise = null;
@@ -82,7 +84,9 @@ function setBody(attrs) {
 function navigate(path, replace = false) {
   if (replace) history.replaceState(null, '', path);
   else history.pushState(null, '', path);
-  route();
+  // A language still being fetched is waited for, so the new view is in the reader's choice.
+  if (switching) switching.then(route);
+  else route();
 }
 
 function route() {
@@ -1127,15 +1131,18 @@ class GameView {
 // ------------------------------------------------------------------------------------------
 
 const select = document.getElementById('lang-select');
-initLang();
+await initLang();
 select.value = currentLang();
 applyStatic();
 initPrefs();
 initAccount(ui);
 initLobby(ui);
 initProfile(ui);
-select.addEventListener('change', () => {
-  setLang(select.value);
+select.addEventListener('change', async () => {
+  switching = setLang(select.value);
+  await switching;
+  switching = null;
+  select.value = currentLang();
   applyStatic();
   showPrefs();
   renderAccountArea();
