@@ -135,3 +135,36 @@ async fn every_language_is_one_file_of_the_page() {
         assert_eq!(s, StatusCode::NOT_FOUND, "{path}");
     }
 }
+
+#[tokio::test]
+async fn every_file_of_web_is_served() {
+    // A module added to web/ but not to assets.rs's FILES would fail only in a browser.
+    fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                files(&p, out);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    let web = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+    let mut all = Vec::new();
+    files(&web, &mut all);
+    assert!(all.len() > 40, "{all:?}");
+    for p in all {
+        let name = p
+            .strip_prefix(&web)
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .replace('\\', "/");
+        if name == "index.html" {
+            continue;
+        }
+        let (s, _, body) = fetch(&format!("/assets/{name}"), &[]).await;
+        assert_eq!(s, StatusCode::OK, "{name} is not in assets.rs's FILES");
+        assert_eq!(body, std::fs::read(&p).unwrap(), "{name}");
+    }
+}

@@ -1,0 +1,237 @@
+// The Lobby view, part 2 of 2: open seeks, challenges and live games kept up to date from the
+// lobby's connection (docs/api-players.md).
+
+import { LobbyLayout, rulesList } from './layout.js';
+import { api } from '../../api.js';
+import { esc } from '../../common.js';
+import { t, tn } from '../../i18n.js';
+import { clockName } from '../../clock.js';
+import { account, loadAccount, onAccount, post, ratingText, profilePath, samePlayer } from '../../account.js';
+import { main, say, errorText, setBody } from '../../lib/dom.js';
+import { sideName } from '../../lib/names.js';
+import { variantName, sideText, loadFilter, passes } from './terms.js';
+import { lobby } from './connection.js';
+import { challenges, challengeListeners, challengeTerms, loadChallenges, renderToasts, challengesChanged } from './challenges.js';
+
+export class LobbyView extends LobbyLayout {
+  constructor() {
+    super();
+    // The connection may be open already (a logged-in reader keeps it on every view).
+    setBody({ view: 'lobby', lobby: lobby.open ? 'open' : 'connecting' });
+    this.rules = ['anywoli'];
+    this.live = null;
+    this.note = '';
+    this.unsub = lobby.subscribe((m) => this.receive(m));
+    this.unlisten = onAccount(() => this.render());
+    this.onChallenges = () => this.showChallenges();
+    challengeListeners.add(this.onChallenges);
+    lobby.want('view');
+    this.render();
+    renderToasts();
+    rulesList().then((r) => {
+      this.rules = r;
+      this.fillRules();
+    });
+    // The account's arrival redraws the view (onAccount above); the challenges come with it.
+    loadAccount().then(() => loadChallenges());
+    this.loadLive();
+    this.liveTimer = setInterval(() => { if (!document.hidden) this.loadLive(); }, 10000);
+  }
+
+  destroy() {
+    clearInterval(this.liveTimer);
+    this.unsub();
+    this.unlisten();
+    challengeListeners.delete(this.onChallenges);
+    // Leaving the lobby withdraws this tab's seeks: nobody should be sent into a game from a
+    // page they left (the connection itself may stay, for challenges).
+    for (const s of lobby.seeks.values()) if (lobby.isMine(s)) lobby.cancel(s.id);
+    lobby.release('view');
+    // The toasts come back on other views.
+    setTimeout(renderToasts, 0);
+  }
+
+  refresh() { this.render(); }
+
+  receive(msg) {
+    if (msg.type === 'lobby') {
+      setBody({ lobby: 'open' });
+      this.showSeeks();
+      this.showConnection();
+    } else if (msg.type === 'seek' || msg.type === 'unseek' || msg.type === 'seeking') {
+      this.showSeeks();
+    } else if (msg.type === 'closed') {
+      setBody({ lobby: 'connecting' });
+      if (msg.hadSeek) this.note = t('seek_dropped');
+      this.showNote();
+      this.showSeeks();
+      this.showConnection();
+    } else if (msg.type === 'error') {
+      this.note = errorText({ data: msg, status: 0 });
+      this.showNote();
+      // The button pressed is usable again.
+      this.showSeeks();
+    } else if (msg.type === 'challenge_gone') {
+      this.showChallenges();
+    }
+  }
+
+  /** My ratings, to tell which seeks' ranges leave me out; loaded once a visit. */
+  async loadMyRatings() {
+    const me = account();
+    if (!me || this.ratingsOf === me.name) return;
+    this.ratingsOf = me.name;
+    const r = await api('GET', '/players/' + encodeURIComponent(me.name));
+    this.myRatings = r.ok && Array.isArray(r.data.ratings) ? r.data.ratings : [];
+    this.showSeeks();
+  }
+
+  /** My rating for a seek's category and rules as the server judges it (1500 before a game). */
+  myRatingFor(seek) {
+    const r = (this.myRatings || []).find((x) => x.category === seek.category && x.rules === seek.rules);
+    return Math.round(r ? r.rating : 1500);
+  }
+
+  showConnection() {
+    const el = main.querySelector('#lobby-connection');
+    if (el) el.textContent = lobby.open ? '' : t('lobby_connecting');
+  }
+
+  showNote() {
+    const el = main.querySelector('#lobby-note');
+    if (el) el.textContent = this.note;
+  }
+
+  /** Redraws a list, keeping the focus on the same button if it is still there. */
+  redraw(el, html) {
+    const f = document.activeElement;
+    const key = f && el.contains(f) && f.dataset ? Object.entries(f.dataset).map(([k, v]) => `[data-${k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}="${CSS.escape(v)}"]`).join('') : '';
+    el.innerHTML = html;
+    if (key) {
+      const again = el.querySelector(key);
+      if (again) again.focus();
+    }
+  }
+
+  showSeeks() {
+    const el = main.querySelector('#seeks');
+    if (!el) return;
+    const me = account();
+    const all = [...lobby.seeks.values()].sort((a, b) => (lobby.isMine(b) ? 1 : 0) - (lobby.isMine(a) ? 1 : 0));
+    const f = this.filter || loadFilter();
+    const own = (s) => lobby.isMine(s) || (me && s.by && samePlayer(s.by, me.name));
+    const seeks = all.filter((s) => own(s) || passes(s, f));
+    const hidden = main.querySelector('#filter-hidden');
+    if (hidden) {
+      const n = lobby.open ? all.length - seeks.length : 0;
+      hidden.hidden = n === 0;
+      hidden.querySelector('span').textContent = n ? tn('filter_hidden', n) : '';
+    }
+    if (!lobby.open) { this.redraw(el, ''); return; }
+    if (seeks.length === 0) { this.redraw(el, all.length ? '' : `<p>${esc(t('no_seeks'))}</p>`); return; }
+    const rows = seeks.map((s) => {
+      const mine = lobby.isMine(s);
+      const ownAccount = me && s.by && samePlayer(s.by, me.name);
+      const who = s.by
+        ? `<a href="${esc(profilePath(s.by))}" data-link>${esc(s.by)}</a>${s.rating !== null && s.rating !== undefined ? ` <span class="rating">${esc(ratingText(s.rating, s.provisional))}</span>` : ''}`
+        : esc(t('anonymous'));
+      let action;
+      if (mine) action = `<button type="button" data-seek="${esc(s.id)}" data-action="cancel">${esc(t('cancel'))}</button>`;
+      else if (ownAccount) action = `<span class="note">${esc(t('seek_yours_elsewhere'))}</span>`;
+      else if (s.rated && !me) action = `<span class="note">${esc(t('rated_needs_login'))}</span>`;
+      else if (Array.isArray(s.range) && s.range.length === 2 && !(me && this.myRatingFor(s) >= s.range[0] && this.myRatingFor(s) <= s.range[1])) {
+        // The server would refuse it (out_of_range): say so instead of offering the button.
+        action = `<span class="note">${esc(t('seek_for_range', { lo: Math.round(s.range[0]), hi: Math.round(s.range[1]) }))}</span>`;
+      }
+      else action = `<button type="button" class="primary" data-seek="${esc(s.id)}" data-action="accept">${esc(t('accept'))}</button>`;
+      const range = Array.isArray(s.range) && s.range.length === 2 ? `${Math.round(s.range[0])}–${Math.round(s.range[1])}` : '';
+      return `<tr class="${mine ? 'mine' : ''}" data-seek-row="${esc(s.id)}">
+        <td data-label="${esc(t('col_player'))}">${who}</td>
+        <td data-label="${esc(t('col_rules'))}">${esc(variantName(s.rules))}</td>
+        <td data-label="${esc(t('clock'))}">${esc(clockName(s.clock))}</td>
+        <td data-label="${esc(t('col_rated'))}">${esc(t(s.rated ? 'rated' : 'casual'))}${range ? ` <span class="note">(${esc(range)})</span>` : ''}</td>
+        <td data-label="${esc(t('col_side'))}">${esc(sideText(s.side, mine || ownAccount))}</td>
+        <td class="action">${action}</td></tr>`;
+    }).join('');
+    this.redraw(el, `<div class="table-wrap"><table class="archive seeks">
+      <caption class="sr-only">${esc(t('open_seeks'))}</caption>
+      <thead><tr><th scope="col">${esc(t('col_player'))}</th><th scope="col">${esc(t('col_rules'))}</th><th scope="col">${esc(t('clock'))}</th>
+      <th scope="col">${esc(t('col_rated'))}</th><th scope="col">${esc(t('col_side'))}</th><th scope="col"><span class="sr-only">${esc(t('col_action'))}</span></th></tr></thead>
+      <tbody>${rows}</tbody></table></div>`);
+  }
+
+  createSeek() {
+    const f = main.querySelector('#seek-form');
+    const err = main.querySelector('#seek-error');
+    err.textContent = '';
+    const msg = { type: 'seek', rules: f.rules.value, clock: f.clock.value, rated: f.rated.checked && !!account(), side: f.side.value };
+    const min = f.min.value.trim();
+    const max = f.max.value.trim();
+    if (min || max) {
+      const lo = min ? Math.round(Number(min)) : 0;
+      const hi = max ? Math.round(Number(max)) : 4000;
+      if (!Number.isFinite(lo) || !Number.isFinite(hi) || lo < 0 || hi > 4000 || lo > hi) { err.textContent = t('range_bad'); return; }
+      msg.range = [lo, hi];
+    }
+    this.note = '';
+    this.showNote();
+    if (!lobby.send(msg)) err.textContent = t('lobby_connecting');
+    else say(t('seek_created'));
+  }
+
+  async challenge() {
+    const f = main.querySelector('#challenge-form');
+    const err = main.querySelector('#challenge-error');
+    const to = f.to.value.trim();
+    if (!/^[A-Za-z0-9][A-Za-z0-9_-]{1,19}$/.test(to)) { err.textContent = t('err_unknown_player'); f.to.focus(); return; }
+    if (account() && samePlayer(to, account().name)) { err.textContent = t('cannot_challenge_self'); f.to.focus(); return; }
+    if (f.rated.checked && !f.clock.value) { err.textContent = t('rated_needs_clock'); return; }
+    const body = { to, rules: f.rules.value, rated: f.rated.checked, side: f.chside.value };
+    if (f.clock.value) body.clock = f.clock.value;
+    const button = f.querySelector('button[type=submit]');
+    button.disabled = true;
+    const r = await post('/challenges', body);
+    button.disabled = false;
+    if (!r.ok) { err.textContent = errorText(r); return; }
+    err.textContent = '';
+    f.to.value = '';
+    const c = r.data.challenge;
+    if (c) challenges.outgoing.set(c.id, c);
+    challengesChanged();
+    say(t('challenge_sent', { name: (c && c.to) || to }), true);
+  }
+
+  showChallenges() {
+    const el = main.querySelector('#challenges');
+    if (!el) return;
+    if (!account()) { this.redraw(el, ''); return; }
+    const incoming = [...challenges.incoming.values()];
+    const outgoing = [...challenges.outgoing.values()];
+    if (!incoming.length && !outgoing.length) { this.redraw(el, `<p class="note">${esc(t('no_challenges'))}</p>`); return; }
+    const item = (c, mine) => `<li class="challenge ${mine ? 'outgoing' : 'incoming'}">
+      <p>${mine ? esc(t('challenge_to', { name: c.to })) : esc(t('challenge_from', { name: c.from }))}
+        <a href="${esc(profilePath(mine ? c.to : c.from))}" data-link class="profile-link">${esc(t('profile'))}</a><br>
+        <span class="note">${esc(challengeTerms(c, mine))}</span></p>
+      <div class="challenge-actions">${mine
+        ? `<span class="note">${esc(t('challenge_waiting'))}</span> <button type="button" data-decline="${esc(c.id)}">${esc(t('cancel'))}</button>`
+        : `<button type="button" class="primary" data-accept="${esc(c.id)}">${esc(t('accept'))}</button> <button type="button" data-decline="${esc(c.id)}">${esc(t('decline'))}</button>`}</div></li>`;
+    this.redraw(el, `<ul class="challenge-list">${incoming.map((c) => item(c, false)).join('')}${outgoing.map((c) => item(c, true)).join('')}</ul>`);
+  }
+
+  async loadLive() {
+    const r = await api('GET', '/games?live=true&limit=30');
+    if (r.ok) this.live = r.data.games || [];
+    else if (this.live === null) this.live = [];
+    this.showLive();
+  }
+
+  showLive() {
+    const el = main.querySelector('#watch');
+    if (!el) return;
+    if (this.live === null) { el.innerHTML = `<p>${esc(t('loading'))}</p>`; return; }
+    if (this.live.length === 0) { el.innerHTML = `<p class="note">${esc(t('no_live_games'))}</p>`; return; }
+    this.redraw(el, `<ul class="watch-list">${this.live.map((g) => `<li>
+      <a href="/g/${esc(g.id)}" data-link>${esc(sideName(g, 'south'))} – ${esc(sideName(g, 'north'))}</a>
+      <span class="note">${esc([variantName(g.rules), g.clock ? clockName(g.clock) : '', g.rated ? t('rated') : ''].filter(Boolean).join(' · '))} · ${esc(tn('n_moves', g.moves))}</span></li>`).join('')}</ul>`);
+  }
+}
