@@ -83,7 +83,7 @@ function puzzleUi() {
 }
 
 document.addEventListener('click', (e) => {
-  const a = e.target.closest('a[data-link]');
+  const a = /** @type {any} */ (e.target).closest('a[data-link]');
   if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
   e.preventDefault();
   navigate(a.getAttribute('href'));
@@ -93,7 +93,7 @@ window.addEventListener('popstate', route);
 // ------------------------------------------------------------------------------------------
 
 setRouter(route);
-const select = document.getElementById('lang-select');
+const select = /** @type {HTMLSelectElement} */ (document.getElementById('lang-select'));
 await initLang();
 select.value = currentLang();
 applyStatic();

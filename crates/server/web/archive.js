@@ -69,7 +69,7 @@ export class ArchiveView {
     if (this.games === null) box.innerHTML = `<p>${esc(t('loading'))}</p>`;
     else if (this.games.length === 0) box.innerHTML = `<p>${esc(t('no_games'))}</p>`;
     else box.innerHTML = gamesTable(this.ui, this.games, t('recent'));
-    main.querySelector('#archive-error').textContent = this.error || '';
+    /** @type {HTMLInputElement} */ (main.querySelector('#archive-error')).textContent = this.error || '';
     const mine = main.querySelector('#my-games');
     mine.hidden = this.mine === null;
     if (this.mine !== null) {
@@ -104,17 +104,17 @@ export class ArchiveView {
           <p class="error" id="import-error" role="alert"></p>
         </form>
       </section>`;
-    const form = main.querySelector('#import-form');
+    const form = /** @type {HTMLFormElement} */ (main.querySelector('#import-form'));
     main.querySelector('#record-file').addEventListener('change', async (e) => {
       const f = e.target.files[0];
-      if (f) main.querySelector('#record-text').value = await f.text();
+      if (f) /** @type {HTMLInputElement} */ (main.querySelector('#record-text')).value = await f.text();
     });
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
-      const r = await api('POST', '/import', { record: main.querySelector('#record-text').value });
+      const r = await api('POST', '/import', { record: /** @type {HTMLInputElement} */ (main.querySelector('#record-text')).value });
       if (!r.ok) {
         const msg = r.data && r.data.error === 'bad_record' ? t('err_bad_record', { msg: r.data.message }) : errorText(r);
-        main.querySelector('#import-error').textContent = msg;
+        /** @type {HTMLInputElement} */ (main.querySelector('#import-error')).textContent = msg;
         return;
       }
       rememberSeat(r.data.game.id, r.data.seat, r.data.secret);

@@ -49,7 +49,7 @@ export class EditorView {
     this.fill(readPosition(this.position));
     ui.setBody({ view: 'editor' });
     this.render();
-    this.check(true);
+    this.check();
   }
 
   destroy() {
@@ -171,13 +171,13 @@ export class EditorView {
       const i = Number(input.dataset.hole);
       if (input.value !== f.holes[i]) input.value = f.holes[i];
     }
-    main.querySelector('#edit-store-south').value = f.stores[0];
-    main.querySelector('#edit-store-north').value = f.stores[1];
-    main.querySelector('#edit-to-move').value = f.toMove;
-    main.querySelector('#edit-last-capturer').value = f.last;
-    main.querySelector('#edit-first-final').value = f.first;
-    main.querySelector('#edit-quiet').value = f.quiet;
-    main.querySelector('#edit-ply').value = f.ply;
+    /** @type {HTMLInputElement} */ (main.querySelector('#edit-store-south')).value = f.stores[0];
+    /** @type {HTMLInputElement} */ (main.querySelector('#edit-store-north')).value = f.stores[1];
+    /** @type {HTMLInputElement} */ (main.querySelector('#edit-to-move')).value = f.toMove;
+    /** @type {HTMLInputElement} */ (main.querySelector('#edit-last-capturer')).value = f.last;
+    /** @type {HTMLInputElement} */ (main.querySelector('#edit-first-final')).value = f.first;
+    /** @type {HTMLInputElement} */ (main.querySelector('#edit-quiet')).value = f.quiet;
+    /** @type {HTMLInputElement} */ (main.querySelector('#edit-ply')).value = f.ply;
     this.showSeeds();
   }
 
@@ -216,7 +216,7 @@ export class EditorView {
   fromFields() {
     this.fields = this.readFields();
     this.position = writePosition(this.fields);
-    this.ui.main.querySelector('#edit-position').value = this.position;
+    /** @type {HTMLInputElement} */ (this.ui.main.querySelector('#edit-position')).value = this.position;
     this.showSeeds();
     this.changed();
   }
@@ -234,7 +234,7 @@ export class EditorView {
   setAll(position, said) {
     this.position = position;
     this.fill(readPosition(position));
-    this.ui.main.querySelector('#edit-position').value = position;
+    /** @type {HTMLInputElement} */ (this.ui.main.querySelector('#edit-position')).value = position;
     this.showFields();
     this.ui.say(t(said));
     this.changed(true);
@@ -255,7 +255,7 @@ export class EditorView {
       ply: f.ply,
     };
     this.position = writePosition(this.fields);
-    this.ui.main.querySelector('#edit-position').value = this.position;
+    /** @type {HTMLInputElement} */ (this.ui.main.querySelector('#edit-position')).value = this.position;
     this.showFields();
     this.ui.say(t('ed_flipped'));
     this.changed(true);
@@ -335,7 +335,7 @@ export class EditorView {
       link.removeAttribute('data-link');
       link.setAttribute('aria-disabled', 'true');
     }
-    main.querySelector('#edit-puzzle').disabled = !valid;
+    /** @type {HTMLInputElement} */ (main.querySelector('#edit-puzzle')).disabled = !valid;
     this.ui.setBody({ editorValid: valid ? '1' : '0' });
   }
 

@@ -86,8 +86,8 @@ export function seeds(n) {
 
 /** Translates the parts of the page outside the views (header, skip link). */
 export function applyStatic() {
-  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
-  for (const el of document.querySelectorAll('[data-i18n-attr]')) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-i18n]'))) el.textContent = t(el.dataset.i18n);
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-i18n-attr]'))) {
     const [attr, key] = el.dataset.i18nAttr.split(':');
     el.setAttribute(attr, t(key));
   }

@@ -259,7 +259,7 @@ export class ProfileView {
       this.loadGames(false);
     });
     main.querySelector('#player-games').addEventListener('click', (e) => {
-      if (e.target.closest('#more-games')) {
+      if (/** @type {any} */ (e.target).closest('#more-games')) {
         e.target.disabled = true;
         this.loadGames(true);
       }

@@ -85,13 +85,13 @@ export class NewGameView {
         main.querySelector('#course-offer').remove();
       });
     }
-    const form = main.querySelector('#new-form');
+    const form = /** @type {HTMLFormElement} */ (main.querySelector('#new-form'));
     const sync = () => {
       const mode = form.mode.value;
-      main.querySelector('#level-field').hidden = mode !== 'computer';
-      main.querySelector('#side-field').hidden = mode === 'local';
-      main.querySelector('#hints-field').hidden = mode !== 'friend';
-      main.querySelector('#rules-desc').textContent = t('variant_' + form.rules.value);
+      /** @type {HTMLInputElement} */ (main.querySelector('#level-field')).hidden = mode !== 'computer';
+      /** @type {HTMLInputElement} */ (main.querySelector('#side-field')).hidden = mode === 'local';
+      /** @type {HTMLInputElement} */ (main.querySelector('#hints-field')).hidden = mode !== 'friend';
+      /** @type {HTMLInputElement} */ (main.querySelector('#rules-desc')).textContent = t('variant_' + form.rules.value);
     };
     form.addEventListener('change', sync);
     sync();
@@ -103,12 +103,12 @@ export class NewGameView {
       if (mode !== 'local') body.side = form.side.value;
       if (mode === 'friend') body.hints = form.hints.checked;
       if (form.clock.value) body.clock = form.clock.value;
-      const btn = main.querySelector('#start');
+      const btn = /** @type {HTMLButtonElement} */ (main.querySelector('#start'));
       btn.disabled = true;
       const r = await post('/games', body);
       btn.disabled = false;
       if (!r.ok) {
-        main.querySelector('#new-error').textContent = errorText(r);
+        /** @type {HTMLInputElement} */ (main.querySelector('#new-error')).textContent = errorText(r);
         return;
       }
       rememberSeat(r.data.game.id, r.data.seat, r.data.secret, r.data.invite);

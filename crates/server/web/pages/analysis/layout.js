@@ -7,6 +7,33 @@ import { EnginePanel } from '../../engine.js';
 import { ReviewPanel } from '../../review.js';
 
 export class AnalysisLayout {
+  // The view's state, shared by its parts: declared where their chain begins, set by the view
+  // and its parts.
+  /** @type {any} */ animation;
+  /** @type {any} */ answers;
+  /** @type {any} */ board;
+  /** @type {any} */ bottom;
+  /** @type {any} */ current;
+  /** @type {any} */ destroyed;
+  /** @type {any} */ engine;
+  /** @type {any} */ game;
+  /** @type {any} */ gameId;
+  /** @type {any} */ navToken;
+  /** @type {any} */ onKey;
+  /** @type {any} */ pending;
+  /** @type {any} */ proofSeq;
+  /** @type {any} */ proofTimer;
+  /** @type {any} */ proofs;
+  /** @type {any} */ recordCache;
+  /** @type {any} */ review;
+  /** @type {any} */ reviewPanel;
+  /** @type {any} */ rules;
+  /** @type {any} */ seed;
+  /** @type {any} */ storageKey;
+  /** @type {any} */ tree;
+  /** @type {any} */ ui;
+  /** @type {any} */ urlNode;
+
   // ----------------------------------------------------------------------------------------
   // The page
   build() {
@@ -82,7 +109,7 @@ export class AnalysisLayout {
     $('#copy-record').addEventListener('click', async () => this.copy(await this.recordText(), t('an_record_copied')));
     $('#play-better').addEventListener('click', () => this.playBetter());
     $('#move-tree').addEventListener('click', (e) => {
-      const b = e.target.closest('button[data-node]');
+      const b = /** @type {any} */ (e.target).closest('button[data-node]');
       const node = b && this.tree.get(b.dataset.node);
       if (node) this.goTo(node, { animate: this.current && node.parent === this.current.id });
     });

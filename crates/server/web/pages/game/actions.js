@@ -55,7 +55,7 @@ export class GameActions extends GameInvite {
   }
 
   async hint() {
-    main.querySelector('#hint').disabled = true;
+    /** @type {HTMLInputElement} */ (main.querySelector('#hint')).disabled = true;
     const r = await api('POST', `/games/${this.id}/hint`, { secret: this.seat.secret });
     if (!r.ok) { say(errorText(r), true); this.show(); return; }
     if (r.data.ply !== this.game.ply) { this.show(); return; }

@@ -37,6 +37,7 @@ export class GameInvite extends GameHistory {
   /** Tells the inviting player when the link cannot reach a friend's device, and what to do. */
   showReach() {
     const $ = (q) => main.querySelector(q);
+    /** @type {any} */
     const site = this.site || { network_urls: [] };
     $('#share').value = this.inviteLink();
     const warning = $('#invite-warning');

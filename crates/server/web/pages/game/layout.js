@@ -113,7 +113,7 @@ export class GameLayout extends GameSeats {
     $('#why').addEventListener('click', () => this.why());
     $('#why-close').addEventListener('click', () => this.closeWhy());
     $('#movelist').addEventListener('click', (e) => {
-      const b = e.target.closest('button[data-ply]');
+      const b = /** @type {any} */ (e.target).closest('button[data-ply]');
       if (b) this.step(Number(b.dataset.ply));
     });
   }

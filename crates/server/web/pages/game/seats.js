@@ -4,6 +4,33 @@ import { mySeat, rememberSeat } from '../../api.js';
 import { post, samePlayer, loadAccount } from '../../account.js';
 
 export class GameSeats {
+  // The view's state, shared by its parts: declared where their chain begins, set by the view
+  // and its parts.
+  /** @type {any} */ awayTimer;
+  /** @type {any} */ board;
+  /** @type {any} */ bottom;
+  /** @type {any} */ busy;
+  /** @type {any} */ clocks;
+  /** @type {any} */ flipped;
+  /** @type {any} */ game;
+  /** @type {any} */ hinted;
+  /** @type {any} */ id;
+  /** @type {any} */ invite;
+  /** @type {any} */ onKey;
+  /** @type {any} */ online;
+  /** @type {any} */ pending;
+  /** @type {any} */ positions;
+  /** @type {any} */ publicBusy;
+  /** @type {any} */ queue;
+  /** @type {any} */ receivedAt;
+  /** @type {any} */ site;
+  /** @type {any} */ socket;
+  /** @type {any} */ sowing;
+  /** @type {any} */ stepAfter;
+  /** @type {any} */ turnSeen;
+  /** @type {any} */ viewPly;
+  /** @type {any} */ whyPly;
+
   get seat() { return mySeat(this.id); }
 
   /** The sides this browser plays. */

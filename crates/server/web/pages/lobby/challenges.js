@@ -153,9 +153,9 @@ export function initLobby() {
   toastBox.hidden = true;
   document.body.appendChild(toastBox);
   toastBox.addEventListener('click', (e) => {
-    const a = e.target.closest('button[data-accept]');
-    const d = e.target.closest('button[data-decline]');
-    const x = e.target.closest('button[data-dismiss]');
+    const a = /** @type {any} */ (e.target).closest('button[data-accept]');
+    const d = /** @type {any} */ (e.target).closest('button[data-decline]');
+    const x = /** @type {any} */ (e.target).closest('button[data-dismiss]');
     if (a) { a.disabled = true; acceptChallenge(a.dataset.accept); }
     if (d) { d.disabled = true; declineChallenge(d.dataset.decline); }
     if (x) { yourMoves.delete(x.dataset.dismiss); renderToasts(); }

@@ -24,6 +24,20 @@ export function rulesList() {
 }
 
 export class LobbyLayout {
+  // The view's state, shared by its parts: declared where their chain begins, set by the view
+  // and its parts.
+  /** @type {any} */ filter;
+  /** @type {any} */ live;
+  /** @type {any} */ liveTimer;
+  /** @type {any} */ myRatings;
+  /** @type {any} */ note;
+  /** @type {any} */ onChallenges;
+  /** @type {any} */ prefilled;
+  /** @type {any} */ ratingsOf;
+  /** @type {any} */ rules;
+  /** @type {any} */ unlisten;
+  /** @type {any} */ unsub;
+
   render() {
     const me = account();
     if (!this.filter) this.filter = loadFilter();
@@ -123,7 +137,7 @@ export class LobbyLayout {
     this.showConnection();
     this.showNote();
     main.querySelector('#seek-form').addEventListener('submit', (e) => { e.preventDefault(); this.createSeek(); });
-    const ff = main.querySelector('#filter-form');
+    const ff = /** @type {HTMLFormElement} */ (main.querySelector('#filter-form'));
     const readFilter = () => {
       const num = (v) => {
         const n = Math.round(Number(v.trim()));
@@ -142,9 +156,9 @@ export class LobbyLayout {
       ff.speed.value = '';
       ff.kind.value = '';
       readFilter();
-      main.querySelector('#seek-filter summary').focus();
+      /** @type {HTMLInputElement} */ (main.querySelector('#seek-filter summary')).focus();
     });
-    const cf = main.querySelector('#challenge-form');
+    const cf = /** @type {HTMLFormElement} */ (main.querySelector('#challenge-form'));
     if (cf) {
       cf.addEventListener('submit', (e) => { e.preventDefault(); this.challenge(); });
       // A rated game needs a clock: its rating category comes from it.
@@ -152,7 +166,7 @@ export class LobbyLayout {
         const untimed = !cf.clock.value;
         cf.rated.disabled = untimed;
         if (untimed) cf.rated.checked = false;
-        main.querySelector('#ch-rated-note').hidden = !untimed;
+        /** @type {HTMLInputElement} */ (main.querySelector('#ch-rated-note')).hidden = !untimed;
       };
       cf.clock.addEventListener('change', syncRated);
       syncRated();
@@ -165,7 +179,7 @@ export class LobbyLayout {
       }
     }
     main.querySelector('#seeks').addEventListener('click', (e) => {
-      const b = e.target.closest('button[data-seek]');
+      const b = /** @type {any} */ (e.target).closest('button[data-seek]');
       if (!b) return;
       this.note = '';
       this.showNote();
@@ -174,15 +188,15 @@ export class LobbyLayout {
       b.disabled = true;
     });
     main.querySelector('#challenges').addEventListener('click', (e) => {
-      const a = e.target.closest('button[data-accept]');
-      const d = e.target.closest('button[data-decline]');
+      const a = /** @type {any} */ (e.target).closest('button[data-accept]');
+      const d = /** @type {any} */ (e.target).closest('button[data-decline]');
       if (a) { a.disabled = true; acceptChallenge(a.dataset.accept); }
       if (d) { d.disabled = true; declineChallenge(d.dataset.decline); }
     });
   }
 
   fillRules() {
-    for (const sel of main.querySelectorAll('#seek-rules, #ch-rules')) {
+    for (const sel of /** @type {NodeListOf<HTMLSelectElement>} */ (main.querySelectorAll('#seek-rules, #ch-rules'))) {
       const value = sel.value || 'anywoli';
       sel.innerHTML = this.rules.map((r) => `<option value="${esc(r)}">${esc(variantName(r))}</option>`).join('');
       if (this.rules.includes(value)) sel.value = value;

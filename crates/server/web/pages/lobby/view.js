@@ -104,7 +104,7 @@ export class LobbyView extends LobbyLayout {
 
   /** Redraws a list, keeping the focus on the same button if it is still there. */
   redraw(el, html) {
-    const f = document.activeElement;
+    const f = /** @type {HTMLElement} */ (document.activeElement);
     const key = f && el.contains(f) && f.dataset ? Object.entries(f.dataset).map(([k, v]) => `[data-${k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}="${CSS.escape(v)}"]`).join('') : '';
     el.innerHTML = html;
     if (key) {
@@ -121,7 +121,7 @@ export class LobbyView extends LobbyLayout {
     const f = this.filter || loadFilter();
     const own = (s) => lobby.isMine(s) || (me && s.by && samePlayer(s.by, me.name));
     const seeks = all.filter((s) => own(s) || passes(s, f));
-    const hidden = main.querySelector('#filter-hidden');
+    const hidden = /** @type {HTMLElement} */ (main.querySelector('#filter-hidden'));
     if (hidden) {
       const n = lobby.open ? all.length - seeks.length : 0;
       hidden.hidden = n === 0;
@@ -161,7 +161,7 @@ export class LobbyView extends LobbyLayout {
   }
 
   createSeek() {
-    const f = main.querySelector('#seek-form');
+    const f = /** @type {HTMLFormElement} */ (main.querySelector('#seek-form'));
     const err = main.querySelector('#seek-error');
     err.textContent = '';
     const msg = { type: 'seek', rules: f.rules.value, clock: f.clock.value, rated: f.rated.checked && !!account(), side: f.side.value };
@@ -180,7 +180,7 @@ export class LobbyView extends LobbyLayout {
   }
 
   async challenge() {
-    const f = main.querySelector('#challenge-form');
+    const f = /** @type {HTMLFormElement} */ (main.querySelector('#challenge-form'));
     const err = main.querySelector('#challenge-error');
     const to = f.to.value.trim();
     if (!/^[A-Za-z0-9][A-Za-z0-9_-]{1,19}$/.test(to)) { err.textContent = t('err_unknown_player'); f.to.focus(); return; }
@@ -188,7 +188,7 @@ export class LobbyView extends LobbyLayout {
     if (f.rated.checked && !f.clock.value) { err.textContent = t('rated_needs_clock'); return; }
     const body = { to, rules: f.rules.value, rated: f.rated.checked, side: f.chside.value };
     if (f.clock.value) body.clock = f.clock.value;
-    const button = f.querySelector('button[type=submit]');
+    const button = /** @type {HTMLButtonElement} */ (f.querySelector('button[type=submit]'));
     button.disabled = true;
     const r = await post('/challenges', body);
     button.disabled = false;
