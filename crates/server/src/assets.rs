@@ -54,6 +54,7 @@ const FILES: &[(&str, &str, &str)] = &[
     page_file!("learn.js", JS),
     page_file!("why.js", JS),
     page_file!("lib/dom.js", JS),
+    page_file!("lib/h.js", JS),
     page_file!("lib/names.js", JS),
     page_file!("lib/nav.js", JS),
     page_file!("lib/position.js", JS),

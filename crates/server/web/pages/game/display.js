@@ -7,6 +7,7 @@ import { t } from '../../i18n.js';
 import { parsePosition } from '../../board.js';
 import { notifyTurn } from '../../prefs.js';
 import { ratingText, profilePath } from '../../account.js';
+import { h, fill } from '../../lib/h.js';
 import { main, setBody } from '../../lib/dom.js';
 
 export class GameDisplay extends GameLayout {
@@ -211,22 +212,24 @@ export class GameDisplay extends GameLayout {
       if (!named) continue;
       const seat = g.seats[side] || {};
       const withClock = Boolean(g.clock);
-      let who;
+      // Names come from other players: built as elements, never parsed as HTML.
+      const who = [];
+      if (!withClock) who.push(h('span', { class: 'player-side' }, t(side)), ' ');
       if (seat.player) {
-        who = `<a href="${esc(profilePath(seat.player))}" data-link class="player-name">${esc(seat.player)}</a>`;
-        if (seat.rating) who += ` <span class="rating">${esc(ratingText(seat.rating))}</span>`;
-      } else if (seat.kind === 'computer') who = `<span class="player-name">${esc(t('player_computer', { n: seat.level }))}</span>`;
-      else who = `<span class="player-name anon">${esc(t('anonymous'))}</span>`;
+        who.push(h('a', { href: profilePath(seat.player), 'data-link': true, class: 'player-name' }, seat.player));
+        if (seat.rating) who.push(' ', h('span', { class: 'rating' }, ratingText(seat.rating)));
+      } else if (seat.kind === 'computer') who.push(h('span', { class: 'player-name' }, t('player_computer', { n: seat.level })));
+      else who.push(h('span', { class: 'player-name anon' }, t('anonymous')));
       const change = g.rating_change && g.rating_change[side];
       if (change && typeof change.diff === 'number') {
         // The difference of the ratings as shown (whole points), so that it adds up with them.
         const d = Math.round(change.diff);
         const text = (d > 0 ? '+' : d < 0 ? '\u2212' : '\u00b1') + Math.abs(d);
         const after = ratingText(change.after, change.provisional);
-        who += ` <span class="rating-diff ${d > 0 ? 'up' : d < 0 ? 'down' : ''}" title="${esc(t('rating_now', { r: after }))}">${esc(text)}</span>`
-          + `<span class="sr-only"> ${esc(t('rating_now', { r: after }))}</span>`;
+        who.push(' ', h('span', { class: `rating-diff ${d > 0 ? 'up' : d < 0 ? 'down' : ''}`, title: t('rating_now', { r: after }) }, text),
+          h('span', { class: 'sr-only' }, ' ' + t('rating_now', { r: after })));
       }
-      el.innerHTML = (withClock ? '' : `<span class="player-side">${esc(t(side))}</span> `) + who;
+      fill(el, who);
     }
   }
 

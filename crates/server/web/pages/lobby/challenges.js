@@ -3,7 +3,7 @@
 // those on) for a challenge or a friend's move arriving anywhere.
 
 import { api, rememberSeat } from '../../api.js';
-import { esc } from '../../common.js';
+import { h, fill } from '../../lib/h.js';
 import { t } from '../../i18n.js';
 import { notify } from '../../prefs.js';
 import { clockName } from '../../clock.js';
@@ -116,23 +116,18 @@ export function renderToasts() {
   const list = inLobby ? [] : [...challenges.incoming.values()];
   const here = /^\/g\/([a-z0-9]+)$/.exec(location.pathname);
   if (here) yourMoves.delete(here[1]);
-  const moves = [...yourMoves].map(([game, opponent]) => `
-    <div class="challenge-toast your-move" role="group" aria-labelledby="ym-${esc(game)}">
-      <p id="ym-${esc(game)}"><strong>${esc(yourMoveText(opponent))}</strong></p>
-      <div class="challenge-actions">
-        <a href="/g/${esc(game)}" data-link class="button primary">${esc(t('open_game'))}</a>
-        <button type="button" data-dismiss="${esc(game)}">${esc(t('close'))}</button>
-      </div>
-    </div>`).join('');
-  toastBox.innerHTML = moves + list.map((c) => `
-    <div class="challenge-toast" role="group" aria-labelledby="ct-${esc(c.id)}">
-      <p id="ct-${esc(c.id)}"><strong>${esc(t('challenge_from', { name: c.from }))}</strong><br>
-        <span class="note">${esc(challengeTerms(c, false))}</span></p>
-      <div class="challenge-actions">
-        <button type="button" class="primary" data-accept="${esc(c.id)}">${esc(t('accept'))}</button>
-        <button type="button" data-decline="${esc(c.id)}">${esc(t('decline'))}</button>
-      </div>
-    </div>`).join('');
+  // Names and games come from other players: built as elements, never parsed as HTML.
+  const moves = [...yourMoves].map(([game, opponent]) => h('div', { class: 'challenge-toast your-move', role: 'group', 'aria-labelledby': 'ym-' + game },
+    h('p', { id: 'ym-' + game }, h('strong', null, yourMoveText(opponent))),
+    h('div', { class: 'challenge-actions' },
+      h('a', { href: '/g/' + game, 'data-link': true, class: 'button primary' }, t('open_game')), ' ',
+      h('button', { type: 'button', dataset: { dismiss: game } }, t('close')))));
+  fill(toastBox, moves, list.map((c) => h('div', { class: 'challenge-toast', role: 'group', 'aria-labelledby': 'ct-' + c.id },
+    h('p', { id: 'ct-' + c.id }, h('strong', null, t('challenge_from', { name: c.from })), h('br'),
+      h('span', { class: 'note' }, challengeTerms(c, false))),
+    h('div', { class: 'challenge-actions' },
+      h('button', { type: 'button', class: 'primary', dataset: { accept: c.id } }, t('accept')), ' ',
+      h('button', { type: 'button', dataset: { decline: c.id } }, t('decline'))))));
   toastBox.hidden = list.length === 0 && yourMoves.size === 0;
 }
 

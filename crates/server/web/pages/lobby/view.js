@@ -7,6 +7,7 @@ import { esc } from '../../common.js';
 import { t, tn } from '../../i18n.js';
 import { clockName } from '../../clock.js';
 import { account, loadAccount, onAccount, post, ratingText, profilePath, samePlayer } from '../../account.js';
+import { h, fill } from '../../lib/h.js';
 import { main, say, errorText, setBody } from '../../lib/dom.js';
 import { sideName } from '../../lib/names.js';
 import { variantName, sideText, loadFilter, passes } from './terms.js';
@@ -102,11 +103,13 @@ export class LobbyView extends LobbyLayout {
     if (el) el.textContent = this.note;
   }
 
-  /** Redraws a list, keeping the focus on the same button if it is still there. */
+  /** Redraws a list (HTML, or elements built with h()), keeping the focus on the same button
+   * if it is still there. */
   redraw(el, html) {
     const f = /** @type {HTMLElement} */ (document.activeElement);
     const key = f && el.contains(f) && f.dataset ? Object.entries(f.dataset).map(([k, v]) => `[data-${k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}="${CSS.escape(v)}"]`).join('') : '';
-    el.innerHTML = html;
+    if (typeof html === 'string') el.innerHTML = html;
+    else fill(el, html);
     if (key) {
       const again = el.querySelector(key);
       if (again) again.focus();
@@ -129,35 +132,38 @@ export class LobbyView extends LobbyLayout {
     }
     if (!lobby.open) { this.redraw(el, ''); return; }
     if (seeks.length === 0) { this.redraw(el, all.length ? '' : `<p>${esc(t('no_seeks'))}</p>`); return; }
+    // Names come from other players: built as elements, never parsed as HTML.
     const rows = seeks.map((s) => {
       const mine = lobby.isMine(s);
       const ownAccount = me && s.by && samePlayer(s.by, me.name);
       const who = s.by
-        ? `<a href="${esc(profilePath(s.by))}" data-link>${esc(s.by)}</a>${s.rating !== null && s.rating !== undefined ? ` <span class="rating">${esc(ratingText(s.rating, s.provisional))}</span>` : ''}`
-        : esc(t('anonymous'));
+        ? [h('a', { href: profilePath(s.by), 'data-link': true }, s.by),
+          s.rating !== null && s.rating !== undefined ? [' ', h('span', { class: 'rating' }, ratingText(s.rating, s.provisional))] : null]
+        : t('anonymous');
       let action;
-      if (mine) action = `<button type="button" data-seek="${esc(s.id)}" data-action="cancel">${esc(t('cancel'))}</button>`;
-      else if (ownAccount) action = `<span class="note">${esc(t('seek_yours_elsewhere'))}</span>`;
-      else if (s.rated && !me) action = `<span class="note">${esc(t('rated_needs_login'))}</span>`;
+      if (mine) action = h('button', { type: 'button', dataset: { seek: s.id, action: 'cancel' } }, t('cancel'));
+      else if (ownAccount) action = h('span', { class: 'note' }, t('seek_yours_elsewhere'));
+      else if (s.rated && !me) action = h('span', { class: 'note' }, t('rated_needs_login'));
       else if (Array.isArray(s.range) && s.range.length === 2 && !(me && this.myRatingFor(s) >= s.range[0] && this.myRatingFor(s) <= s.range[1])) {
         // The server would refuse it (out_of_range): say so instead of offering the button.
-        action = `<span class="note">${esc(t('seek_for_range', { lo: Math.round(s.range[0]), hi: Math.round(s.range[1]) }))}</span>`;
+        action = h('span', { class: 'note' }, t('seek_for_range', { lo: Math.round(s.range[0]), hi: Math.round(s.range[1]) }));
       }
-      else action = `<button type="button" class="primary" data-seek="${esc(s.id)}" data-action="accept">${esc(t('accept'))}</button>`;
+      else action = h('button', { type: 'button', class: 'primary', dataset: { seek: s.id, action: 'accept' } }, t('accept'));
       const range = Array.isArray(s.range) && s.range.length === 2 ? `${Math.round(s.range[0])}–${Math.round(s.range[1])}` : '';
-      return `<tr class="${mine ? 'mine' : ''}" data-seek-row="${esc(s.id)}">
-        <td data-label="${esc(t('col_player'))}">${who}</td>
-        <td data-label="${esc(t('col_rules'))}">${esc(variantName(s.rules))}</td>
-        <td data-label="${esc(t('clock'))}">${esc(clockName(s.clock))}</td>
-        <td data-label="${esc(t('col_rated'))}">${esc(t(s.rated ? 'rated' : 'casual'))}${range ? ` <span class="note">(${esc(range)})</span>` : ''}</td>
-        <td data-label="${esc(t('col_side'))}">${esc(sideText(s.side, mine || ownAccount))}</td>
-        <td class="action">${action}</td></tr>`;
-    }).join('');
-    this.redraw(el, `<div class="table-wrap"><table class="archive seeks">
-      <caption class="sr-only">${esc(t('open_seeks'))}</caption>
-      <thead><tr><th scope="col">${esc(t('col_player'))}</th><th scope="col">${esc(t('col_rules'))}</th><th scope="col">${esc(t('clock'))}</th>
-      <th scope="col">${esc(t('col_rated'))}</th><th scope="col">${esc(t('col_side'))}</th><th scope="col"><span class="sr-only">${esc(t('col_action'))}</span></th></tr></thead>
-      <tbody>${rows}</tbody></table></div>`);
+      return h('tr', { class: mine ? 'mine' : '', dataset: { seekRow: s.id } },
+        h('td', { 'data-label': t('col_player') }, who),
+        h('td', { 'data-label': t('col_rules') }, variantName(s.rules)),
+        h('td', { 'data-label': t('clock') }, clockName(s.clock)),
+        h('td', { 'data-label': t('col_rated') }, t(s.rated ? 'rated' : 'casual'), range ? [' ', h('span', { class: 'note' }, `(${range})`)] : null),
+        h('td', { 'data-label': t('col_side') }, sideText(s.side, mine || ownAccount)),
+        h('td', { class: 'action' }, action));
+    });
+    const col = (key) => h('th', { scope: 'col' }, t(key));
+    this.redraw(el, [h('div', { class: 'table-wrap' }, h('table', { class: 'archive seeks' },
+      h('caption', { class: 'sr-only' }, t('open_seeks')),
+      h('thead', null, h('tr', null, col('col_player'), col('col_rules'), col('clock'), col('col_rated'), col('col_side'),
+        h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, t('col_action'))))),
+      h('tbody', null, rows)))]);
   }
 
   createSeek() {
@@ -201,6 +207,7 @@ export class LobbyView extends LobbyLayout {
     say(t('challenge_sent', { name: (c && c.to) || to }), true);
   }
 
+
   showChallenges() {
     const el = main.querySelector('#challenges');
     if (!el) return;
@@ -208,14 +215,16 @@ export class LobbyView extends LobbyLayout {
     const incoming = [...challenges.incoming.values()];
     const outgoing = [...challenges.outgoing.values()];
     if (!incoming.length && !outgoing.length) { this.redraw(el, `<p class="note">${esc(t('no_challenges'))}</p>`); return; }
-    const item = (c, mine) => `<li class="challenge ${mine ? 'outgoing' : 'incoming'}">
-      <p>${mine ? esc(t('challenge_to', { name: c.to })) : esc(t('challenge_from', { name: c.from }))}
-        <a href="${esc(profilePath(mine ? c.to : c.from))}" data-link class="profile-link">${esc(t('profile'))}</a><br>
-        <span class="note">${esc(challengeTerms(c, mine))}</span></p>
-      <div class="challenge-actions">${mine
-        ? `<span class="note">${esc(t('challenge_waiting'))}</span> <button type="button" data-decline="${esc(c.id)}">${esc(t('cancel'))}</button>`
-        : `<button type="button" class="primary" data-accept="${esc(c.id)}">${esc(t('accept'))}</button> <button type="button" data-decline="${esc(c.id)}">${esc(t('decline'))}</button>`}</div></li>`;
-    this.redraw(el, `<ul class="challenge-list">${incoming.map((c) => item(c, false)).join('')}${outgoing.map((c) => item(c, true)).join('')}</ul>`);
+    // Names come from other players: built as elements, never parsed as HTML.
+    const item = (c, mine) => h('li', { class: `challenge ${mine ? 'outgoing' : 'incoming'}` },
+      h('p', null, mine ? t('challenge_to', { name: c.to }) : t('challenge_from', { name: c.from }), ' ',
+        h('a', { href: profilePath(mine ? c.to : c.from), 'data-link': true, class: 'profile-link' }, t('profile')), h('br'),
+        h('span', { class: 'note' }, challengeTerms(c, mine))),
+      h('div', { class: 'challenge-actions' }, mine
+        ? [h('span', { class: 'note' }, t('challenge_waiting')), ' ', h('button', { type: 'button', dataset: { decline: c.id } }, t('cancel'))]
+        : [h('button', { type: 'button', class: 'primary', dataset: { accept: c.id } }, t('accept')), ' ',
+          h('button', { type: 'button', dataset: { decline: c.id } }, t('decline'))]));
+    this.redraw(el, [h('ul', { class: 'challenge-list' }, incoming.map((c) => item(c, false)), outgoing.map((c) => item(c, true)))]);
   }
 
   async loadLive() {
@@ -230,8 +239,8 @@ export class LobbyView extends LobbyLayout {
     if (!el) return;
     if (this.live === null) { el.innerHTML = `<p>${esc(t('loading'))}</p>`; return; }
     if (this.live.length === 0) { el.innerHTML = `<p class="note">${esc(t('no_live_games'))}</p>`; return; }
-    this.redraw(el, `<ul class="watch-list">${this.live.map((g) => `<li>
-      <a href="/g/${esc(g.id)}" data-link>${esc(sideName(g, 'south'))} – ${esc(sideName(g, 'north'))}</a>
-      <span class="note">${esc([variantName(g.rules), g.clock ? clockName(g.clock) : '', g.rated ? t('rated') : ''].filter(Boolean).join(' · '))} · ${esc(tn('n_moves', g.moves))}</span></li>`).join('')}</ul>`);
+    this.redraw(el, [h('ul', { class: 'watch-list' }, this.live.map((g) => h('li', null,
+      h('a', { href: '/g/' + g.id, 'data-link': true }, `${sideName(g, 'south')} – ${sideName(g, 'north')}`), ' ',
+      h('span', { class: 'note' }, `${[variantName(g.rules), g.clock ? clockName(g.clock) : '', g.rated ? t('rated') : ''].filter(Boolean).join(' · ')} · ${tn('n_moves', g.moves)}`))))]);
   }
 }
