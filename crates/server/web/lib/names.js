@@ -3,6 +3,7 @@
 import { esc } from '../common.js';
 import { t } from '../i18n.js';
 import { profilePath } from '../account.js';
+import { h } from './h.js';
 
 export function playerName(kind) {
   if (kind === 'human') return t('player_human');
@@ -25,6 +26,13 @@ export function accountName(g, side) {
  * computer's level. */
 export function sideName(g, side) {
   return accountName(g, side) || playerName(g[side]);
+}
+
+/** The same as an element (or text): an account's name links to its profile. */
+export function playerNode(g, side) {
+  const name = accountName(g, side);
+  if (!name) return playerName(g[side]);
+  return h('a', { href: profilePath(name), 'data-link': true }, name);
 }
 
 /** The same as HTML: an account's name links to its profile. */
