@@ -18,7 +18,7 @@ import { initProfile, ProfileView } from './profile.js';
 import { ArchiveView } from './archive.js';
 import { main, say, toast, errorText, setBody } from './lib/dom.js';
 import { navigate, setRouter, languageSwitch } from './lib/nav.js';
-import { resultText, accountName, sideName, playerHtml } from './lib/names.js';
+import { resultText, accountName, sideName } from './lib/names.js';
 import { SPEEDS, speed } from './lib/speed.js';
 import { NewGameView } from './pages/new-game.js';
 import { NotFoundView } from './pages/missing.js';
@@ -73,7 +73,7 @@ function decodeName(s) {
 
 /** What the other modules' views (account, lobby, profile) use of the page. */
 const ui = {
-  main, esc, say, toast, setBody, errorText, resultText, accountName, sideName, playerHtml,
+  main, esc, say, toast, setBody, errorText, resultText, accountName, sideName,
   navigate: (path, replace) => navigate(path, replace),
 };
 

@@ -1,6 +1,5 @@
 // Who plays and how a game ended, in words: the names of seats and results in game lists.
 
-import { esc } from '../common.js';
 import { t } from '../i18n.js';
 import { profilePath } from '../account.js';
 import { h } from './h.js';
@@ -28,16 +27,9 @@ export function sideName(g, side) {
   return accountName(g, side) || playerName(g[side]);
 }
 
-/** The same as an element (or text): an account's name links to its profile. */
+/** Who holds a seat, as an element (or text): an account's name links to its profile. */
 export function playerNode(g, side) {
   const name = accountName(g, side);
   if (!name) return playerName(g[side]);
   return h('a', { href: profilePath(name), 'data-link': true }, name);
-}
-
-/** The same as HTML: an account's name links to its profile. */
-export function playerHtml(g, side) {
-  const name = accountName(g, side);
-  if (!name) return esc(playerName(g[side]));
-  return `<a href="${esc(profilePath(name))}" data-link>${esc(name)}</a>`;
 }
