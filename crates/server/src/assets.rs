@@ -11,134 +11,76 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 
+/// The content type of the page's scripts.
+const JS: &str = "text/javascript; charset=utf-8";
+/// The content type of the page's texts, one file per language (web/i18n/<lang>.json).
+const JSON: &str = "application/json; charset=utf-8";
+
+/// A file of web/ by its path there, which is also its name under /assets/.
+macro_rules! page_file {
+    ($name:literal, $ty:expr) => {
+        ($name, $ty, include_str!(concat!("../web/", $name)))
+    };
+}
+
 /// Name, content type, bytes.
 const FILES: &[(&str, &str, &str)] = &[
-    (
-        "common.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/common.js"),
-    ),
-    (
-        "app.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/app.js"),
-    ),
-    (
-        "board.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/board.js"),
-    ),
-    (
-        "i18n.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/i18n.js"),
-    ),
-    (
-        "api.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/api.js"),
-    ),
-    (
-        "puzzle.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/puzzle.js"),
-    ),
-    (
-        "rules.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/rules.js"),
-    ),
-    (
-        "prefs.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/prefs.js"),
-    ),
-    (
-        "clock.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/clock.js"),
-    ),
-    (
-        "account.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/account.js"),
-    ),
-    (
-        "profile.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/profile.js"),
-    ),
-    (
-        "archive.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/archive.js"),
-    ),
-    (
-        "lobby.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/lobby.js"),
-    ),
-    (
-        "theme.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/theme.js"),
-    ),
-    (
-        "analysis.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/analysis.js"),
-    ),
-    (
-        "tree.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/tree.js"),
-    ),
-    (
-        "socket.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/socket.js"),
-    ),
-    (
-        "engine.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/engine.js"),
-    ),
-    (
-        "review.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/review.js"),
-    ),
-    (
-        "editor.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/editor.js"),
-    ),
-    (
-        "composer.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/composer.js"),
-    ),
-    (
-        "community.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/community.js"),
-    ),
-    (
-        "learn.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/learn.js"),
-    ),
-    (
-        "why.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/why.js"),
-    ),
-    (
-        "style.css",
-        "text/css; charset=utf-8",
-        include_str!("../web/style.css"),
-    ),
-    ("icon.svg", "image/svg+xml", include_str!("../web/icon.svg")),
+    page_file!("common.js", JS),
+    page_file!("app.js", JS),
+    page_file!("board.js", JS),
+    page_file!("i18n.js", JS),
+    page_file!("i18n/en.json", JSON),
+    page_file!("i18n/tl.json", JSON),
+    page_file!("i18n/cs.json", JSON),
+    page_file!("i18n/nl.json", JSON),
+    page_file!("i18n/hi.json", JSON),
+    page_file!("i18n/it.json", JSON),
+    page_file!("api.js", JS),
+    page_file!("puzzle.js", JS),
+    page_file!("rules.js", JS),
+    page_file!("prefs.js", JS),
+    page_file!("clock.js", JS),
+    page_file!("account.js", JS),
+    page_file!("profile.js", JS),
+    page_file!("archive.js", JS),
+    page_file!("theme.js", JS),
+    page_file!("tree.js", JS),
+    page_file!("socket.js", JS),
+    page_file!("engine.js", JS),
+    page_file!("review.js", JS),
+    page_file!("editor.js", JS),
+    page_file!("composer.js", JS),
+    page_file!("community.js", JS),
+    page_file!("learn.js", JS),
+    page_file!("why.js", JS),
+    page_file!("lib/dom.js", JS),
+    page_file!("lib/h.js", JS),
+    page_file!("lib/names.js", JS),
+    page_file!("lib/nav.js", JS),
+    page_file!("lib/position.js", JS),
+    page_file!("lib/speed.js", JS),
+    page_file!("pages/analysis/display.js", JS),
+    page_file!("pages/analysis/layout.js", JS),
+    page_file!("pages/analysis/moves.js", JS),
+    page_file!("pages/analysis/record.js", JS),
+    page_file!("pages/analysis/view.js", JS),
+    page_file!("pages/analysis/wire.js", JS),
+    page_file!("pages/game/actions.js", JS),
+    page_file!("pages/game/display.js", JS),
+    page_file!("pages/game/history.js", JS),
+    page_file!("pages/game/invite.js", JS),
+    page_file!("pages/game/layout.js", JS),
+    page_file!("pages/game/seats.js", JS),
+    page_file!("pages/game/view.js", JS),
+    page_file!("pages/lobby/challenges.js", JS),
+    page_file!("pages/lobby/connection.js", JS),
+    page_file!("pages/lobby/layout.js", JS),
+    page_file!("pages/lobby/terms.js", JS),
+    page_file!("pages/lobby/view.js", JS),
+    page_file!("pages/missing.js", JS),
+    page_file!("pages/new-game.js", JS),
+    page_file!("style.css", "text/css; charset=utf-8"),
+    page_file!("icon.svg", "image/svg+xml"),
 ];
 
 pub const INDEX: &str = include_str!("../web/index.html");

@@ -209,7 +209,7 @@ pub fn app(state: AppState) -> Router {
         .route("/g/{id}", get(assets::game_page))
         .route("/analysis", get(assets::index))
         .route("/analysis/{id}", get(assets::game_page))
-        .route("/assets/{name}", get(assets::asset))
+        .route("/assets/{*name}", get(assets::asset))
         .route(WEBSOCKET_ROUTES[0], get(events::events))
         .route(WEBSOCKET_ROUTES[1], get(lobby::lobby))
         .route(WEBSOCKET_ROUTES[2], get(analysis::analysis))

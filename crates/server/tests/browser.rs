@@ -337,6 +337,15 @@ async fn languages(driver: &Driver, base: &str) {
     )
     .await;
     assert_eq!(js(&c, "return document.documentElement.lang").await, "it");
+    // Only the reader's language was fetched (issue 37: all six, 290 KB, on every load).
+    assert_eq!(
+        js(
+            &c,
+            "return performance.getEntriesByType('resource').map(e => new URL(e.name).pathname).filter(p => p.startsWith('/assets/i18n'))"
+        )
+        .await,
+        json!(["/assets/i18n.js", "/assets/i18n/it.json"])
+    );
     assert_eq!(
         js(&c, "return document.querySelector('h1').textContent").await,
         "Come si gioca ad Anywoli"

@@ -54,11 +54,10 @@ return 1;
 
 /// The keys of the page's error texts (`err_...`), read from its English texts.
 fn error_keys() -> Vec<String> {
-    let mut keys: Vec<String> = include_str!("../web/i18n.js")
-        .lines()
-        .filter_map(|l| l.trim_start().strip_prefix("err_"))
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, _)| format!("err_{k}"))
+    let mut keys: Vec<String> = crate::support::texts_of("en")
+        .into_iter()
+        .map(|(k, _)| k)
+        .filter(|k| k.starts_with("err_"))
         .collect();
     keys.sort();
     keys.dedup();

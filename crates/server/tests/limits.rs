@@ -526,13 +526,13 @@ async fn a_client_that_does_not_take_its_responses_is_dropped() {
     .await;
     let mut s = TcpStream::connect(server.addr).await.unwrap();
     // The size of one answer.
-    s.write_all(get("/assets/i18n.js").as_bytes())
+    s.write_all(get("/assets/i18n/en.json").as_bytes())
         .await
         .unwrap();
     let one = until_first_response_len(&mut s).await;
     // Far more answers than the socket buffers hold, never read while the server writes.
     let n = 64 * 1024 * 1024 / one + 1;
-    let requests = get("/assets/i18n.js").repeat(n);
+    let requests = get("/assets/i18n/en.json").repeat(n);
     let (mut r, mut w) = s.split();
     let _ = tokio::time::timeout(patience(SHORT), w.write_all(requests.as_bytes())).await;
     tokio::time::sleep(patience(SHORT) / 2).await;

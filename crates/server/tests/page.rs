@@ -36,6 +36,7 @@ async fn fetch(
 async fn files_are_gzipped_validated_and_not_sent_twice() {
     for path in [
         "/assets/i18n.js",
+        "/assets/i18n/hi.json",
         "/assets/app.js",
         "/assets/style.css",
         "/",
@@ -88,15 +89,82 @@ async fn files_are_gzipped_validated_and_not_sent_twice() {
     assert!(!body.is_empty());
 }
 
+/// The quoted items of the one-line list a page module declares with `decl`.
+fn quoted_list<'a>(js: &'a str, decl: &str) -> Vec<&'a str> {
+    let line = js
+        .lines()
+        .find(|l| l.starts_with(decl))
+        .unwrap_or_else(|| panic!("no line {decl}"));
+    line.split('\'').skip(1).step_by(2).collect()
+}
+
 #[test]
 fn the_page_knows_the_variants_the_rules_engine_plays() {
     // The page's one list (web/common.js; issue 37: it was written in four files).
-    let js = include_str!("../web/common.js");
-    let line = js
-        .lines()
-        .find(|l| l.starts_with("export const VARIANTS = ["))
-        .expect("common.js lists the variants");
-    let page: Vec<&str> = line.split('\'').skip(1).step_by(2).collect();
+    let page = quoted_list(
+        include_str!("../web/common.js"),
+        "export const VARIANTS = [",
+    );
     let core: Vec<&str> = anywoli_core::VARIANTS.iter().map(|v| v.0).collect();
     assert_eq!(page, core);
+}
+
+#[tokio::test]
+async fn every_language_is_one_file_of_the_page() {
+    // The loader's list (web/i18n.js) names the files the tests read, and each is served.
+    let page = quoted_list(include_str!("../web/i18n.js"), "export const LANGS = [");
+    assert_eq!(page, crate::support::LANGS);
+    for lang in page {
+        let (s, h, body) = fetch(&format!("/assets/i18n/{lang}.json"), &[]).await;
+        assert_eq!(s, StatusCode::OK, "{lang}");
+        assert_eq!(h[header::CONTENT_TYPE], "application/json; charset=utf-8");
+        let texts: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(
+            texts.as_object().map(|m| m.len()),
+            Some(crate::support::texts_of(lang).len()),
+            "{lang}"
+        );
+    }
+    // Files only by their exact names: no way out of web/.
+    for path in [
+        "/assets/i18n/xx.json",
+        "/assets/i18n/../app.js",
+        "/assets/i18n",
+    ] {
+        let (s, _, _) = fetch(path, &[]).await;
+        assert_eq!(s, StatusCode::NOT_FOUND, "{path}");
+    }
+}
+
+#[tokio::test]
+async fn every_file_of_web_is_served() {
+    // A module added to web/ but not to assets.rs's FILES would fail only in a browser.
+    fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                files(&p, out);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    let web = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+    let mut all = Vec::new();
+    files(&web, &mut all);
+    assert!(all.len() > 40, "{all:?}");
+    for p in all {
+        let name = p
+            .strip_prefix(&web)
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .replace('\\', "/");
+        if name == "index.html" {
+            continue;
+        }
+        let (s, _, body) = fetch(&format!("/assets/{name}"), &[]).await;
+        assert_eq!(s, StatusCode::OK, "{name} is not in assets.rs's FILES");
+        assert_eq!(body, std::fs::read(&p).unwrap(), "{name}");
+    }
 }

@@ -2,7 +2,8 @@
 //! the translation of an error's code, never the server's English message.
 
 use std::collections::BTreeSet;
-use std::path::Path;
+
+use crate::support::{texts_of, LANGS};
 
 /// Every error code the server can answer: the variants of `ErrorCode`, the one place a code
 /// is written.
@@ -13,25 +14,9 @@ fn server_codes() -> BTreeSet<String> {
         .collect()
 }
 
-/// The keys of one language's block of web/i18n.js.
-fn keys_of(js: &str, lang: &str) -> BTreeSet<String> {
-    let start = js
-        .find(&format!("const {lang} = {{\n"))
-        .unwrap_or_else(|| panic!("no block for {lang}"));
-    let end = start + js[start..].find("\n};\n").unwrap();
-    js[start..end]
-        .lines()
-        .filter_map(|l| {
-            let l = l.trim_start();
-            let key: String = l
-                .trim_start_matches('\'')
-                .chars()
-                .take_while(|&c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-                .collect();
-            (!key.is_empty() && l[key.len()..].trim_start_matches('\'').starts_with(':'))
-                .then_some(key)
-        })
-        .collect()
+/// The keys of one language's texts.
+fn keys_of(lang: &str) -> BTreeSet<String> {
+    texts_of(lang).keys().cloned().collect()
 }
 
 #[test]
@@ -46,11 +31,9 @@ fn every_error_code_has_words_in_every_language() {
     ] {
         assert!(codes.contains(code), "the scan missed {code}: {codes:?}");
     }
-    let js =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("web/i18n.js")).unwrap();
     let mut missing = Vec::new();
-    for lang in ["en", "tl", "cs", "nl", "hi", "it"] {
-        let keys = keys_of(&js, lang);
+    for lang in LANGS {
+        let keys = keys_of(lang);
         assert!(keys.len() > 150, "{lang}: only {} keys read", keys.len());
         for code in &codes {
             if !keys.contains(&format!("err_{code}")) {
@@ -59,4 +42,30 @@ fn every_error_code_has_words_in_every_language() {
         }
     }
     assert!(missing.is_empty(), "no words for {missing:?}");
+}
+
+/// The page loads only the reader's language, with no English beside it to fall back on: so
+/// every language has every English text (the plural forms `seeds_*` follow each language's
+/// rules), and every text is a string.
+#[test]
+fn every_language_has_every_text() {
+    let english = keys_of("en");
+    assert!(english.len() > 600, "only {} English texts", english.len());
+    let mut missing = Vec::new();
+    for lang in LANGS {
+        let texts = texts_of(lang);
+        for (k, v) in &texts {
+            assert!(v.is_string(), "{lang}:{k} is not a string: {v}");
+        }
+        for k in english.iter().filter(|k| !k.starts_with("seeds_")) {
+            if !texts.contains_key(k) {
+                missing.push(format!("{lang}:{k}"));
+            }
+        }
+        assert!(texts.contains_key("seeds_other"), "{lang}:seeds_other");
+    }
+    assert!(
+        missing.is_empty(),
+        "texts missing a translation: {missing:?}"
+    );
 }

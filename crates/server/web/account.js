@@ -24,7 +24,7 @@ export function initAccount(pageUi) {
   const area = document.getElementById('account-area');
   if (area) {
     area.addEventListener('click', (e) => {
-      const b = e.target.closest('button[data-action]');
+      const b = /** @type {any} */ (e.target).closest('button[data-action]');
       if (!b) return;
       const menu = area.querySelector('details');
       if (menu) menu.open = false;
@@ -34,7 +34,7 @@ export function initAccount(pageUi) {
     // The menu closes like the settings menu: a click elsewhere, a link followed, or Escape.
     document.addEventListener('click', (e) => {
       const menu = area.querySelector('details');
-      if (menu && menu.open && (!menu.contains(e.target) || e.target.closest('a'))) menu.open = false;
+      if (menu && menu.open && (!menu.contains(/** @type {Node} */ (e.target)) || /** @type {any} */ (e.target).closest('a'))) menu.open = false;
     });
     area.addEventListener('keydown', (e) => {
       const menu = area.querySelector('details');
@@ -315,7 +315,7 @@ export class AccountView {
       </section>`;
     main.querySelector('#logout').addEventListener('click', () => logout(false));
     main.querySelector('#logout-all').addEventListener('click', () => logout(true));
-    const form = main.querySelector('#password-form');
+    const form = /** @type {HTMLFormElement} */ (main.querySelector('#password-form'));
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
       const err = main.querySelector('#password-error');
@@ -339,7 +339,7 @@ export class AccountView {
     });
     if (location.hash === '#password') {
       main.querySelector('#password').scrollIntoView();
-      main.querySelector('#pw-old').focus();
+      /** @type {HTMLInputElement} */ (main.querySelector('#pw-old')).focus();
     }
   }
 

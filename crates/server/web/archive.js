@@ -3,34 +3,36 @@
 import { api, mySeat, rememberSeat } from './api.js';
 import { t, currentLang } from './i18n.js';
 import { loadAccount } from './account.js';
+import { h, fill } from './lib/h.js';
+import { playerNode } from './lib/names.js';
 
 /** A table of game summaries (the archive's lists). `mine`: the reader's own games. A live
  * game of somebody else's is to be watched, not continued (issue 36: every live game said
  * "Continue"). */
 function gamesTable(ui, games, caption, mine = false) {
-  const { esc, playerHtml, resultText } = ui;
+  const { resultText } = ui;
   const link = (g) => {
     if (g.status === 'over') return t('replay');
     return mine || mySeat(g.id) ? t('open') : t('watch_game');
   };
   const dateFmt = new Intl.DateTimeFormat(currentLang(), { dateStyle: 'medium', timeStyle: 'short' });
-  const rows = games.map((g) => `
-    <tr>
-      <td data-label="${esc(t('col_date'))}">${esc(dateFmt.format(new Date(g.updated)))}</td>
-      <td data-label="${esc(t('col_mode'))}">${esc(t('mode_' + g.mode))}${g.rated ? ` · ${esc(t('rated'))}` : ''}</td>
-      <td data-label="${esc(t('col_rules'))}">${esc(t('variant_name_' + g.rules))}</td>
-      <td data-label="${esc(t('south'))}">${playerHtml(g, 'south')}</td>
-      <td data-label="${esc(t('north'))}">${playerHtml(g, 'north')}</td>
-      <td data-label="${esc(t('col_result'))}">${esc(resultText(g.result))}</td>
-      <td class="num" data-label="${esc(t('col_moves'))}">${g.moves}</td>
-      <td><a href="/g/${esc(g.id)}" data-link class="open-game">${esc(link(g))}</a>${g.status === 'over' && g.moves ? ` <a href="/analysis/${esc(g.id)}?ply=0" data-link class="analyse-game">${esc(t('an_analyse'))}</a>` : ''}</td>
-    </tr>`).join('');
-  return `<div class="table-wrap"><table class="archive">
-    <caption class="sr-only">${esc(caption)}</caption>
-    <thead><tr><th scope="col">${esc(t('col_date'))}</th><th scope="col">${esc(t('col_mode'))}</th><th scope="col">${esc(t('col_rules'))}</th>
-    <th scope="col">${esc(t('south'))}</th><th scope="col">${esc(t('north'))}</th><th scope="col">${esc(t('col_result'))}</th>
-    <th scope="col">${esc(t('col_moves'))}</th><th scope="col"><span class="sr-only">${esc(t('open'))}</span></th></tr></thead>
-    <tbody>${rows}</tbody></table></div>`;
+  // Names come from other players: built as elements, never parsed as HTML.
+  const rows = games.map((g) => h('tr', null,
+    h('td', { 'data-label': t('col_date') }, dateFmt.format(new Date(g.updated))),
+    h('td', { 'data-label': t('col_mode') }, t('mode_' + g.mode), g.rated ? ` · ${t('rated')}` : null),
+    h('td', { 'data-label': t('col_rules') }, t('variant_name_' + g.rules)),
+    h('td', { 'data-label': t('south') }, playerNode(g, 'south')),
+    h('td', { 'data-label': t('north') }, playerNode(g, 'north')),
+    h('td', { 'data-label': t('col_result') }, resultText(g.result)),
+    h('td', { class: 'num', 'data-label': t('col_moves') }, g.moves),
+    h('td', null, h('a', { href: '/g/' + g.id, 'data-link': true, class: 'open-game' }, link(g)),
+      g.status === 'over' && g.moves ? [' ', h('a', { href: `/analysis/${g.id}?ply=0`, 'data-link': true, class: 'analyse-game' }, t('an_analyse'))] : null)));
+  const col = (key) => h('th', { scope: 'col' }, t(key));
+  return h('div', { class: 'table-wrap' }, h('table', { class: 'archive' },
+    h('caption', { class: 'sr-only' }, caption),
+    h('thead', null, h('tr', null, col('col_date'), col('col_mode'), col('col_rules'), col('south'), col('north'), col('col_result'),
+      col('col_moves'), h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, t('open'))))),
+    h('tbody', null, rows)));
 }
 
 export class ArchiveView {
@@ -68,13 +70,13 @@ export class ArchiveView {
     if (!box) return;
     if (this.games === null) box.innerHTML = `<p>${esc(t('loading'))}</p>`;
     else if (this.games.length === 0) box.innerHTML = `<p>${esc(t('no_games'))}</p>`;
-    else box.innerHTML = gamesTable(this.ui, this.games, t('recent'));
-    main.querySelector('#archive-error').textContent = this.error || '';
+    else fill(box, gamesTable(this.ui, this.games, t('recent')));
+    /** @type {HTMLInputElement} */ (main.querySelector('#archive-error')).textContent = this.error || '';
     const mine = main.querySelector('#my-games');
     mine.hidden = this.mine === null;
     if (this.mine !== null) {
-      mine.querySelector('.list').innerHTML = (this.mineError ? `<p class="error" role="alert">${esc(this.mineError)}</p>` : '')
-        + (this.mine.length ? gamesTable(this.ui, this.mine, t('my_games'), true) : `<p>${esc(t('no_games'))}</p>`);
+      fill(mine.querySelector('.list'), this.mineError ? h('p', { class: 'error', role: 'alert' }, this.mineError) : null,
+        this.mine.length ? gamesTable(this.ui, this.mine, t('my_games'), true) : h('p', null, t('no_games')));
     }
   }
 
@@ -104,17 +106,17 @@ export class ArchiveView {
           <p class="error" id="import-error" role="alert"></p>
         </form>
       </section>`;
-    const form = main.querySelector('#import-form');
+    const form = /** @type {HTMLFormElement} */ (main.querySelector('#import-form'));
     main.querySelector('#record-file').addEventListener('change', async (e) => {
       const f = e.target.files[0];
-      if (f) main.querySelector('#record-text').value = await f.text();
+      if (f) /** @type {HTMLInputElement} */ (main.querySelector('#record-text')).value = await f.text();
     });
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
-      const r = await api('POST', '/import', { record: main.querySelector('#record-text').value });
+      const r = await api('POST', '/import', { record: /** @type {HTMLInputElement} */ (main.querySelector('#record-text')).value });
       if (!r.ok) {
         const msg = r.data && r.data.error === 'bad_record' ? t('err_bad_record', { msg: r.data.message }) : errorText(r);
-        main.querySelector('#import-error').textContent = msg;
+        /** @type {HTMLInputElement} */ (main.querySelector('#import-error')).textContent = msg;
         return;
       }
       rememberSeat(r.data.game.id, r.data.seat, r.data.secret);

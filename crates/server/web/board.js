@@ -101,10 +101,10 @@ export class Board {
    * The page's own arrow keys (stepping through moves) work everywhere else.
    */
   key(e) {
-    const b = e.target.closest && e.target.closest('.hole');
+    const b = e.target.closest && /** @type {any} */ (e.target).closest('.hole');
     if (!b || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
     const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-    let next = null;
+    let next;
     if (e.key === 'Home' || e.key === 'End') {
       const row = [...b.parentElement.children];
       next = e.key === 'Home' ? row[0] : row[row.length - 1];
@@ -151,7 +151,7 @@ export class Board {
 
   layout() {
     // Moving the holes would drop the keyboard's focus: it is put back where it was.
-    const focused = this.holes.indexOf(document.activeElement);
+    const focused = this.holes.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
     const top = this.el.querySelector('.row-top');
     const bot = this.el.querySelector('.row-bottom');
     top.replaceChildren();

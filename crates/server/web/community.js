@@ -68,7 +68,7 @@ export class CommunityPuzzlesView {
     const r = await api('GET', '/puzzles/community?' + asked);
     if (this.asked !== asked || !main.querySelector('#community-list')) return;
     const list = main.querySelector('#community-list');
-    main.querySelector('#community-error').textContent = r.ok ? '' : errorText(r);
+    /** @type {HTMLInputElement} */ (main.querySelector('#community-error')).textContent = r.ok ? '' : errorText(r);
     if (!r.ok) { list.innerHTML = ''; setBody({ community: 'error' }); return; }
     const d = r.data;
     if (!d.puzzles.length) {

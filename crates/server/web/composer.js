@@ -37,7 +37,7 @@ function puzzleLink(id) {
 
 /**
  * Mounts the composer in `el` for a valid position.
- * @param opts {position, rules, ui}: ui has esc, say and errorText.
+ * Its options: position, rules, ui (which has esc, say and errorText).
  */
 export function mountComposer(el, { position, rules, ui }) {
   const { esc } = ui;

@@ -126,7 +126,7 @@ export class EnginePanel {
       </div>`;
     this.el.querySelector('#engine-toggle').addEventListener('click', () => this.toggle());
     this.el.querySelector('#engine-lines').addEventListener('click', (e) => {
-      const b = e.target.closest('button[data-move]');
+      const b = /** @type {any} */ (e.target).closest('button[data-move]');
       if (b) this.host.onPlay(b.dataset.move);
     });
     this.draw();

@@ -15,7 +15,7 @@ const STORE = 'anywoli.lessons';
 
 /** {done: {"relay#1": true, …}} from localStorage. */
 export function loadProgress() {
-  let p = null;
+  let p;
   try { p = JSON.parse(localStorage.getItem(STORE) || 'null'); } catch { p = null; }
   return p && typeof p === 'object' && p.done && typeof p.done === 'object' ? p : { done: {} };
 }

@@ -57,7 +57,7 @@ export function setTheme(choice) {
 
 /** What was asked for and played, for tests and the curious. */
 const counts = { move: 0, lap: 0, lowTime: 0, played: 0, failed: 0 };
-window.__anywoliSounds = counts;
+/** @type {any} */ (window).__anywoliSounds = counts;
 
 export function soundOn() {
   return load(KEYS.sound) !== 'off';
@@ -79,7 +79,7 @@ function unlock() {
   if (!soundOn() || (ctx && ctx.state === 'running')) return;
   try {
     if (!ctx) {
-      const Ctx = window.AudioContext || window.webkitAudioContext;
+      const Ctx = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
       if (!Ctx) return;
       ctx = new Ctx();
       out = ctx.createGain();
@@ -222,7 +222,7 @@ export function notify(text, tag) {
 // The settings menu in the page's header.
 
 function $(id) {
-  return document.getElementById(id);
+  return /** @type {any} */ (document.getElementById(id));
 }
 
 /** Shows the stored choices in the menu, in the page's language. */
@@ -254,7 +254,7 @@ export function initPrefs() {
   if (!menu) return;
   showPrefs();
   menu.addEventListener('change', async (e) => {
-    const el = e.target;
+    const el = /** @type {HTMLInputElement} */ (e.target);
     if (el.name === 'theme') setTheme(el.value);
     else if (el.id === 'pref-sound') setSound(el.checked);
     else if (el.id === 'pref-notify') {
@@ -265,7 +265,7 @@ export function initPrefs() {
   });
   // The menu closes like a menu: a click elsewhere, or Escape (focus back on its button).
   document.addEventListener('click', (e) => {
-    if (menu.open && !menu.contains(e.target)) menu.open = false;
+    if (menu.open && !menu.contains(/** @type {Node} */ (e.target))) menu.open = false;
   });
   menu.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && menu.open) {

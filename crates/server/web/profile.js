@@ -6,6 +6,8 @@ import { api } from './api.js';
 import { t, tn, currentLang } from './i18n.js';
 import { clockName } from './clock.js';
 import { account, ratingText, samePlayer } from './account.js';
+import { h, fill } from './lib/h.js';
+import { playerNode } from './lib/names.js';
 
 const CATEGORIES = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
 /** Line styles beside the colours, so that the lines are told apart without colour too. */
@@ -259,7 +261,7 @@ export class ProfileView {
       this.loadGames(false);
     });
     main.querySelector('#player-games').addEventListener('click', (e) => {
-      if (e.target.closest('#more-games')) {
+      if (/** @type {any} */ (e.target).closest('#more-games')) {
         e.target.disabled = true;
         this.loadGames(true);
       }
@@ -287,10 +289,11 @@ export class ProfileView {
     const el = main.querySelector('#player-games');
     if (!el) return;
     if (this.games === null) { el.innerHTML = `<p>${esc(t('loading'))}</p>`; return; }
-    const err = this.gamesError ? `<p class="error" role="alert">${esc(this.gamesError)}</p>` : '';
-    if (this.games.length === 0) { el.innerHTML = err + `<p class="note">${esc(t('no_games_found'))}</p>`; return; }
+    const err = this.gamesError ? h('p', { class: 'error', role: 'alert' }, this.gamesError) : null;
+    if (this.games.length === 0) { fill(el, err, h('p', { class: 'note' }, t('no_games_found'))); return; }
     const dateFmt = new Intl.DateTimeFormat(currentLang(), { dateStyle: 'medium', timeStyle: 'short' });
     const viewer = account();
+    // Names come from other players: built as elements, never parsed as HTML.
     const rows = this.games.map((g) => {
       const side = sideOf(g, this.name);
       const opp = side ? (side === 'south' ? 'north' : 'south') : null;
@@ -303,23 +306,24 @@ export class ProfileView {
         result = t(won ? 'filter_win' : 'filter_loss');
         cls = won ? 'win' : 'loss';
       } else if (g.result !== '*') result = ui.resultText(g.result);
-      return `<tr>
-        <td data-label="${esc(t('col_date'))}">${esc(dateFmt.format(new Date(g.updated)))}</td>
-        <td data-label="${esc(t('col_opponent'))}">${opp ? ui.playerHtml(g, opp) : esc(ui.sideName(g, 'south') + ' – ' + ui.sideName(g, 'north'))}</td>
-        <td data-label="${esc(t('col_side'))}">${side ? esc(t(side)) : ''}</td>
-        <td data-label="${esc(t('col_result'))}" class="result ${cls}">${esc(result)}</td>
-        <td data-label="${esc(t('col_rules'))}">${esc(variantName(g.rules))}</td>
-        <td data-label="${esc(t('clock'))}">${esc(g.clock ? clockName(g.clock) : t('clock_none'))}${g.rated ? ` · ${esc(t('rated'))}` : ''}</td>
-        <td class="num" data-label="${esc(t('col_moves'))}">${Number(g.moves) || 0}</td>
-        <td><a href="/g/${esc(g.id)}" data-link class="open-game">${esc(g.status !== 'playing' ? t('replay') : viewer && sideOf(g, viewer.name) ? t('open') : t('watch_game'))}</a></td></tr>`;
-    }).join('');
-    el.innerHTML = err + `<div class="table-wrap"><table class="archive player-games">
-      <caption class="sr-only">${esc(t('player_games'))}</caption>
-      <thead><tr><th scope="col">${esc(t('col_date'))}</th><th scope="col">${esc(t('col_opponent'))}</th><th scope="col">${esc(t('col_side'))}</th>
-      <th scope="col">${esc(t('col_result'))}</th><th scope="col">${esc(t('col_rules'))}</th><th scope="col">${esc(t('clock'))}</th>
-      <th scope="col">${esc(t('col_moves'))}</th><th scope="col"><span class="sr-only">${esc(t('open'))}</span></th></tr></thead>
-      <tbody>${rows}</tbody></table></div>
-      ${this.more ? `<p><button type="button" id="more-games">${esc(t('more_games'))}</button></p>` : ''}
-      <p class="note">${esc(tn('games_shown', this.games.length))}</p>`;
+      return h('tr', null,
+        h('td', { 'data-label': t('col_date') }, dateFmt.format(new Date(g.updated))),
+        h('td', { 'data-label': t('col_opponent') }, opp ? playerNode(g, opp) : ui.sideName(g, 'south') + ' – ' + ui.sideName(g, 'north')),
+        h('td', { 'data-label': t('col_side') }, side ? t(side) : null),
+        h('td', { 'data-label': t('col_result'), class: `result ${cls}` }, result),
+        h('td', { 'data-label': t('col_rules') }, variantName(g.rules)),
+        h('td', { 'data-label': t('clock') }, g.clock ? clockName(g.clock) : t('clock_none'), g.rated ? ` · ${t('rated')}` : null),
+        h('td', { class: 'num', 'data-label': t('col_moves') }, Number(g.moves) || 0),
+        h('td', null, h('a', { href: '/g/' + g.id, 'data-link': true, class: 'open-game' },
+          g.status !== 'playing' ? t('replay') : viewer && sideOf(g, viewer.name) ? t('open') : t('watch_game'))));
+    });
+    const col = (key) => h('th', { scope: 'col' }, t(key));
+    fill(el, err, h('div', { class: 'table-wrap' }, h('table', { class: 'archive player-games' },
+      h('caption', { class: 'sr-only' }, t('player_games')),
+      h('thead', null, h('tr', null, col('col_date'), col('col_opponent'), col('col_side'), col('col_result'), col('col_rules'),
+        col('clock'), col('col_moves'), h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, t('open'))))),
+      h('tbody', null, rows))),
+      this.more ? h('p', null, h('button', { type: 'button', id: 'more-games' }, t('more_games'))) : null,
+      h('p', { class: 'note' }, tn('games_shown', this.games.length)));
   }
 }

@@ -12,7 +12,7 @@ const STORE = 'anywoli.puzzles';
 
 /** {streak, best, solved: [ids], failed: [ids]} from localStorage (a fresh one if none). */
 export function loadProgress() {
-  let p = null;
+  let p;
   try { p = JSON.parse(localStorage.getItem(STORE) || 'null'); } catch { p = null; }
   if (!p || typeof p !== 'object') p = {};
   return {
@@ -196,7 +196,7 @@ export class PuzzleView {
     this.board.skip();
     this.legal = this.p.legal;
     this.board.draw(this.p, { playable: this.legal });
-    this.ui.main.querySelector('#puzzle-solution').hidden = true;
+    /** @type {HTMLInputElement} */ (this.ui.main.querySelector('#puzzle-solution')).hidden = true;
     this.setState('playing', this.says('your_move'));
   }
 
@@ -211,7 +211,7 @@ export class PuzzleView {
 
   showStreak() {
     const pr = loadProgress();
-    this.ui.main.querySelector('#puzzle-streak').textContent = t('puzzle_streak', { n: pr.streak, b: pr.best });
+    /** @type {HTMLInputElement} */ (this.ui.main.querySelector('#puzzle-streak')).textContent = t('puzzle_streak', { n: pr.streak, b: pr.best });
   }
 
   /** A mistake (or asking for the solution) ends the streak, unless this one was solved before. */
@@ -279,7 +279,7 @@ export class PuzzleView {
       el.textContent = t('puzzle_solution', { line: d.solution.join(' ') });
       el.hidden = false;
     }
-    this.ui.say(this.ui.main.querySelector('#puzzle-status').textContent, false);
+    this.ui.say(/** @type {HTMLInputElement} */ (this.ui.main.querySelector('#puzzle-status')).textContent, false);
     this.busy = false;
     this.ui.setBody({ busy: '0' });
   }

@@ -17,7 +17,7 @@ export class ReviewPanel {
   /**
    * @param el the panel's element
    * @param gameId the game
-   * @param host {esc, say, errorText, setBody, goPly(ply)}
+   * @param {Object} host esc, say, errorText, setBody, goPly(ply)
    */
   constructor(el, gameId, host) {
     this.el = el;
@@ -46,7 +46,7 @@ export class ReviewPanel {
   }
 
   async start() {
-    const btn = this.el.querySelector('#review-start');
+    const btn = /** @type {HTMLButtonElement} */ (this.el.querySelector('#review-start'));
     if (btn) btn.disabled = true;
     this.error = '';
     const r = await api('POST', `/games/${this.id}/review`);
@@ -214,7 +214,7 @@ export class ReviewPanel {
     const graph = this.el.querySelector('#eval-graph');
     if (graph) {
       graph.addEventListener('click', (e) => {
-        const c = e.target.closest('.graph-point');
+        const c = /** @type {any} */ (e.target).closest('.graph-point');
         if (c) { this.host.goPly(Number(c.dataset.ply)); return; }
         // A click between points goes to the nearest ply.
         const box = graph.getBoundingClientRect();
@@ -226,7 +226,7 @@ export class ReviewPanel {
     const list = this.el.querySelector('#review-marks');
     if (list) {
       list.addEventListener('click', (e) => {
-        const b = e.target.closest('button[data-ply]');
+        const b = /** @type {any} */ (e.target).closest('button[data-ply]');
         if (b) this.host.goPly(Number(b.dataset.ply));
       });
     }

@@ -2,6 +2,7 @@
 
 import { esc } from './common.js';
 import { t } from './i18n.js';
+import { main, setBody } from './lib/dom.js';
 
 
 const WOOD = '#b07a43';
@@ -100,4 +101,19 @@ export function renderRules(main) {
       <h2>${esc(t('r_notation_h'))}</h2>
       <p>${esc(t('r_notation'))}</p>
     </article>`;
+}
+
+/** The rules page. */
+export class RulesView {
+  constructor() {
+    setBody({ view: 'rules' });
+    this.render();
+  }
+
+  render() {
+    document.title = t('app_title') + ' — ' + t('rules_title');
+    renderRules(main);
+  }
+
+  refresh() { this.render(); }
 }

@@ -3,7 +3,7 @@
 // device is set to dark. prefs.js keeps it up to date afterwards (the switch, the device).
 (function () {
   var choice = null;
-  try { choice = localStorage.getItem('anywoli.theme'); } catch (e) { /* no storage */ }
+  try { choice = localStorage.getItem('anywoli.theme'); } catch { /* no storage */ }
   var dark = choice === 'dark' ||
     (choice !== 'light' && !!window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches);
   document.documentElement.setAttribute('data-theme', dark ? 'dark' : 'light');

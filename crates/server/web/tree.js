@@ -140,7 +140,7 @@ const MARK_SIGNS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
  * The tree as HTML: each line flows as moves, and the variations played from a position come
  * right after the move the line goes on with, as an indented list (nested for branches of
  * branches).
- * @param opts {current, marks: Map ply → mark, esc, t}
+ * Its options: current, marks (Map ply → mark), esc, t.
  */
 export function treeHtml(tree, { current, marks, esc, t }) {
   const move = (n) => {

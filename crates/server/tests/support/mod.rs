@@ -445,3 +445,16 @@ pub async fn cdp(driver: &Driver, c: &Client, cmd: &str, params: Value) -> Value
     }
     serde_json::from_slice::<Value>(&rest[..length]).unwrap()["value"].clone()
 }
+
+/// The languages of the page: one file of texts each, web/i18n/<lang>.json.
+pub const LANGS: [&str; 6] = ["en", "tl", "cs", "nl", "hi", "it"];
+
+/// The texts of one language, by key, read from its file web/i18n/<lang>.json.
+pub fn texts_of(lang: &str) -> serde_json::Map<String, serde_json::Value> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("web/i18n/{lang}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    match serde_json::from_str(&text) {
+        Ok(serde_json::Value::Object(m)) => m,
+        other => panic!("{path:?} is not an object of texts: {other:?}"),
+    }
+}
