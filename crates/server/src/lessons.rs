@@ -12,7 +12,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::api::extract::{not_logged_in, Authed, Viewer};
-use crate::api::{AppState, JsonBody};
+use crate::api::JsonBody;
+use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::puzzles::board;
 use crate::trace_json::JsonTrace;
@@ -210,7 +211,7 @@ pub struct ProgressRequest {
 /// `GET /api/lessons/progress`: the exercises the logged-in account has done.
 pub async fn progress(State(st): State<AppState>, viewer: Viewer) -> ApiResult<Json<Value>> {
     let name = viewer.name().ok_or_else(not_logged_in)?.to_string();
-    let done = st.rounds().db(move |db| db.lesson_progress(&name)).await?;
+    let done = st.db(move |db| db.lesson_progress(&name)).await?;
     Ok(Json(json!({ "done": done })))
 }
 

@@ -6,6 +6,7 @@
 
 pub mod account;
 mod api;
+pub mod app;
 mod assets;
 pub mod backup;
 pub mod dates;
@@ -19,9 +20,11 @@ mod listener;
 pub mod lobby;
 pub mod memory;
 pub mod metrics;
+pub mod proxies;
 mod puzzles;
 pub mod rate_limit;
 pub mod rating;
+pub mod reviews;
 pub mod round;
 pub mod site;
 pub mod store;
@@ -36,12 +39,12 @@ use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::Router;
 
-pub use api::client::{BadProxy, TrustedProxies};
 pub use api::games::DEFAULT_LEVEL;
 pub use api::position::{PROOF_MAX_SEEDS, PROOF_NODES};
-pub use api::{AppState, Options};
+pub use app::{AppState, BackgroundError, Options};
 pub use error::{ApiError, ErrorCode};
 pub use listener::Limits;
+pub use proxies::{BadProxy, TrustedProxies};
 pub use puzzles::community::COMPOSE_NODES;
 pub use puzzles::rating::start_rating as puzzle_start_rating;
 pub use rate_limit::RateLimits;
@@ -263,10 +266,10 @@ pub enum StartError {
     Runtime(std::io::Error),
     /// What runs beside requests (hearing other instances, the lobby) cannot start.
     #[error("{0}")]
-    Background(String),
+    Background(#[from] BackgroundError),
     /// The task opening the database stopped (it panicked).
     #[error("opening the database failed: {0}")]
-    Opening(String),
+    Opening(tokio::task::JoinError),
 }
 
 /// Opens the database, binds and serves in the background.
@@ -274,7 +277,7 @@ pub async fn start(config: &Config) -> Result<Server, StartError> {
     let db = config.db.clone();
     let store = tokio::task::spawn_blocking(move || Store::open_db(&db))
         .await
-        .map_err(|e| StartError::Opening(e.to_string()))??;
+        .map_err(StartError::Opening)??;
     let addr = format!("{}:{}", config.addr, config.port);
     let listen = |source| StartError::Listen {
         addr: addr.clone(),
@@ -290,7 +293,7 @@ pub async fn start(config: &Config) -> Result<Server, StartError> {
     options.trusted_proxies = config.trusted_proxies.clone();
     options.sockets = config.sockets;
     let state = AppState::with_options(store, options);
-    state.start_background().map_err(StartError::Background)?;
+    state.start_background()?;
     let metrics = state.metrics().clone();
     let router = app(state);
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();

@@ -178,7 +178,7 @@ pub(crate) async fn serve(
     listener: TcpListener,
     router: Router,
     limits: Limits,
-    trusted: crate::api::client::TrustedProxies,
+    trusted: crate::proxies::TrustedProxies,
     metrics: Arc<crate::metrics::Metrics>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
@@ -305,7 +305,7 @@ struct Gate {
     clients: Mutex<HashMap<IpAddr, usize>>,
     /// Reverse proxies, whose connections are their many clients': no cap per client for
     /// them (the sockets and rates are capped per forwarded client instead).
-    trusted: crate::api::client::TrustedProxies,
+    trusted: crate::proxies::TrustedProxies,
 }
 
 /// Why a connection was refused.

@@ -14,7 +14,8 @@ use serde_json::{json, Value};
 use crate::api::client::ClientIp;
 use crate::api::extract::not_logged_in;
 use crate::api::extract::Viewer;
-use crate::api::{parse_side, AppState, JsonBody};
+use crate::api::{parse_side, JsonBody};
+use crate::app::AppState;
 use crate::dates::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{new_id, new_secret, random_bytes};
@@ -224,7 +225,7 @@ pub async fn list(
         },
         (false, false) => Listing::Public { limit },
     };
-    let rows = st.rounds().db(move |s| s.list(&listing)).await?;
+    let rows = st.db(move |s| s.list(&listing)).await?;
     let games: Vec<SummaryView> = rows.into_iter().map(SummaryView::from).collect();
     Ok(Json(json!({ "games": games })))
 }
@@ -334,5 +335,5 @@ pub async fn rules_list() -> Json<Value> {
 /// whether the server listens on loopback only (so that the page can say a friend elsewhere
 /// cannot join).
 pub async fn site(State(st): State<AppState>) -> Json<SiteView> {
-    Json(st.0.site.clone())
+    Json(st.site().clone())
 }

@@ -15,7 +15,7 @@ use tokio::sync::broadcast;
 use crate::account::key_of;
 use crate::api::client::ClientIp;
 use crate::api::extract::{Authed, Viewer};
-use crate::api::AppState;
+use crate::app::AppState;
 use crate::dates::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{new_id, random_bytes};

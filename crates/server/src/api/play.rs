@@ -13,7 +13,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::api::client::ClientIp;
-use crate::api::{seat_name, AppState, JsonBody};
+use crate::api::{seat_name, JsonBody};
+use crate::app::AppState;
 use crate::engine_queue::{Priority, QueueError};
 use crate::error::{ApiError, ApiResult};
 use crate::round::game::OfferKind;
@@ -286,8 +287,7 @@ pub async fn hint(
             reply,
         })
         .await??;
-    let rounds = st.rounds().clone();
-    let think = rounds.ctx.think;
+    let think = st.think();
     let job = move || {
         let mut engine = Engine::new(think.hash_mib, 1);
         engine.set_tablebase(anywoli_engine::tablebase::from_env());
@@ -300,7 +300,7 @@ pub async fn hint(
         engine.search(&pos, &limits, &stop, &mut |_| {}).best
     };
     // A hint waits behind every computer's move, and is refused when too many wait already.
-    let best = match rounds.ctx.engine.run(Priority::Hint, job).await {
+    let best = match st.engine().run(Priority::Hint, job).await {
         Ok(best) => best,
         Err(QueueError::Full { retry_after }) => {
             return Err(ApiError::busy(

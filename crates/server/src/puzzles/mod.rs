@@ -16,7 +16,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::api::extract::Viewer;
-use crate::api::{AppState, JsonBody};
+use crate::api::JsonBody;
+use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::trace_json::{side_name, JsonTrace};
 
