@@ -247,3 +247,12 @@ pub async fn record_progress(
         .await?;
     Ok(Json(json!({ "done": all })))
 }
+
+/// The routes of the lessons and the progress through them (under /api).
+pub fn router() -> axum::Router<AppState> {
+    use axum::routing::{get, post};
+    axum::Router::new()
+        .route("/lessons", get(list))
+        .route("/lessons/progress", get(progress).post(record_progress))
+        .route("/lessons/{id}/{n}/moves", post(moves))
+}

@@ -322,3 +322,17 @@ pub async fn seat(
         "side": side_name(mine[0]),
     })))
 }
+
+/// The routes of accounts: signing up and in and out, passwords, claims, and taking a seat with one (under /api).
+pub fn router() -> axum::Router<AppState> {
+    use axum::routing::{get, post};
+    axum::Router::new()
+        .route("/games/{id}/seat", post(seat))
+        .route("/account", get(me))
+        .route("/account/signup", post(signup))
+        .route("/account/login", post(login))
+        .route("/account/logout", post(logout))
+        .route("/account/logout-all", post(logout_all))
+        .route("/account/password", post(change_password))
+        .route("/account/claim", post(claim))
+}

@@ -26,6 +26,9 @@ use crate::site::SiteView;
 use crate::store::Listing;
 use crate::trace_json::{side_name, JsonTrace};
 
+/// Largest import: a record of 1 MiB (what `anywoli_core::Record` reads) once escaped in JSON.
+pub const IMPORT_LIMIT: usize = 3 * 1024 * 1024;
+
 /// The computer's level when a request names none, the page's default too (web/app.js): a
 /// beginner can beat it, a careless player cannot (docs/decisions.md, "Default level").
 pub const DEFAULT_LEVEL: u8 = 2;
@@ -336,4 +339,22 @@ pub async fn rules_list() -> Json<Value> {
 /// cannot join).
 pub async fn site(State(st): State<AppState>) -> Json<SiteView> {
     Json(st.site().clone())
+}
+
+/// The routes of games: the game list, a game, its positions, traces and record, new games and imports (under /api).
+pub fn router() -> axum::Router<AppState> {
+    use axum::extract::DefaultBodyLimit;
+    use axum::routing::{get, post};
+    axum::Router::new()
+        .route("/site", get(site))
+        .route("/rules", get(rules_list))
+        .route("/games", get(list).post(create))
+        .route("/games/{id}", get(self::get))
+        .route("/games/{id}/positions", get(positions))
+        .route("/games/{id}/moves/{n}/trace", get(move_trace))
+        .route("/games/{id}/record", get(record))
+        .route(
+            "/import",
+            post(import).layer(DefaultBodyLimit::max(IMPORT_LIMIT)),
+        )
 }

@@ -104,6 +104,14 @@ fn route_label(matched: Option<&MatchedPath>) -> &str {
     }
 }
 
+/// The routes of operations: health for a load balancer, counters for Prometheus (at the root).
+pub fn router() -> axum::Router<AppState> {
+    use axum::routing::get;
+    axum::Router::new()
+        .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -372,3 +372,12 @@ pub async fn decline_challenge(
     st.lobby().tell(&c.to, &gone);
     Ok(Json(json!({})))
 }
+
+/// The routes of the lobby's challenges (its WebSocket is routed with the others, crate::WEBSOCKET_ROUTES) (under /api).
+pub fn router() -> axum::Router<AppState> {
+    use axum::routing::{get, post};
+    axum::Router::new()
+        .route("/challenges", get(list).post(create))
+        .route("/challenges/{id}/accept", post(accept_challenge))
+        .route("/challenges/{id}/decline", post(decline_challenge))
+}

@@ -313,3 +313,21 @@ pub async fn hint(
     let best = best.ok_or_else(|| ApiError::storage("the engine found no move"))?;
     Ok(Json(json!({"move": best.to_string(), "ply": ply})))
 }
+
+/// The routes of playing in a game: moves, seats, take-backs, offers, claims, rematches and hints (under /api).
+pub fn router() -> axum::Router<AppState> {
+    use axum::routing::post;
+    axum::Router::new()
+        .route("/games/{id}/moves", post(moves))
+        .route("/games/{id}/join", post(join))
+        .route("/games/{id}/takeback", post(takeback))
+        .route("/games/{id}/resign", post(resign))
+        .route("/games/{id}/abort", post(abort))
+        .route("/games/{id}/offer", post(offer))
+        .route("/games/{id}/claim", post(claim))
+        .route("/games/{id}/public", post(public))
+        .route("/games/{id}/offer/accept", post(accept))
+        .route("/games/{id}/offer/decline", post(decline))
+        .route("/games/{id}/rematch", post(rematch))
+        .route("/games/{id}/hint", post(hint))
+}

@@ -169,3 +169,11 @@ pub async fn games(
     let games: Vec<SummaryView> = rows.into_iter().map(SummaryView::from).collect();
     Ok(Json(json!({ "games": games })))
 }
+
+/// The routes of players' profiles and games (under /api).
+pub fn router() -> axum::Router<AppState> {
+    use axum::routing::get;
+    axum::Router::new()
+        .route("/players/{name}", get(profile))
+        .route("/players/{name}/games", get(games))
+}

@@ -319,3 +319,18 @@ pub async fn proof(
         }),
     }))
 }
+
+/// The routes of positions checked and proved (under /api).
+pub fn router() -> axum::Router<AppState> {
+    use axum::extract::DefaultBodyLimit;
+    use axum::routing::post;
+    axum::Router::new()
+        .route(
+            "/position",
+            post(check).layer(DefaultBodyLimit::max(POSITION_BODY_LIMIT)),
+        )
+        .route(
+            "/position/proof",
+            post(proof).layer(DefaultBodyLimit::max(POSITION_BODY_LIMIT)),
+        )
+}

@@ -142,3 +142,9 @@ async fn judge(st: &AppState, g: &Game, done: Arc<AtomicUsize>) -> ApiResult<()>
     };
     st.db(move |s| s.save_review(row)).await
 }
+
+/// The routes of a game's review (under /api).
+pub fn router() -> axum::Router<AppState> {
+    use axum::routing::get;
+    axum::Router::new().route("/games/{id}/review", get(self::get).post(start))
+}

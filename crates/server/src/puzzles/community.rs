@@ -417,3 +417,27 @@ pub async fn solution(
         json!({ "solution": line(&pz), "themes": theme_names(&pz) }),
     ))
 }
+
+/// The routes of the community's puzzles: composed, saved, solved (under /api).
+pub fn router() -> axum::Router<AppState> {
+    use crate::api::position::POSITION_BODY_LIMIT;
+    use axum::extract::DefaultBodyLimit;
+    use axum::routing::{get, post};
+    axum::Router::new()
+        .route(
+            "/puzzles/compose",
+            post(compose_one).layer(DefaultBodyLimit::max(POSITION_BODY_LIMIT)),
+        )
+        .route(
+            "/puzzles/community",
+            get(list)
+                .post(save)
+                .layer(DefaultBodyLimit::max(POSITION_BODY_LIMIT)),
+        )
+        .route("/puzzles/community/{id}", get(self::get))
+        .route("/puzzles/community/{id}/moves", post(moves))
+        .route(
+            "/puzzles/community/{id}/solution",
+            get(solution).post(give_up_solution),
+        )
+}

@@ -303,3 +303,19 @@ pub async fn solution(Path(id): Path<String>) -> ApiResult<Json<Value>> {
 pub(crate) fn line(pz: &Puzzle) -> Vec<String> {
     pz.line.iter().map(|m| m.to_string()).collect()
 }
+
+/// The routes of the puzzles, the daily one, and (merged) the community's and the rated ones (under /api).
+pub fn router() -> axum::Router<AppState> {
+    use axum::routing::{get, post};
+    axum::Router::new()
+        .route("/puzzles", get(list))
+        .route("/puzzles/daily", get(daily))
+        .route("/puzzles/{id}", get(self::get))
+        .route("/puzzles/{id}/moves", post(moves))
+        .route(
+            "/puzzles/{id}/solution",
+            get(solution).post(give_up_solution),
+        )
+        .merge(community::router())
+        .merge(rating::router())
+}

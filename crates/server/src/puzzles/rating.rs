@@ -235,3 +235,11 @@ pub async fn next(
         "solver": solver_json(&mine),
     })))
 }
+
+/// The routes of the rated puzzles: the next one and the solver's rating (under /api).
+pub fn router() -> axum::Router<AppState> {
+    use axum::routing::post;
+    axum::Router::new()
+        .route("/puzzles/next", post(next))
+        .route("/puzzles/rating", post(mine))
+}
