@@ -48,8 +48,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+pub use job::{Priority, QueueError};
 use state::{Grant, Shared, State};
 
+mod job;
 mod state;
 #[cfg(test)]
 mod tests;
@@ -65,29 +67,6 @@ pub const DEFAULT_WAITING_HINTS_PER_WORKER: usize = 4;
 /// The default number of waiting hints for a queue with this many workers.
 pub fn default_max_waiting_hints(workers: usize) -> usize {
     DEFAULT_WAITING_HINTS_PER_WORKER * workers.max(1)
-}
-
-/// What a job is for; games go first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Priority {
-    /// A computer opponent's move: never refused, always before waiting hints.
-    Game,
-    /// A player's hint: refused when too many already wait.
-    Hint,
-}
-
-/// Why a job did not give its result.
-#[derive(thiserror::Error, Debug, Clone, PartialEq, Eq)]
-pub enum QueueError {
-    /// Too many hints wait; try again after `retry_after` (whole seconds, at least 1 s).
-    #[error("the engine is busy; try again in {} s", retry_after.as_secs())]
-    Full { retry_after: Duration },
-    /// The queue was closed (the server is stopping); the job did not run.
-    #[error("the engine is shutting down")]
-    Closed,
-    /// The job panicked; its worker is free again.
-    #[error("the engine failed")]
-    Failed,
 }
 
 /// The queue; cheap to clone (all clones share one queue).

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use tokio::sync::oneshot;
 
-use super::Priority;
+use super::job::Priority;
 
 pub(super) struct Shared {
     pub(super) workers: usize,

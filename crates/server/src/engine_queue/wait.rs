@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use tokio::sync::oneshot;
 
+use super::job::{Priority, QueueError};
 use super::state::{Grant, Shared, State, Waiter};
-use super::{Priority, QueueError};
 
 impl Shared {
     /// Waits for a worker.
