@@ -6,7 +6,7 @@
 
 pub mod account;
 mod api;
-pub mod app;
+mod app;
 mod assets;
 pub mod backup;
 pub mod dates;
@@ -20,11 +20,11 @@ mod listener;
 pub mod lobby;
 pub mod memory;
 pub mod metrics;
-pub mod proxies;
+mod proxies;
 mod puzzles;
 pub mod rate_limit;
 pub mod rating;
-pub mod reviews;
+mod reviews;
 pub mod round;
 pub mod site;
 pub mod store;
@@ -54,6 +54,7 @@ pub use store::Store;
 
 /// Largest request body, except for imports.
 pub const BODY_LIMIT: usize = 16 * 1024;
+
 /// What `anywoli serve` takes.
 #[derive(Clone, Debug)]
 pub struct Config {
