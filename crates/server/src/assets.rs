@@ -233,3 +233,28 @@ pub async fn asset(Path(name): Path<String>, headers: HeaderMap) -> Response {
         .into_response(),
     }
 }
+
+/// The routes of the page (each of its addresses answers the page) and of its files.
+pub fn router<S: Clone + Send + Sync + 'static>() -> axum::Router<S> {
+    use axum::routing::get;
+    axum::Router::new()
+        .route("/", get(index))
+        .route("/new", get(index))
+        .route("/archive", get(index))
+        .route("/rules", get(index))
+        .route("/puzzles", get(index))
+        .route("/puzzles/{id}", get(index))
+        .route("/puzzles/community", get(index))
+        .route("/learn", get(index))
+        .route("/learn/{id}", get(index))
+        .route("/puzzles/next", get(index))
+        .route("/puzzles/community/{id}", get(game_page))
+        .route("/editor", get(index))
+        .route("/lobby", get(index))
+        .route("/account", get(index))
+        .route("/@/{name}", get(index))
+        .route("/g/{id}", get(game_page))
+        .route("/analysis", get(index))
+        .route("/analysis/{id}", get(game_page))
+        .route("/assets/{*name}", get(asset))
+}

@@ -12,7 +12,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::api::extract::{not_logged_in, Authed, Viewer};
-use crate::api::{AppState, JsonBody};
+use crate::api::JsonBody;
+use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::puzzles::board;
 use crate::trace_json::JsonTrace;
@@ -210,7 +211,7 @@ pub struct ProgressRequest {
 /// `GET /api/lessons/progress`: the exercises the logged-in account has done.
 pub async fn progress(State(st): State<AppState>, viewer: Viewer) -> ApiResult<Json<Value>> {
     let name = viewer.name().ok_or_else(not_logged_in)?.to_string();
-    let done = st.rounds().db(move |db| db.lesson_progress(&name)).await?;
+    let done = st.db(move |db| db.lesson_progress(&name)).await?;
     Ok(Json(json!({ "done": done })))
 }
 
@@ -245,4 +246,13 @@ pub async fn record_progress(
         })
         .await?;
     Ok(Json(json!({ "done": all })))
+}
+
+/// The routes of the lessons and the progress through them (under /api).
+pub fn router() -> axum::Router<AppState> {
+    use axum::routing::{get, post};
+    axum::Router::new()
+        .route("/lessons", get(list))
+        .route("/lessons/progress", get(progress).post(record_progress))
+        .route("/lessons/{id}/{n}/moves", post(moves))
 }

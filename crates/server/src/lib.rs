@@ -6,6 +6,7 @@
 
 pub mod account;
 mod api;
+mod app;
 mod assets;
 pub mod backup;
 pub mod dates;
@@ -19,9 +20,11 @@ mod listener;
 pub mod lobby;
 pub mod memory;
 pub mod metrics;
+mod proxies;
 mod puzzles;
 pub mod rate_limit;
 pub mod rating;
+mod reviews;
 pub mod round;
 pub mod site;
 pub mod store;
@@ -33,15 +36,15 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
-use axum::routing::{get, post};
+use axum::routing::get;
 use axum::Router;
 
-pub use api::client::{BadProxy, TrustedProxies};
-pub use api::games::DEFAULT_LEVEL;
+pub use api::games::{DEFAULT_LEVEL, IMPORT_LIMIT};
 pub use api::position::{PROOF_MAX_SEEDS, PROOF_NODES};
-pub use api::{AppState, Options};
+pub use app::{AppState, BackgroundError, Options};
 pub use error::{ApiError, ErrorCode};
 pub use listener::Limits;
+pub use proxies::{BadProxy, TrustedProxies};
 pub use puzzles::community::COMPOSE_NODES;
 pub use puzzles::rating::start_rating as puzzle_start_rating;
 pub use rate_limit::RateLimits;
@@ -51,8 +54,6 @@ pub use store::Store;
 
 /// Largest request body, except for imports.
 pub const BODY_LIMIT: usize = 16 * 1024;
-/// Largest import: a record of 1 MiB (what `anywoli_core::Record` reads) once escaped in JSON.
-pub const IMPORT_LIMIT: usize = 3 * 1024 * 1024;
 
 /// What `anywoli serve` takes.
 #[derive(Clone, Debug)]
@@ -101,121 +102,15 @@ impl Default for Config {
 /// shipped nginx configuration, whose WebSocket location must list them all.
 pub const WEBSOCKET_ROUTES: [&str; 3] = ["/api/games/{id}/events", "/api/lobby", "/api/analysis"];
 
-/// The whole app as a router, for a server or for tests that call it directly.
+/// The whole app as a router, for a server or for tests that call it directly: the page, the
+/// WebSockets, operations and the API (each resource's routes are its module's `router()`),
+/// then the layers.
 pub fn app(state: AppState) -> Router {
-    use api::{account, analysis, events, games, lobby, play, players, review};
-    let api = Router::new()
-        .route("/site", get(games::site))
-        .route("/rules", get(games::rules_list))
-        .route("/games", get(games::list).post(games::create))
-        .route("/games/{id}", get(games::get))
-        .route("/games/{id}/positions", get(games::positions))
-        .route("/games/{id}/moves", post(play::moves))
-        .route("/games/{id}/moves/{n}/trace", get(games::move_trace))
-        .route("/games/{id}/join", post(play::join))
-        .route("/games/{id}/takeback", post(play::takeback))
-        .route("/games/{id}/resign", post(play::resign))
-        .route("/games/{id}/abort", post(play::abort))
-        .route("/games/{id}/offer", post(play::offer))
-        .route("/games/{id}/claim", post(play::claim))
-        .route("/games/{id}/public", post(play::public))
-        .route("/games/{id}/review", get(review::get).post(review::start))
-        .route("/games/{id}/seat", post(account::seat))
-        .route("/account", get(account::me))
-        .route("/account/signup", post(account::signup))
-        .route("/account/login", post(account::login))
-        .route("/account/logout", post(account::logout))
-        .route("/account/logout-all", post(account::logout_all))
-        .route("/account/password", post(account::change_password))
-        .route("/account/claim", post(account::claim))
-        .route("/challenges", get(lobby::list).post(lobby::create))
-        .route("/challenges/{id}/accept", post(lobby::accept_challenge))
-        .route("/challenges/{id}/decline", post(lobby::decline_challenge))
-        .route("/players/{name}", get(players::profile))
-        .route("/players/{name}/games", get(players::games))
-        .route("/games/{id}/offer/accept", post(play::accept))
-        .route("/games/{id}/offer/decline", post(play::decline))
-        .route("/games/{id}/rematch", post(play::rematch))
-        .route("/games/{id}/hint", post(play::hint))
-        .route("/games/{id}/record", get(games::record))
-        .route("/puzzles", get(puzzles::list))
-        .route("/lessons", get(lessons::list))
-        .route(
-            "/lessons/progress",
-            get(lessons::progress).post(lessons::record_progress),
-        )
-        .route("/lessons/{id}/{n}/moves", post(lessons::moves))
-        .route("/puzzles/daily", get(puzzles::daily))
-        .route(
-            "/puzzles/compose",
-            post(puzzles::community::compose_one)
-                .layer(DefaultBodyLimit::max(api::position::POSITION_BODY_LIMIT)),
-        )
-        .route(
-            "/puzzles/community",
-            get(puzzles::community::list)
-                .post(puzzles::community::save)
-                .layer(DefaultBodyLimit::max(api::position::POSITION_BODY_LIMIT)),
-        )
-        .route("/puzzles/community/{id}", get(puzzles::community::get))
-        .route(
-            "/puzzles/community/{id}/moves",
-            post(puzzles::community::moves),
-        )
-        .route(
-            "/puzzles/community/{id}/solution",
-            get(puzzles::community::solution).post(puzzles::community::give_up_solution),
-        )
-        .route("/puzzles/{id}", get(puzzles::get))
-        .route("/puzzles/{id}/moves", post(puzzles::moves))
-        .route(
-            "/puzzles/{id}/solution",
-            get(puzzles::solution).post(puzzles::give_up_solution),
-        )
-        .route("/puzzles/next", post(puzzles::rating::next))
-        .route("/puzzles/rating", post(puzzles::rating::mine))
-        .route(
-            "/position",
-            post(api::position::check)
-                .layer(DefaultBodyLimit::max(api::position::POSITION_BODY_LIMIT)),
-        )
-        .route(
-            "/position/proof",
-            post(api::position::proof)
-                .layer(DefaultBodyLimit::max(api::position::POSITION_BODY_LIMIT)),
-        )
-        .route(
-            "/import",
-            post(games::import).layer(DefaultBodyLimit::max(IMPORT_LIMIT)),
-        )
-        .fallback(api::not_found)
-        .method_not_allowed_fallback(api::method_not_allowed);
     Router::new()
-        .route("/", get(assets::index))
-        .route("/new", get(assets::index))
-        .route("/archive", get(assets::index))
-        .route("/rules", get(assets::index))
-        .route("/puzzles", get(assets::index))
-        .route("/puzzles/{id}", get(assets::index))
-        .route("/puzzles/community", get(assets::index))
-        .route("/learn", get(assets::index))
-        .route("/learn/{id}", get(assets::index))
-        .route("/puzzles/next", get(assets::index))
-        .route("/puzzles/community/{id}", get(assets::game_page))
-        .route("/editor", get(assets::index))
-        .route("/lobby", get(assets::index))
-        .route("/account", get(assets::index))
-        .route("/@/{name}", get(assets::index))
-        .route("/g/{id}", get(assets::game_page))
-        .route("/analysis", get(assets::index))
-        .route("/analysis/{id}", get(assets::game_page))
-        .route("/assets/{*name}", get(assets::asset))
-        .route(WEBSOCKET_ROUTES[0], get(events::events))
-        .route(WEBSOCKET_ROUTES[1], get(lobby::lobby))
-        .route(WEBSOCKET_ROUTES[2], get(analysis::analysis))
-        .route("/healthz", get(api::health::healthz))
-        .route("/metrics", get(api::health::metrics))
-        .nest("/api", api)
+        .merge(assets::router())
+        .merge(sockets())
+        .merge(api::health::router())
+        .nest("/api", api_router())
         .fallback(assets::page_not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
@@ -229,6 +124,32 @@ pub fn app(state: AppState) -> Router {
             api::health::track,
         ))
         .with_state(state)
+}
+
+/// [`WEBSOCKET_ROUTES`], each to its handler.
+fn sockets() -> Router<AppState> {
+    use api::{analysis, events, lobby};
+    Router::new()
+        .route(WEBSOCKET_ROUTES[0], get(events::events))
+        .route(WEBSOCKET_ROUTES[1], get(lobby::lobby))
+        .route(WEBSOCKET_ROUTES[2], get(analysis::analysis))
+}
+
+/// Everything under `/api`; what matches none of it is an API error, not the page.
+fn api_router() -> Router<AppState> {
+    use api::{account, games, lobby, play, players, position, review};
+    Router::new()
+        .merge(games::router())
+        .merge(play::router())
+        .merge(review::router())
+        .merge(account::router())
+        .merge(lobby::router())
+        .merge(players::router())
+        .merge(puzzles::router())
+        .merge(lessons::router())
+        .merge(position::router())
+        .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed)
 }
 
 /// A running server.
@@ -263,10 +184,10 @@ pub enum StartError {
     Runtime(std::io::Error),
     /// What runs beside requests (hearing other instances, the lobby) cannot start.
     #[error("{0}")]
-    Background(String),
+    Background(#[from] BackgroundError),
     /// The task opening the database stopped (it panicked).
     #[error("opening the database failed: {0}")]
-    Opening(String),
+    Opening(tokio::task::JoinError),
 }
 
 /// Opens the database, binds and serves in the background.
@@ -274,7 +195,7 @@ pub async fn start(config: &Config) -> Result<Server, StartError> {
     let db = config.db.clone();
     let store = tokio::task::spawn_blocking(move || Store::open_db(&db))
         .await
-        .map_err(|e| StartError::Opening(e.to_string()))??;
+        .map_err(StartError::Opening)??;
     let addr = format!("{}:{}", config.addr, config.port);
     let listen = |source| StartError::Listen {
         addr: addr.clone(),
@@ -290,7 +211,7 @@ pub async fn start(config: &Config) -> Result<Server, StartError> {
     options.trusted_proxies = config.trusted_proxies.clone();
     options.sockets = config.sockets;
     let state = AppState::with_options(store, options);
-    state.start_background().map_err(StartError::Background)?;
+    state.start_background()?;
     let metrics = state.metrics().clone();
     let router = app(state);
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();

@@ -3,10 +3,7 @@
 //! freed in its arenas for later. When many rounds have rested since the last look, the
 //! server asks glibc to return its free pages (`malloc_trim`, a few milliseconds).
 
-use std::sync::Weak;
 use std::time::Duration;
-
-use crate::round::Rounds;
 
 /// How often the server looks, and how many rounds must have gone since the busiest moment
 /// of the last period for it to give memory back.
@@ -23,16 +20,16 @@ pub fn give_back() {
     }
 }
 
-/// Runs until `rounds` is gone: gives memory back whenever [`ROUNDS_GONE`] rounds rested
-/// since the most there were.
-pub async fn give_back_when_rounds_rest(rounds: Weak<Rounds>) {
+/// Runs until `rounds` says `None` (the rounds are gone): gives memory back whenever
+/// [`ROUNDS_GONE`] rounds rested since the most there were. It takes the count rather than the
+/// rounds, so that this module stays below `round`, which calls it.
+pub async fn give_back_when_rounds_rest(rounds: impl Fn() -> Option<usize>) {
     let mut most = 0;
     let mut tick = tokio::time::interval(EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
-        let Some(r) = rounds.upgrade() else { return };
-        let now = r.len();
+        let Some(now) = rounds() else { return };
         most = most.max(now);
         if most >= now + ROUNDS_GONE {
             tokio::task::spawn_blocking(give_back);

@@ -14,7 +14,8 @@ use crate::account::session::{clear_cookie, new_session, set_cookie};
 use crate::account::{check_name, check_password, key_of, password};
 use crate::api::client::ClientIp;
 use crate::api::extract::{Authed, Viewer};
-use crate::api::{AppState, JsonBody};
+use crate::api::JsonBody;
+use crate::app::AppState;
 use crate::dates::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::round::Command;
@@ -100,7 +101,7 @@ pub async fn signup(
         account,
         session: session.clone(),
     };
-    if !st.rounds().db(move |s| s.account_op(op)).await? {
+    if !st.db(move |s| s.account_op(op)).await? {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             ErrorCode::NameTaken,
@@ -130,7 +131,7 @@ pub async fn login(
     let attempt = attempt_key(&key, &client);
     not_locked(&st, &attempt)?;
     let lookup = key.clone();
-    let account = st.rounds().db(move |s| s.account(&lookup)).await?;
+    let account = st.db(move |s| s.account(&lookup)).await?;
     let stored = account
         .as_ref()
         .map_or(password::NOBODY.to_string(), |a| a.hash.clone());
@@ -145,7 +146,7 @@ pub async fn login(
     };
     let (cookie, session) = new_session(&account.name, now_ms());
     let op = AccountOp::AddSession(session.clone());
-    st.rounds().db(move |s| s.account_op(op)).await?;
+    st.db(move |s| s.account_op(op)).await?;
     let mut resp = Json(json!({"account": account_json(&session)})).into_response();
     resp.headers_mut()
         .insert(header::SET_COOKIE, set_cookie(&cookie, secure(&st)));
@@ -187,7 +188,7 @@ pub async fn logout(
     if let Some(s) = session {
         crate::account::session::check_csrf(&headers, &s)?;
         let op = AccountOp::EndSession { token: s.token };
-        st.rounds().db(move |st| st.account_op(op)).await?;
+        st.db(move |st| st.account_op(op)).await?;
     }
     Ok(cleared(&st))
 }
@@ -198,7 +199,7 @@ pub async fn logout_all(State(st): State<AppState>, Authed(s): Authed) -> ApiRes
         name: s.name,
         except: None,
     };
-    st.rounds().db(move |st| st.account_op(op)).await?;
+    st.db(move |st| st.account_op(op)).await?;
     Ok(cleared(&st))
 }
 
@@ -320,4 +321,18 @@ pub async fn seat(
         "secret": secret,
         "side": side_name(mine[0]),
     })))
+}
+
+/// The routes of accounts: signing up and in and out, passwords, claims, and taking a seat with one (under /api).
+pub fn router() -> axum::Router<AppState> {
+    use axum::routing::{get, post};
+    axum::Router::new()
+        .route("/games/{id}/seat", post(seat))
+        .route("/account", get(me))
+        .route("/account/signup", post(signup))
+        .route("/account/login", post(login))
+        .route("/account/logout", post(logout))
+        .route("/account/logout-all", post(logout_all))
+        .route("/account/password", post(change_password))
+        .route("/account/claim", post(claim))
 }

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
 use crate::api::client::ClientIp;
-use crate::api::AppState;
+use crate::app::AppState;
 use crate::engine_queue::QueueError;
 use crate::error::{ApiError, ApiResult};
 use crate::ws::{text as text_of, Bounds, Channel, SocketError};
@@ -242,7 +242,7 @@ fn start(
     let flag = stop.clone();
     let yields = stop.clone();
     let position = position.to_string();
-    let rounds = st.rounds().clone();
+    let engine = st.engine().clone();
     let task = tokio::spawn(async move {
         let expected = multipv.min(pos.moves().count());
         let asked = position.clone();
@@ -271,7 +271,7 @@ fn start(
             };
             engine.search(&pos, &limits, &flag, &mut on_info)
         };
-        let ran = rounds.ctx.engine.run_yielding(yields, job).await;
+        let ran = engine.run_yielding(yields, job).await;
         drop(permit);
         let done = match ran {
             Ok(r) => Reply::Done {

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
 use crate::api::client::ClientIp;
-use crate::api::AppState;
+use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::round::view::event_message;
 use crate::round::{game::Event, Command, Rounds};

@@ -8,7 +8,7 @@ use axum::http::request::Parts;
 use axum::http::StatusCode;
 
 use crate::account::session::{check_csrf, cookie_in, token_of};
-use crate::api::AppState;
+use crate::app::AppState;
 use crate::error::{ApiError, ErrorCode};
 use crate::store::SessionRow;
 
@@ -31,7 +31,7 @@ impl FromRequestParts<AppState> for Viewer {
         };
         let token = token_of(&cookie);
         let now = crate::dates::now_ms();
-        let session = st.rounds().db(move |s| s.session(&token, now)).await?;
+        let session = st.db(move |s| s.session(&token, now)).await?;
         Ok(Viewer(session))
     }
 }

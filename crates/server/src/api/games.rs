@@ -3,7 +3,7 @@
 
 use crate::api::extract::Acting;
 use crate::error::ErrorCode;
-use anywoli_core::{parse_position, Position, Record, Rules, VARIANTS};
+use anywoli_core::{parse_position, Position, Record, Rules, Side, VARIANTS};
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -14,7 +14,8 @@ use serde_json::{json, Value};
 use crate::api::client::ClientIp;
 use crate::api::extract::not_logged_in;
 use crate::api::extract::Viewer;
-use crate::api::{parse_side, AppState, JsonBody};
+use crate::api::{parse_side, JsonBody};
+use crate::app::AppState;
 use crate::dates::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{new_id, new_secret, random_bytes};
@@ -24,6 +25,9 @@ use crate::round::view::{GameView, SummaryView};
 use crate::site::SiteView;
 use crate::store::Listing;
 use crate::trace_json::{side_name, JsonTrace};
+
+/// Largest import: a record of 1 MiB (what `anywoli_core::Record` reads) once escaped in JSON.
+pub const IMPORT_LIMIT: usize = 3 * 1024 * 1024;
 
 /// The computer's level when a request names none, the page's default too (web/app.js): a
 /// beginner can beat it, a careless player cannot (docs/decisions.md, "Default level").
@@ -71,6 +75,54 @@ pub async fn create(
     JsonBody(req): JsonBody<CreateRequest>,
 ) -> ApiResult<Response> {
     client.check(&st.limiters().games, "new games")?;
+    let w = wanted(&req)?;
+    let Seating {
+        players,
+        secrets,
+        secret,
+        invite,
+        people,
+    } = seating(&w, viewer.name());
+    let (mode, side) = (w.mode, w.side);
+    let game = Game::new(NewGame {
+        id: new_id(),
+        at: now_ms(),
+        mode,
+        rules: w.rules,
+        players,
+        secrets,
+        start: w.start,
+        hints: req.hints.unwrap_or(mode != Mode::Friend),
+        invite: invite.clone(),
+        clock: w.clock,
+        people,
+    });
+    let game = st.rounds().create(game).await?;
+    let seat = if mode == Mode::Local {
+        "both"
+    } else {
+        side_name(side)
+    };
+    let mut answer = json!({"game": GameView::of(&game), "seat": seat, "secret": secret});
+    if let Some(token) = invite {
+        // Only the creator gets the token, to put in the link sent to the friend.
+        answer["invite"] = json!(token);
+    }
+    Ok((StatusCode::CREATED, Json(answer)).into_response())
+}
+
+/// What a valid `POST /api/games` asks for.
+struct Wanted {
+    mode: Mode,
+    rules: Rules,
+    start: Position,
+    side: Side,
+    level: u8,
+    clock: Option<TimeControl>,
+}
+
+/// Reads a new game's request, naming the first thing wrong with it (in this order).
+fn wanted(req: &CreateRequest) -> ApiResult<Wanted> {
     let mode_name = req.mode.as_deref().unwrap_or("computer");
     let mode = Mode::from_name(mode_name).ok_or_else(|| {
         ApiError::malformed(format!(
@@ -109,14 +161,34 @@ pub async fn create(
         .map(TimeControl::parse)
         .transpose()
         .map_err(|e| ApiError::malformed(e.to_string()))?;
+    Ok(Wanted {
+        mode,
+        rules,
+        start,
+        side,
+        level,
+        clock,
+    })
+}
 
+/// Who sits where in a new game: the players, the secrets of the seats its creator takes
+/// (`secret`), a friend's invitation, and the seats held by the creator's account.
+struct Seating {
+    players: [Player; 2],
+    secrets: [Option<String>; 2],
+    secret: String,
+    invite: Option<String>,
+    people: People,
+}
+
+fn seating(w: &Wanted, account: Option<&str>) -> Seating {
+    let (mode, me) = (w.mode, w.side.index());
     let secret = new_secret();
-    let me = side.index();
     let mut players = [Player::Human; 2];
     let mut secrets = [None, None];
     match mode {
         Mode::Computer => {
-            players[1 - me] = Player::Computer(level);
+            players[1 - me] = Player::Computer(w.level);
             secrets[me] = Some(secret.clone());
         }
         Mode::Friend => secrets[me] = Some(secret.clone()),
@@ -125,37 +197,19 @@ pub async fn create(
     let invite = (mode == Mode::Friend).then(new_secret);
     // A logged-in player's seats are theirs by name (one screen: both).
     let mut people = People::anonymous(mode);
-    if let Some(name) = viewer.name() {
+    if let Some(name) = account {
         match mode {
             Mode::Local => people.accounts = [Some(name.to_string()), Some(name.to_string())],
             _ => people.accounts[me] = Some(name.to_string()),
         }
     }
-    let game = Game::new(NewGame {
-        id: new_id(),
-        at: now_ms(),
-        mode,
-        rules,
+    Seating {
         players,
         secrets,
-        start,
-        hints: req.hints.unwrap_or(mode != Mode::Friend),
-        invite: invite.clone(),
-        clock,
+        secret,
+        invite,
         people,
-    });
-    let game = st.rounds().create(game).await?;
-    let seat = if mode == Mode::Local {
-        "both"
-    } else {
-        side_name(side)
-    };
-    let mut answer = json!({"game": GameView::of(&game), "seat": seat, "secret": secret});
-    if let Some(token) = invite {
-        // Only the creator gets the token, to put in the link sent to the friend.
-        answer["invite"] = json!(token);
     }
-    Ok((StatusCode::CREATED, Json(answer)).into_response())
 }
 
 /// `GET /api/games/{id}`.
@@ -224,7 +278,7 @@ pub async fn list(
         },
         (false, false) => Listing::Public { limit },
     };
-    let rows = st.rounds().db(move |s| s.list(&listing)).await?;
+    let rows = st.db(move |s| s.list(&listing)).await?;
     let games: Vec<SummaryView> = rows.into_iter().map(SummaryView::from).collect();
     Ok(Json(json!({ "games": games })))
 }
@@ -334,5 +388,23 @@ pub async fn rules_list() -> Json<Value> {
 /// whether the server listens on loopback only (so that the page can say a friend elsewhere
 /// cannot join).
 pub async fn site(State(st): State<AppState>) -> Json<SiteView> {
-    Json(st.0.site.clone())
+    Json(st.site().clone())
+}
+
+/// The routes of games: the game list, a game, its positions, traces and record, new games and imports (under /api).
+pub fn router() -> axum::Router<AppState> {
+    use axum::extract::DefaultBodyLimit;
+    use axum::routing::{get, post};
+    axum::Router::new()
+        .route("/site", get(site))
+        .route("/rules", get(rules_list))
+        .route("/games", get(list).post(create))
+        .route("/games/{id}", get(self::get))
+        .route("/games/{id}/positions", get(positions))
+        .route("/games/{id}/moves/{n}/trace", get(move_trace))
+        .route("/games/{id}/record", get(record))
+        .route(
+            "/import",
+            post(import).layer(DefaultBodyLimit::max(IMPORT_LIMIT)),
+        )
 }

@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
 
-use crate::api::AppState;
+use crate::app::AppState;
 use crate::metrics::Metrics;
 
 /// How long `/healthz` waits for the database before it answers 503.
@@ -36,7 +36,7 @@ pub async fn track(State(metrics): State<Arc<Metrics>>, req: Request, next: Next
 pub async fn metrics(State(state): State<AppState>) -> Response {
     let text = state
         .metrics()
-        .render(state.rounds().len(), &state.rounds().ctx.engine);
+        .render(state.games_in_memory(), state.engine());
     let mut resp = text.into_response();
     let h = resp.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static(CONTENT_TYPE));
@@ -44,28 +44,38 @@ pub async fn metrics(State(state): State<AppState>) -> Response {
     resp
 }
 
+/// Why `/healthz` says 503 (besides a database too slow to answer).
+#[derive(Debug, thiserror::Error)]
+enum Unhealthy {
+    #[error("the database failed: {0}")]
+    Database(#[from] crate::store::StoreError),
+    /// The blocking task that read the database stopped (it panicked).
+    #[error("the database check failed: {0}")]
+    Task(#[from] tokio::task::JoinError),
+}
+
 /// `GET /healthz`: 200 when the database answers a read within [`HEALTH_TIMEOUT`], else 503.
 pub async fn healthz(State(state): State<AppState>) -> Response {
-    let store = state.rounds().ctx.store.clone();
+    let store = state.store().clone();
     let read = async move {
-        match tokio::task::spawn_blocking(move || store.recent(1)).await {
-            Ok(Ok(_)) => Ok(()),
-            Ok(Err(e)) => Err(format!("the database failed: {e}")),
-            Err(e) => Err(format!("the database check failed: {e}")),
-        }
+        tokio::task::spawn_blocking(move || store.recent(1)).await??;
+        Ok::<(), Unhealthy>(())
     };
     health(read, HEALTH_TIMEOUT).await
 }
 
 /// The answer of `/healthz` to `check`, given `within` to finish.
-async fn health(check: impl Future<Output = Result<(), String>>, within: Duration) -> Response {
+async fn health<E: std::fmt::Display>(
+    check: impl Future<Output = Result<(), E>>,
+    within: Duration,
+) -> Response {
     let (status, body) = match tokio::time::timeout(within, check).await {
         Ok(Ok(())) => (StatusCode::OK, json!({"status": "ok"})),
         Ok(Err(e)) => {
             tracing::warn!("health check: {e}");
             (
                 StatusCode::SERVICE_UNAVAILABLE,
-                json!({"status": "unavailable", "error": e}),
+                json!({"status": "unavailable", "error": e.to_string()}),
             )
         }
         Err(_) => {
@@ -94,6 +104,14 @@ fn route_label(matched: Option<&MatchedPath>) -> &str {
     }
 }
 
+/// The routes of operations: health for a load balancer, counters for Prometheus (at the root).
+pub fn router() -> axum::Router<AppState> {
+    use axum::routing::get;
+    axum::Router::new()
+        .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,7 +125,7 @@ mod tests {
 
     #[tokio::test]
     async fn health_is_503_when_the_check_fails_or_is_too_slow() {
-        let ok = answer(health(async { Ok(()) }, HEALTH_TIMEOUT).await).await;
+        let ok = answer(health(async { Ok::<(), String>(()) }, HEALTH_TIMEOUT).await).await;
         assert_eq!(ok, (StatusCode::OK, json!({"status": "ok"})));
 
         let (s, v) =

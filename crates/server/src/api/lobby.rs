@@ -15,7 +15,7 @@ use tokio::sync::broadcast;
 use crate::account::key_of;
 use crate::api::client::ClientIp;
 use crate::api::extract::{Authed, Viewer};
-use crate::api::AppState;
+use crate::app::AppState;
 use crate::dates::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{new_id, random_bytes};
@@ -371,4 +371,13 @@ pub async fn decline_challenge(
     st.lobby().tell(&c.from, &gone);
     st.lobby().tell(&c.to, &gone);
     Ok(Json(json!({})))
+}
+
+/// The routes of the lobby's challenges (its WebSocket is routed with the others, crate::WEBSOCKET_ROUTES) (under /api).
+pub fn router() -> axum::Router<AppState> {
+    use axum::routing::{get, post};
+    axum::Router::new()
+        .route("/challenges", get(list).post(create))
+        .route("/challenges/{id}/accept", post(accept_challenge))
+        .route("/challenges/{id}/decline", post(decline_challenge))
 }

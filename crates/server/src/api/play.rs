@@ -13,7 +13,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::api::client::ClientIp;
-use crate::api::{seat_name, AppState, JsonBody};
+use crate::api::{seat_name, JsonBody};
+use crate::app::AppState;
 use crate::engine_queue::{Priority, QueueError};
 use crate::error::{ApiError, ApiResult};
 use crate::round::game::OfferKind;
@@ -286,8 +287,7 @@ pub async fn hint(
             reply,
         })
         .await??;
-    let rounds = st.rounds().clone();
-    let think = rounds.ctx.think;
+    let think = st.think();
     let job = move || {
         let mut engine = Engine::new(think.hash_mib, 1);
         engine.set_tablebase(anywoli_engine::endgame::shared());
@@ -300,7 +300,7 @@ pub async fn hint(
         engine.search(&pos, &limits, &stop, &mut |_| {}).best
     };
     // A hint waits behind every computer's move, and is refused when too many wait already.
-    let best = match rounds.ctx.engine.run(Priority::Hint, job).await {
+    let best = match st.engine().run(Priority::Hint, job).await {
         Ok(best) => best,
         Err(QueueError::Full { retry_after }) => {
             return Err(ApiError::busy(
@@ -312,4 +312,22 @@ pub async fn hint(
     };
     let best = best.ok_or_else(|| ApiError::storage("the engine found no move"))?;
     Ok(Json(json!({"move": best.to_string(), "ply": ply})))
+}
+
+/// The routes of playing in a game: moves, seats, take-backs, offers, claims, rematches and hints (under /api).
+pub fn router() -> axum::Router<AppState> {
+    use axum::routing::post;
+    axum::Router::new()
+        .route("/games/{id}/moves", post(moves))
+        .route("/games/{id}/join", post(join))
+        .route("/games/{id}/takeback", post(takeback))
+        .route("/games/{id}/resign", post(resign))
+        .route("/games/{id}/abort", post(abort))
+        .route("/games/{id}/offer", post(offer))
+        .route("/games/{id}/claim", post(claim))
+        .route("/games/{id}/public", post(public))
+        .route("/games/{id}/offer/accept", post(accept))
+        .route("/games/{id}/offer/decline", post(decline))
+        .route("/games/{id}/rematch", post(rematch))
+        .route("/games/{id}/hint", post(hint))
 }

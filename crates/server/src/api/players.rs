@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use crate::account::key_of;
 use crate::api::extract::Viewer;
-use crate::api::AppState;
+use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::rating::Category;
 use crate::round::view::SummaryView;
@@ -31,7 +31,7 @@ fn unknown_player(name: &str) -> ApiError {
 /// The account's name as typed, from any spelling of it.
 async fn name_of(st: &AppState, name: &str) -> ApiResult<(String, i64)> {
     let key = key_of(name);
-    let account = st.rounds().db(move |s| s.account(&key)).await?;
+    let account = st.db(move |s| s.account(&key)).await?;
     account
         .map(|a| (a.name, a.created))
         .ok_or_else(|| unknown_player(name))
@@ -165,7 +165,15 @@ pub async fn games(
         before,
         limit,
     };
-    let rows = st.rounds().db(move |s| s.list(&listing)).await?;
+    let rows = st.db(move |s| s.list(&listing)).await?;
     let games: Vec<SummaryView> = rows.into_iter().map(SummaryView::from).collect();
     Ok(Json(json!({ "games": games })))
+}
+
+/// The routes of players' profiles and games (under /api).
+pub fn router() -> axum::Router<AppState> {
+    use axum::routing::get;
+    axum::Router::new()
+        .route("/players/{name}", get(profile))
+        .route("/players/{name}/games", get(games))
 }

@@ -15,7 +15,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::api::client::ClientIp;
-use crate::api::{AppState, JsonBody};
+use crate::api::JsonBody;
+use crate::app::AppState;
 use crate::engine_queue::{Priority, QueueError};
 use crate::error::{ApiError, ApiResult};
 use crate::trace_json::{side_name, JsonTrace};
@@ -291,7 +292,7 @@ pub async fn proof(
         let probe = tb.and_then(|t| t.probe(&pos));
         (Solver::new(tb, PROOF_NODES).solve(&pos), probe)
     };
-    let (result, probe) = match st.rounds().ctx.engine.run(Priority::Hint, job).await {
+    let (result, probe) = match st.engine().run(Priority::Hint, job).await {
         Ok(r) => r,
         Err(QueueError::Full { retry_after }) => {
             return Err(ApiError::busy(
@@ -316,4 +317,19 @@ pub async fn proof(
             "upper": upper,
         }),
     }))
+}
+
+/// The routes of positions checked and proved (under /api).
+pub fn router() -> axum::Router<AppState> {
+    use axum::extract::DefaultBodyLimit;
+    use axum::routing::post;
+    axum::Router::new()
+        .route(
+            "/position",
+            post(check).layer(DefaultBodyLimit::max(POSITION_BODY_LIMIT)),
+        )
+        .route(
+            "/position/proof",
+            post(proof).layer(DefaultBodyLimit::max(POSITION_BODY_LIMIT)),
+        )
 }

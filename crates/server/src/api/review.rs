@@ -3,9 +3,8 @@
 //! `GET` says how far it is, or gives it. The result is stored with the moves it judged, so
 //! that every later visitor gets it at once and a game that moved on is judged again.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use anywoli_engine::review::review;
 use anywoli_engine::{Engine, Limits};
@@ -16,7 +15,7 @@ use axum::Json;
 use serde_json::{json, Value};
 
 use crate::api::client::ClientIp;
-use crate::api::AppState;
+use crate::app::AppState;
 use crate::dates::now_ms;
 use crate::engine_queue::{Priority, QueueError};
 use crate::error::{ApiError, ApiResult};
@@ -28,16 +27,6 @@ use crate::store::ReviewRow;
 pub const REVIEW_DEPTH: u32 = 10;
 /// Table size of a review's engine.
 const REVIEW_HASH_MIB: usize = 8;
-
-/// Reviews running on this instance: for each game, the moves judged so far and how many.
-#[derive(Default)]
-pub struct Running(Mutex<HashMap<String, (Arc<AtomicUsize>, usize)>>);
-
-impl Running {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (Arc<AtomicUsize>, usize)>> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
 
 fn moves_of(g: &Game) -> String {
     g.moves
@@ -51,7 +40,7 @@ fn moves_of(g: &Game) -> String {
 /// running here, or none.
 async fn status(st: &AppState, g: &Game) -> ApiResult<Option<Value>> {
     let id = g.id.clone();
-    let stored = st.rounds().db(move |s| s.review(&id)).await?;
+    let stored = st.db(move |s| s.review(&id)).await?;
     if let Some(r) = stored.filter(|r| r.moves == moves_of(g)) {
         let body: Value = serde_json::from_str(&r.body)
             .map_err(|e| ApiError::storage(format!("stored review: {e}")))?;
@@ -138,7 +127,7 @@ async fn judge(st: &AppState, g: &Game, done: Arc<AtomicUsize>) -> ApiResult<()>
             &mut |d, _| done.store(d, Ordering::Relaxed),
         )
     };
-    let r = match st.rounds().ctx.engine.run(Priority::Hint, job).await {
+    let r = match st.engine().run(Priority::Hint, job).await {
         Ok(r) => r.map_err(ApiError::storage)?,
         Err(QueueError::Full { retry_after }) => {
             return Err(ApiError::busy("the engine is busy", retry_after.as_secs()))
@@ -151,5 +140,11 @@ async fn judge(st: &AppState, g: &Game, done: Arc<AtomicUsize>) -> ApiResult<()>
         body: serde_json::to_string(&r).map_err(ApiError::storage)?,
         at: now_ms(),
     };
-    st.rounds().db(move |s| s.save_review(row)).await
+    st.db(move |s| s.save_review(row)).await
+}
+
+/// The routes of a game's review (under /api).
+pub fn router() -> axum::Router<AppState> {
+    use axum::routing::get;
+    axum::Router::new().route("/games/{id}/review", get(self::get).post(start))
 }

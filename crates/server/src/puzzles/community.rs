@@ -21,7 +21,8 @@ use super::{common_view, line, theme_names};
 use crate::account::session::check_csrf;
 use crate::api::client::ClientIp;
 use crate::api::extract::Viewer;
-use crate::api::{AppState, JsonBody};
+use crate::api::JsonBody;
+use crate::app::AppState;
 use crate::engine_queue::{Priority, QueueError};
 use crate::error::{ApiError, ApiResult};
 use crate::store::PuzzleRow;
@@ -143,7 +144,7 @@ async fn run(st: &AppState, client: &ClientIp, pos: Position) -> ApiResult<Compo
         let tb = anywoli_engine::endgame::shared();
         compose(&pos, tb.as_deref(), ComposeLimits::nodes(COMPOSE_NODES))
     };
-    match st.rounds().ctx.engine.run(Priority::Hint, job).await {
+    match st.engine().run(Priority::Hint, job).await {
         Ok(Ok(pz)) => Ok(ComposeAnswer::Puzzle(pz)),
         Ok(Err(r)) => Ok(ComposeAnswer::Refused(r)),
         Err(QueueError::Full { retry_after }) => Err(ApiError::busy(
@@ -205,7 +206,7 @@ pub async fn compose_one(
         pos.rules().name().to_string(),
         seed_text(&pos),
     );
-    if let Some(row) = st.rounds().db(move |db| db.puzzle_of(&p, &r, &s)).await? {
+    if let Some(row) = st.db(move |db| db.puzzle_of(&p, &r, &s)).await? {
         v["id"] = json!(row.id);
     }
     Ok(Json(v))
@@ -266,7 +267,7 @@ pub async fn save(
         created: crate::dates::now_ms(),
     };
     let saved = row.clone();
-    let inserted = st.rounds().db(move |db| db.save_puzzle(saved)).await?;
+    let inserted = st.db(move |db| db.save_puzzle(saved)).await?;
     if inserted {
         return Ok((
             StatusCode::CREATED,
@@ -276,7 +277,7 @@ pub async fn save(
     }
     // Another request kept the same position a moment before: that one is the puzzle.
     let (p, r, s) = (row.position, row.rules, row.seed);
-    match st.rounds().db(move |db| db.puzzle_of(&p, &r, &s)).await? {
+    match st.db(move |db| db.puzzle_of(&p, &r, &s)).await? {
         Some(row) => Ok((StatusCode::OK, Json(json!({"puzzle": row_view(&row)?}))).into_response()),
         None => Err(ApiError::storage("the puzzle was neither stored nor found")),
     }
@@ -415,4 +416,28 @@ pub async fn solution(
     Ok(Json(
         json!({ "solution": line(&pz), "themes": theme_names(&pz) }),
     ))
+}
+
+/// The routes of the community's puzzles: composed, saved, solved (under /api).
+pub fn router() -> axum::Router<AppState> {
+    use crate::api::position::POSITION_BODY_LIMIT;
+    use axum::extract::DefaultBodyLimit;
+    use axum::routing::{get, post};
+    axum::Router::new()
+        .route(
+            "/puzzles/compose",
+            post(compose_one).layer(DefaultBodyLimit::max(POSITION_BODY_LIMIT)),
+        )
+        .route(
+            "/puzzles/community",
+            get(list)
+                .post(save)
+                .layer(DefaultBodyLimit::max(POSITION_BODY_LIMIT)),
+        )
+        .route("/puzzles/community/{id}", get(self::get))
+        .route("/puzzles/community/{id}/moves", post(moves))
+        .route(
+            "/puzzles/community/{id}/solution",
+            get(solution).post(give_up_solution),
+        )
 }

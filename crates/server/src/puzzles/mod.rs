@@ -16,7 +16,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::api::extract::Viewer;
-use crate::api::{AppState, JsonBody};
+use crate::api::JsonBody;
+use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::trace_json::{side_name, JsonTrace};
 
@@ -301,4 +302,20 @@ pub async fn solution(Path(id): Path<String>) -> ApiResult<Json<Value>> {
 
 pub(crate) fn line(pz: &Puzzle) -> Vec<String> {
     pz.line.iter().map(|m| m.to_string()).collect()
+}
+
+/// The routes of the puzzles, the daily one, and (merged) the community's and the rated ones (under /api).
+pub fn router() -> axum::Router<AppState> {
+    use axum::routing::{get, post};
+    axum::Router::new()
+        .route("/puzzles", get(list))
+        .route("/puzzles/daily", get(daily))
+        .route("/puzzles/{id}", get(self::get))
+        .route("/puzzles/{id}/moves", post(moves))
+        .route(
+            "/puzzles/{id}/solution",
+            get(solution).post(give_up_solution),
+        )
+        .merge(community::router())
+        .merge(rating::router())
 }

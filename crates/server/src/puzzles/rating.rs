@@ -15,7 +15,8 @@ use serde_json::{json, Value};
 
 use crate::account::session::{check_csrf, token_of};
 use crate::api::extract::Viewer;
-use crate::api::{AppState, JsonBody};
+use crate::api::JsonBody;
+use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::rating::Rating;
 use crate::store::{Attempt, PuzzleRatingRow, Rated};
@@ -89,7 +90,7 @@ pub async fn rate(
         at: crate::dates::now_ms(),
         start: start_rating(grade),
     };
-    let r = st.rounds().db(move |db| db.rate_puzzle(attempt)).await?;
+    let r = st.db(move |db| db.rate_puzzle(attempt)).await?;
     Ok(r.as_ref().map_or(Value::Null, change_json))
 }
 
@@ -115,7 +116,7 @@ pub struct SolverRequest {
 
 async fn solver_rating(st: &AppState, solver: &Option<String>) -> ApiResult<PuzzleRatingRow> {
     let stored = match solver.clone() {
-        Some(s) => st.rounds().db(move |db| db.solver_rating(&s)).await?,
+        Some(s) => st.db(move |db| db.solver_rating(&s)).await?,
         None => None,
     };
     Ok(stored.unwrap_or(PuzzleRatingRow {
@@ -164,7 +165,7 @@ pub async fn next(
     let solver = solver_key(&viewer, &headers, req.solver.as_deref())?;
     let mine = solver_rating(&st, &solver).await?;
     let done = match solver.clone() {
-        Some(s) => st.rounds().db(move |db| db.attempted(&s)).await?,
+        Some(s) => st.db(move |db| db.attempted(&s)).await?,
         None => Vec::new(),
     };
     let (community, _) = st
@@ -195,7 +196,7 @@ pub async fn next(
         )
     }));
     let keys: Vec<String> = candidates.iter().map(|c| c.0.key.clone()).collect();
-    let stored = st.rounds().db(move |db| db.puzzle_ratings(&keys)).await?;
+    let stored = st.db(move |db| db.puzzle_ratings(&keys)).await?;
     let stored: std::collections::HashMap<String, PuzzleRatingRow> = stored.into_iter().collect();
     let mut list: Vec<Candidate> = candidates
         .into_iter()
@@ -233,4 +234,12 @@ pub async fn next(
         "rating": chosen.rating.round(),
         "solver": solver_json(&mine),
     })))
+}
+
+/// The routes of the rated puzzles: the next one and the solver's rating (under /api).
+pub fn router() -> axum::Router<AppState> {
+    use axum::routing::post;
+    axum::Router::new()
+        .route("/puzzles/next", post(next))
+        .route("/puzzles/rating", post(mine))
 }

@@ -205,9 +205,10 @@ impl Rounds {
         let every =
             (self.ctx.engine_lease / 2).clamp(Duration::from_millis(200), Duration::from_secs(5));
         rt.spawn(take_over_engine_turns(me, every));
-        rt.spawn(crate::memory::give_back_when_rounds_rest(Arc::downgrade(
-            self,
-        )));
+        let me = Arc::downgrade(self);
+        rt.spawn(crate::memory::give_back_when_rounds_rest(move || {
+            me.upgrade().map(|r| r.len())
+        }));
         Ok(())
     }
 

@@ -33,8 +33,7 @@ macro_rules! needs_postgres {
 /// share this machine's two cores without slowing each other down by as much as they save.
 pub const BROWSERS_AT_ONCE: u32 = 2;
 
-static SLOTS: tokio::sync::Semaphore =
-    tokio::sync::Semaphore::const_new(BROWSERS_AT_ONCE as usize);
+static SLOTS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(BROWSERS_AT_ONCE as usize);
 
 /// A browser test's place: at most [`BROWSERS_AT_ONCE`] run together. Hold it for the whole test.
 pub async fn browser_slot() -> tokio::sync::SemaphorePermit<'static> {
