@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::sql::{Sql, Val};
+use super::sql::{FromRow, Row, Sql, Val};
 use super::{StoreResult, Summary};
 use crate::rating::{self, Rating};
 
@@ -208,44 +208,7 @@ pub(super) fn apply(db: &mut dyn Sql, op: &AccountOp) -> StoreResult<bool> {
             account,
             ratings,
             history,
-        } => {
-            if !insert_account(db, account)? {
-                return Ok(false);
-            }
-            for r in ratings {
-                db.execute(
-                    "INSERT INTO ratings (account, category, rules, rating, deviation, volatility,
-                        games, at)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                    &[
-                        (&account.name).into(),
-                        (&r.category).into(),
-                        (&r.rules).into(),
-                        r.rating.rating.into(),
-                        r.rating.deviation.into(),
-                        r.rating.volatility.into(),
-                        r.games.into(),
-                        r.at.into(),
-                    ],
-                )?;
-            }
-            for p in history {
-                db.execute(
-                    "INSERT INTO rating_history (account, category, rules, at, rating, deviation,
-                        game)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                    &[
-                        (&account.name).into(),
-                        (&p.category).into(),
-                        (&p.rules).into(),
-                        p.at.into(),
-                        p.rating.into(),
-                        p.deviation.into(),
-                        (&p.game).into(),
-                    ],
-                )?;
-            }
-        }
+        } => return import(db, account, ratings, history),
         AccountOp::TakeChallenge { id } => {
             let n = db.execute("DELETE FROM challenges WHERE id = $1", &[id.into()])?;
             return Ok(n == 1);
@@ -254,44 +217,70 @@ pub(super) fn apply(db: &mut dyn Sql, op: &AccountOp) -> StoreResult<bool> {
     Ok(true)
 }
 
-fn challenge_rows(rows: Vec<Vec<Val>>) -> StoreResult<Vec<ChallengeRow>> {
-    rows.iter()
-        .map(|r| {
-            Ok(ChallengeRow {
-                id: r[0].text()?,
-                from: r[1].text()?,
-                to: r[2].text()?,
-                body: r[3].text()?,
-                at: r[4].int()?,
-            })
-        })
-        .collect()
+/// Makes an account copied from another store, with its ratings and their history: false
+/// (making nothing) if its name is taken.
+fn import(
+    db: &mut dyn Sql,
+    account: &AccountRow,
+    ratings: &[RatingRow],
+    history: &[RatingPoint],
+) -> StoreResult<bool> {
+    if !insert_account(db, account)? {
+        return Ok(false);
+    }
+    for r in ratings {
+        db.execute(
+            "INSERT INTO ratings (account, category, rules, rating, deviation, volatility,
+                games, at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            &[
+                (&account.name).into(),
+                (&r.category).into(),
+                (&r.rules).into(),
+                r.rating.rating.into(),
+                r.rating.deviation.into(),
+                r.rating.volatility.into(),
+                r.games.into(),
+                r.at.into(),
+            ],
+        )?;
+    }
+    for p in history {
+        add_point(db, &account.name, p)?;
+    }
+    Ok(true)
 }
 
+impl FromRow for ChallengeRow {
+    fn from_row(r: &Row) -> StoreResult<ChallengeRow> {
+        Ok(ChallengeRow {
+            id: r.text("id")?,
+            from: r.text("from_account")?,
+            to: r.text("to_account")?,
+            body: r.text("body")?,
+            at: r.int("at")?,
+        })
+    }
+}
+
+const CHALLENGE_COLUMNS: &str = "SELECT id, from_account, to_account, body, at FROM challenges";
+
 pub(super) fn challenge(db: &mut dyn Sql, id: &str) -> StoreResult<Option<ChallengeRow>> {
-    let rows = db.query(
-        "SELECT id, from_account, to_account, body, at FROM challenges WHERE id = $1",
-        &[id.into()],
-    )?;
-    Ok(challenge_rows(rows)?.pop())
+    db.row(&format!("{CHALLENGE_COLUMNS} WHERE id = $1"), &[id.into()])
 }
 
 pub(super) fn challenges(db: &mut dyn Sql, name: &str) -> StoreResult<Vec<ChallengeRow>> {
-    let rows = db.query(
-        "SELECT id, from_account, to_account, body, at FROM challenges
-         WHERE from_account = $1 OR to_account = $1 ORDER BY at, id",
+    db.rows(
+        &format!("{CHALLENGE_COLUMNS} WHERE from_account = $1 OR to_account = $1 ORDER BY at, id"),
         &[name.into()],
-    )?;
-    challenge_rows(rows)
+    )
 }
 
 pub(super) fn old_challenges(db: &mut dyn Sql, before: i64) -> StoreResult<Vec<ChallengeRow>> {
-    let rows = db.query(
-        "SELECT id, from_account, to_account, body, at FROM challenges WHERE at < $1
-         ORDER BY at LIMIT 500",
+    db.rows(
+        &format!("{CHALLENGE_COLUMNS} WHERE at < $1 ORDER BY at LIMIT 500"),
         &[before.into()],
-    )?;
-    challenge_rows(rows)
+    )
 }
 
 /// How long a session lasts (the cookie's `Max-Age` says the same to the browser).
@@ -356,8 +345,8 @@ fn short_wins_of_pair(
     at: i64,
     names: &[String; 2],
 ) -> StoreResult<i64> {
-    let rows = db.query(
-        "SELECT COUNT(*) FROM rating_history h JOIN games g ON g.id = h.game
+    db.count(
+        "SELECT COUNT(*) AS n FROM rating_history h JOIN games g ON g.id = h.game
          WHERE h.account = $1 AND h.at > $3 AND g.id <> $4 AND g.result <> '1/2-1/2'
            AND ((g.south_account = $1 AND g.north_account = $2)
              OR (g.south_account = $2 AND g.north_account = $1))
@@ -369,8 +358,8 @@ fn short_wins_of_pair(
             id.into(),
             (SHORT_GAME_PLIES as i64).into(),
         ],
-    )?;
-    rows.first().map_or(Ok(0), |r| r[0].int())
+        "n",
+    )
 }
 
 /// Rates game `id` (ending now, at `at`): both players' ratings are read, aged, updated and
@@ -388,42 +377,7 @@ pub(super) fn rate(
     let mut before = [Rating::DEFAULT; 2];
     let mut idle = [0i64; 2];
     for (i, name) in r.names.iter().enumerate() {
-        // Made first, so that there is a row to lock.
-        db.execute(
-            "INSERT INTO ratings (account, category, rules, rating, deviation, volatility, games, at)
-             VALUES ($1, $2, $3, $4, $5, $6, 0, $7)
-             ON CONFLICT (account, category, rules) DO NOTHING",
-            &[
-                name.into(),
-                (&r.category).into(),
-                (&r.rules).into(),
-                Rating::DEFAULT.rating.into(),
-                Rating::DEFAULT.deviation.into(),
-                Rating::DEFAULT.volatility.into(),
-                at.into(),
-            ],
-        )?;
-        let sql = if lock {
-            "SELECT rating, deviation, volatility, games, at FROM ratings
-             WHERE account = $1 AND category = $2 AND rules = $3 FOR UPDATE"
-        } else {
-            "SELECT rating, deviation, volatility, games, at FROM ratings
-             WHERE account = $1 AND category = $2 AND rules = $3"
-        };
-        let rows = db.query(sql, &[name.into(), (&r.category).into(), (&r.rules).into()])?;
-        if let Some(row) = rows.first() {
-            before[i] = Rating {
-                rating: row[0].real()?,
-                deviation: row[1].real()?,
-                volatility: row[2].real()?,
-            };
-            // A first game starts from the default deviation, which ageing cannot raise.
-            idle[i] = if row[3].int()? == 0 {
-                0
-            } else {
-                at - row[4].int()?
-            };
-        }
+        (before[i], idle[i]) = rating_before(db, name, r, at, lock)?;
     }
     let short = r.plies < SHORT_GAME_PLIES && r.score_south != 0.5;
     if short && short_wins_of_pair(db, id, at, &r.names)? >= SHORT_WINS_PER_DAY {
@@ -431,8 +385,7 @@ pub(super) fn rate(
         return record_change(db, id, start, before, before, r);
     }
     let after = rating::after_rated_game(before, idle, r.score_south);
-    for (i, name) in r.names.iter().enumerate() {
-        let a = after[i];
+    for (name, a) in r.names.iter().zip(after) {
         db.execute(
             "UPDATE ratings SET rating = $4, deviation = $5, volatility = $6, games = games + 1,
                 at = $7
@@ -447,21 +400,79 @@ pub(super) fn rate(
                 at.into(),
             ],
         )?;
-        db.execute(
-            "INSERT INTO rating_history (account, category, rules, at, rating, deviation, game)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            &[
-                name.into(),
-                (&r.category).into(),
-                (&r.rules).into(),
-                at.into(),
-                a.rating.into(),
-                a.deviation.into(),
-                id.into(),
-            ],
-        )?;
+        let point = RatingPoint {
+            category: r.category.clone(),
+            rules: r.rules.clone(),
+            at,
+            rating: a.rating,
+            deviation: a.deviation,
+            game: id.to_string(),
+        };
+        add_point(db, name, &point)?;
     }
     record_change(db, id, start, before, after, r)
+}
+
+/// A player's rating in the game's category and rules before it (made at the default if
+/// there is none, locked when `lock`), and for how long it has been idle at `at`.
+fn rating_before(
+    db: &mut dyn Sql,
+    name: &str,
+    r: &RateGame,
+    at: i64,
+    lock: bool,
+) -> StoreResult<(Rating, i64)> {
+    // Made first, so that there is a row to lock.
+    db.execute(
+        "INSERT INTO ratings (account, category, rules, rating, deviation, volatility, games, at)
+         VALUES ($1, $2, $3, $4, $5, $6, 0, $7)
+         ON CONFLICT (account, category, rules) DO NOTHING",
+        &[
+            name.into(),
+            (&r.category).into(),
+            (&r.rules).into(),
+            Rating::DEFAULT.rating.into(),
+            Rating::DEFAULT.deviation.into(),
+            Rating::DEFAULT.volatility.into(),
+            at.into(),
+        ],
+    )?;
+    let for_update = if lock { " FOR UPDATE" } else { "" };
+    let rows = db.query(
+        &format!(
+            "SELECT rating, deviation, volatility, games, at FROM ratings
+             WHERE account = $1 AND category = $2 AND rules = $3{for_update}"
+        ),
+        &[name.into(), (&r.category).into(), (&r.rules).into()],
+    )?;
+    let Some(row) = rows.first() else {
+        return Ok((Rating::DEFAULT, 0));
+    };
+    // A first game starts from the default deviation, which ageing cannot raise.
+    let idle = if row.int("games")? == 0 {
+        0
+    } else {
+        at - row.int("at")?
+    };
+    Ok((Rating::from_row(row)?, idle))
+}
+
+/// A point of player `name`'s rating history.
+fn add_point(db: &mut dyn Sql, name: &str, p: &RatingPoint) -> StoreResult<()> {
+    db.execute(
+        "INSERT INTO rating_history (account, category, rules, at, rating, deviation, game)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        &[
+            name.into(),
+            (&p.category).into(),
+            (&p.rules).into(),
+            p.at.into(),
+            p.rating.into(),
+            p.deviation.into(),
+            (&p.game).into(),
+        ],
+    )?;
+    Ok(())
 }
 
 /// Writes what game `id` did to its players' ratings into its `ratings` column, and hands it
@@ -489,24 +500,70 @@ fn record_change(
     Ok(())
 }
 
-pub(super) fn account(db: &mut dyn Sql, key: &str) -> StoreResult<Option<AccountRow>> {
-    let rows = db.query(
-        "SELECT key, name, hash, created FROM accounts WHERE key = $1",
-        &[key.into()],
-    )?;
-    rows.first()
-        .map(|r| {
-            Ok(AccountRow {
-                key: r[0].text()?,
-                name: r[1].text()?,
-                hash: r[2].text()?,
-                created: r[3].int()?,
-            })
+impl FromRow for AccountRow {
+    fn from_row(r: &Row) -> StoreResult<AccountRow> {
+        Ok(AccountRow {
+            key: r.text("key")?,
+            name: r.text("name")?,
+            hash: r.text("hash")?,
+            created: r.int("created")?,
         })
-        .transpose()
+    }
 }
 
-/// The session whose token is `token`, unless it is past its time at `now`.
+impl FromRow for SessionRow {
+    fn from_row(r: &Row) -> StoreResult<SessionRow> {
+        Ok(SessionRow {
+            token: r.text("token")?,
+            name: r.text("account")?,
+            csrf: r.text("csrf")?,
+            created: r.int("created")?,
+        })
+    }
+}
+
+impl FromRow for Rating {
+    fn from_row(r: &Row) -> StoreResult<Rating> {
+        Ok(Rating {
+            rating: r.real("rating")?,
+            deviation: r.real("deviation")?,
+            volatility: r.real("volatility")?,
+        })
+    }
+}
+
+impl FromRow for RatingRow {
+    fn from_row(r: &Row) -> StoreResult<RatingRow> {
+        Ok(RatingRow {
+            category: r.text("category")?,
+            rules: r.text("rules")?,
+            rating: Rating::from_row(r)?,
+            games: r.int("games")?,
+            at: r.int("at")?,
+        })
+    }
+}
+
+impl FromRow for RatingPoint {
+    fn from_row(r: &Row) -> StoreResult<RatingPoint> {
+        Ok(RatingPoint {
+            category: r.text("category")?,
+            rules: r.text("rules")?,
+            at: r.int("at")?,
+            rating: r.real("rating")?,
+            deviation: r.real("deviation")?,
+            game: r.text("game")?,
+        })
+    }
+}
+
+pub(super) fn account(db: &mut dyn Sql, key: &str) -> StoreResult<Option<AccountRow>> {
+    db.row(
+        "SELECT key, name, hash, created FROM accounts WHERE key = $1",
+        &[key.into()],
+    )
+}
+
 /// Up to `limit` accounts whose key is after `after`, in byte order (`""` for the first page).
 pub(super) fn accounts_after(
     db: &mut dyn Sql,
@@ -518,79 +575,33 @@ pub(super) fn accounts_after(
         "SELECT key, name, hash, created FROM accounts WHERE key {collate} > $1
          ORDER BY key {collate} LIMIT $2"
     );
-    let rows = db.query(&sql, &[after.into(), (limit as i64).into()])?;
-    rows.iter()
-        .map(|r| {
-            Ok(AccountRow {
-                key: r[0].text()?,
-                name: r[1].text()?,
-                hash: r[2].text()?,
-                created: r[3].int()?,
-            })
-        })
-        .collect()
+    db.rows(&sql, &[after.into(), (limit as i64).into()])
 }
 
+/// The session whose token is `token`, unless it is past its time at `now`.
 pub(super) fn session(db: &mut dyn Sql, token: &str, now: i64) -> StoreResult<Option<SessionRow>> {
-    let rows = db.query(
+    db.row(
         "SELECT token, account, csrf, created FROM sessions WHERE token = $1 AND created >= $2",
         &[token.into(), (now - SESSION_MS).into()],
-    )?;
-    rows.first()
-        .map(|r| {
-            Ok(SessionRow {
-                token: r[0].text()?,
-                name: r[1].text()?,
-                csrf: r[2].text()?,
-                created: r[3].int()?,
-            })
-        })
-        .transpose()
+    )
 }
 
 pub(super) fn ratings(db: &mut dyn Sql, name: &str) -> StoreResult<Vec<RatingRow>> {
-    let rows = db.query(
+    db.rows(
         "SELECT category, rules, rating, deviation, volatility, games, at FROM ratings
          WHERE account = $1 AND games > 0 ORDER BY games DESC, category, rules",
         &[name.into()],
-    )?;
-    rows.iter()
-        .map(|r| {
-            Ok(RatingRow {
-                category: r[0].text()?,
-                rules: r[1].text()?,
-                rating: Rating {
-                    rating: r[2].real()?,
-                    deviation: r[3].real()?,
-                    volatility: r[4].real()?,
-                },
-                games: r[5].int()?,
-                at: r[6].int()?,
-            })
-        })
-        .collect()
+    )
 }
 
 /// The player's rating history, oldest first: the last `limit` points.
 pub(super) fn history(db: &mut dyn Sql, name: &str, limit: usize) -> StoreResult<Vec<RatingPoint>> {
-    let rows = db.query(
+    db.rows(
         "SELECT category, rules, at, rating, deviation, game FROM (
             SELECT category, rules, at, rating, deviation, game FROM rating_history
             WHERE account = $1 ORDER BY at DESC LIMIT $2) h ORDER BY at",
         &[name.into(), (limit as i64).into()],
-    )?;
-    rows.iter()
-        .map(|r| {
-            Ok(RatingPoint {
-                category: r[0].text()?,
-                rules: r[1].text()?,
-                at: r[2].int()?,
-                rating: r[3].real()?,
-                deviation: r[4].real()?,
-                game: r[5].text()?,
-            })
-        })
-        .collect()
+    )
 }
 
 /// `result` as a win for the player whose seat column is `side`: `1-0` for South. A game the
@@ -605,10 +616,10 @@ const MINE_SQL: &str = "(south_account = $1 OR north_account = $1)";
 
 pub(super) fn counts(db: &mut dyn Sql, name: &str) -> StoreResult<Counts> {
     let sql = format!(
-        "SELECT COUNT(*),
-            COALESCE(SUM(CASE WHEN {WIN_SQL} THEN 1 ELSE 0 END), 0),
-            COALESCE(SUM(CASE WHEN result = '1/2-1/2' THEN 1 ELSE 0 END), 0),
-            COALESCE(SUM(CASE WHEN {LOSS_SQL} THEN 1 ELSE 0 END), 0)
+        "SELECT COUNT(*) AS games,
+            COALESCE(SUM(CASE WHEN {WIN_SQL} THEN 1 ELSE 0 END), 0) AS wins,
+            COALESCE(SUM(CASE WHEN result = '1/2-1/2' THEN 1 ELSE 0 END), 0) AS draws,
+            COALESCE(SUM(CASE WHEN {LOSS_SQL} THEN 1 ELSE 0 END), 0) AS losses
          FROM games WHERE {MINE_SQL} AND status = 'over'"
     );
     let rows = db.query(&sql, &[name.into()])?;
@@ -616,10 +627,10 @@ pub(super) fn counts(db: &mut dyn Sql, name: &str) -> StoreResult<Counts> {
         .first()
         .ok_or_else(|| super::StoreError::Failed("database: no count".to_string()))?;
     Ok(Counts {
-        games: r[0].int()?,
-        wins: r[1].int()?,
-        draws: r[2].int()?,
-        losses: r[3].int()?,
+        games: r.int("games")?,
+        wins: r.int("wins")?,
+        draws: r.int("draws")?,
+        losses: r.int("losses")?,
     })
 }
 
@@ -678,30 +689,33 @@ pub(super) fn list(db: &mut dyn Sql, l: &Listing, collate: &str) -> StoreResult<
     };
     params.push((limit as i64).into());
     let sql = format!(
-        "SELECT g.id, g.created, g.updated, g.mode, g.rules, g.south, g.north, g.status,
-            g.result, (SELECT COUNT(*) FROM moves m WHERE m.game = g.id), g.south_account,
-            g.north_account, g.rated, g.clock
+        "SELECT g.id AS id, g.created AS created, g.updated AS updated, g.mode AS mode,
+            g.rules AS rules, g.south AS south, g.north AS north, g.status AS status,
+            g.result AS result, (SELECT COUNT(*) FROM moves m WHERE m.game = g.id) AS moves,
+            g.south_account AS south_account, g.north_account AS north_account,
+            g.rated AS rated, g.clock AS clock
          FROM games g WHERE {filter}
          ORDER BY g.updated DESC, g.id {collate} LIMIT ${}",
         params.len()
     );
-    let rows = db.query(&sql, &params)?;
-    rows.iter()
-        .map(|r| {
-            Ok(Summary {
-                id: r[0].text()?,
-                created: r[1].int()?,
-                updated: r[2].int()?,
-                mode: r[3].text()?,
-                rules: r[4].text()?,
-                seats: [r[5].text()?, r[6].text()?],
-                status: r[7].text()?,
-                result: r[8].text()?,
-                moves: r[9].int()?,
-                accounts: [r[10].opt_text()?, r[11].opt_text()?],
-                rated: r[12].bool()?,
-                clock: r[13].opt_text()?,
-            })
+    db.rows(&sql, &params)
+}
+
+impl FromRow for Summary {
+    fn from_row(r: &Row) -> StoreResult<Summary> {
+        Ok(Summary {
+            id: r.text("id")?,
+            created: r.int("created")?,
+            updated: r.int("updated")?,
+            mode: r.text("mode")?,
+            rules: r.text("rules")?,
+            seats: [r.text("south")?, r.text("north")?],
+            status: r.text("status")?,
+            result: r.text("result")?,
+            moves: r.int("moves")?,
+            accounts: [r.opt_text("south_account")?, r.opt_text("north_account")?],
+            rated: r.bool("rated")?,
+            clock: r.opt_text("clock")?,
         })
-        .collect()
+    }
 }

@@ -41,7 +41,7 @@ pub(super) fn done(db: &mut dyn Sql, account: &str) -> StoreResult<Vec<String>> 
         &[account.into()],
     )?
     .iter()
-    .map(|r| r[0].text())
+    .map(|r| r.text("exercise"))
     .collect()
 }
 
@@ -52,7 +52,7 @@ pub(super) fn dump(db: &mut dyn Sql) -> StoreResult<Vec<(String, String, i64)>> 
         &[],
     )?
     .iter()
-    .map(|r| Ok((r[0].text()?, r[1].text()?, r[2].int()?)))
+    .map(|r| Ok((r.text("account")?, r.text("exercise")?, r.int("at")?)))
     .collect()
 }
 

@@ -975,12 +975,12 @@ pub(super) fn scratch_url(url: &str) -> StoreResult<String> {
 }
 
 impl Sql for PgConn {
-    fn query(&mut self, sql: &str, params: &[Val]) -> StoreResult<Vec<Vec<Val>>> {
+    fn query(&mut self, sql: &str, params: &[Val]) -> StoreResult<Vec<super::sql::Row>> {
         let st = self.client().prepare(sql)?;
         let values = super::sql::pg_params(params, st.params());
         let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|b| &**b).collect();
         let rows = self.client().query(&st, &refs)?;
-        rows.iter().map(super::sql::pg_row).collect()
+        super::sql::pg_rows(&rows)
     }
 
     fn execute(&mut self, sql: &str, params: &[Val]) -> StoreResult<u64> {
@@ -993,7 +993,7 @@ impl Sql for PgConn {
 
 /// A borrowed connection is one too (what `Conn::sql` hands out).
 impl Sql for &mut PgConn {
-    fn query(&mut self, sql: &str, params: &[Val]) -> StoreResult<Vec<Vec<Val>>> {
+    fn query(&mut self, sql: &str, params: &[Val]) -> StoreResult<Vec<super::sql::Row>> {
         (**self).query(sql, params)
     }
 

@@ -2,6 +2,8 @@
 //! in SQLite and PostgreSQL (accounts, ratings, lists): written once, with `$1`, `$2`…
 //! parameters (SQLite reads them as `?1`, `?2`…) and values of a few plain types.
 
+use std::sync::Arc;
+
 use super::{StoreError, StoreResult};
 
 /// A parameter or a column's value.
@@ -15,28 +17,21 @@ pub(super) enum Val {
 }
 
 impl Val {
-    pub(super) fn text(&self) -> StoreResult<String> {
+    fn text(&self) -> StoreResult<String> {
         match self {
             Val::Text(s) => Ok(s.clone()),
             v => Err(bad(v, "text")),
         }
     }
 
-    pub(super) fn opt_text(&self) -> StoreResult<Option<String>> {
-        match self {
-            Val::Null => Ok(None),
-            v => v.text().map(Some),
-        }
-    }
-
-    pub(super) fn int(&self) -> StoreResult<i64> {
+    fn int(&self) -> StoreResult<i64> {
         match self {
             Val::Int(i) => Ok(*i),
             v => Err(bad(v, "integer")),
         }
     }
 
-    pub(super) fn real(&self) -> StoreResult<f64> {
+    fn real(&self) -> StoreResult<f64> {
         match self {
             Val::Real(r) => Ok(*r),
             Val::Int(i) => Ok(*i as f64),
@@ -45,17 +40,90 @@ impl Val {
     }
 
     /// SQLite keeps booleans as 0 and 1.
-    pub(super) fn bool(&self) -> StoreResult<bool> {
+    fn bool(&self) -> StoreResult<bool> {
         match self {
             Val::Bool(b) => Ok(*b),
             Val::Int(i) => Ok(*i != 0),
             v => Err(bad(v, "boolean")),
         }
     }
+
+    /// `None` for NULL, else what `get` makes of the value.
+    fn opt<T>(&self, get: impl Fn(&Val) -> StoreResult<T>) -> StoreResult<Option<T>> {
+        match self {
+            Val::Null => Ok(None),
+            v => get(v).map(Some),
+        }
+    }
 }
 
 fn bad(v: &Val, want: &str) -> StoreError {
     StoreError::Failed(format!("database: expected a {want}, found {v:?}"))
+}
+
+/// One row of a query's answer, its values found by their columns' names (a query names
+/// every column it reads, with `AS` where an expression has no name of its own).
+pub(super) struct Row {
+    names: Arc<[String]>,
+    vals: Vec<Val>,
+}
+
+impl Row {
+    fn get(&self, name: &str) -> StoreResult<&Val> {
+        self.names
+            .iter()
+            .position(|n| n == name)
+            .map(|i| &self.vals[i])
+            .ok_or_else(|| StoreError::Failed(format!("database: no column {name}")))
+    }
+
+    pub(super) fn text(&self, name: &str) -> StoreResult<String> {
+        self.get(name)?.text()
+    }
+
+    pub(super) fn opt_text(&self, name: &str) -> StoreResult<Option<String>> {
+        self.get(name)?.opt(Val::text)
+    }
+
+    pub(super) fn int(&self, name: &str) -> StoreResult<i64> {
+        self.get(name)?.int()
+    }
+
+    pub(super) fn real(&self, name: &str) -> StoreResult<f64> {
+        self.get(name)?.real()
+    }
+
+    pub(super) fn bool(&self, name: &str) -> StoreResult<bool> {
+        self.get(name)?.bool()
+    }
+}
+
+/// A type made from a row by its columns' names.
+pub(super) trait FromRow: Sized {
+    fn from_row(r: &Row) -> StoreResult<Self>;
+}
+
+impl dyn Sql + '_ {
+    /// The rows of a query, each made into a `T`.
+    pub(super) fn rows<T: FromRow>(&mut self, sql: &str, params: &[Val]) -> StoreResult<Vec<T>> {
+        self.query(sql, params)?.iter().map(T::from_row).collect()
+    }
+
+    /// The first row of a query, made into a `T`, if there is one.
+    pub(super) fn row<T: FromRow>(&mut self, sql: &str, params: &[Val]) -> StoreResult<Option<T>> {
+        self.query(sql, params)?
+            .first()
+            .map(T::from_row)
+            .transpose()
+    }
+
+    /// The integer column `name` of a query's one row (a count).
+    pub(super) fn count(&mut self, sql: &str, params: &[Val], name: &str) -> StoreResult<i64> {
+        match self.query(sql, params)?.first() {
+            Some(r) => r.int(name),
+            None => Err(StoreError::Failed(format!("database: no {name}"))),
+        }
+    }
 }
 
 impl From<&str> for Val {
@@ -96,7 +164,7 @@ impl<T: Into<Val>> From<Option<T>> for Val {
 
 /// Statements over one connection, inside whatever transaction it has open.
 pub(super) trait Sql {
-    fn query(&mut self, sql: &str, params: &[Val]) -> StoreResult<Vec<Vec<Val>>>;
+    fn query(&mut self, sql: &str, params: &[Val]) -> StoreResult<Vec<Row>>;
     /// How many rows the statement changed.
     fn execute(&mut self, sql: &str, params: &[Val]) -> StoreResult<u64>;
 }
@@ -110,16 +178,16 @@ fn sqlite_text(sql: &str) -> String {
 pub(super) struct Lite<'a>(pub(super) &'a rusqlite::Connection);
 
 impl Sql for Lite<'_> {
-    fn query(&mut self, sql: &str, params: &[Val]) -> StoreResult<Vec<Vec<Val>>> {
+    fn query(&mut self, sql: &str, params: &[Val]) -> StoreResult<Vec<Row>> {
         let mut st = self.0.prepare_cached(&sqlite_text(sql))?;
-        let n = st.column_count();
+        let names: Arc<[String]> = st.column_names().map(str::to_string).collect();
         let mut rows = st.query(rusqlite::params_from_iter(params.iter()))?;
         let mut out = Vec::new();
         while let Some(r) = rows.next()? {
-            let mut row = Vec::with_capacity(n);
-            for i in 0..n {
+            let mut vals = Vec::with_capacity(names.len());
+            for i in 0..names.len() {
                 use rusqlite::types::ValueRef;
-                row.push(match r.get_ref(i)? {
+                vals.push(match r.get_ref(i)? {
                     ValueRef::Null => Val::Null,
                     ValueRef::Integer(i) => Val::Int(i),
                     ValueRef::Real(f) => Val::Real(f),
@@ -128,7 +196,10 @@ impl Sql for Lite<'_> {
                     }
                 });
             }
-            out.push(row);
+            out.push(Row {
+                names: names.clone(),
+                vals,
+            });
         }
         Ok(out)
     }
@@ -177,8 +248,27 @@ pub(super) fn pg_params(
         .collect()
 }
 
-/// A PostgreSQL row's values, by their columns' types.
-pub(super) fn pg_row(r: &postgres::Row) -> StoreResult<Vec<Val>> {
+/// PostgreSQL's rows, their values by their columns' types.
+pub(super) fn pg_rows(rows: &[postgres::Row]) -> StoreResult<Vec<Row>> {
+    let Some(first) = rows.first() else {
+        return Ok(Vec::new());
+    };
+    let names: Arc<[String]> = first
+        .columns()
+        .iter()
+        .map(|c| c.name().to_string())
+        .collect();
+    rows.iter()
+        .map(|r| {
+            Ok(Row {
+                names: names.clone(),
+                vals: pg_values(r)?,
+            })
+        })
+        .collect()
+}
+
+fn pg_values(r: &postgres::Row) -> StoreResult<Vec<Val>> {
     use postgres::types::Type;
     let mut out = Vec::with_capacity(r.len());
     for (i, c) in r.columns().iter().enumerate() {
