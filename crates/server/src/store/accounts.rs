@@ -372,12 +372,11 @@ pub(super) fn rate(
     at: i64,
     start: Option<&str>,
     r: &RateGame,
-    lock: bool,
 ) -> StoreResult<()> {
     let mut before = [Rating::DEFAULT; 2];
     let mut idle = [0i64; 2];
     for (i, name) in r.names.iter().enumerate() {
-        (before[i], idle[i]) = rating_before(db, name, r, at, lock)?;
+        (before[i], idle[i]) = rating_before(db, name, r, at)?;
     }
     let short = r.plies < SHORT_GAME_PLIES && r.score_south != 0.5;
     if short && short_wins_of_pair(db, id, at, &r.names)? >= SHORT_WINS_PER_DAY {
@@ -420,7 +419,6 @@ fn rating_before(
     name: &str,
     r: &RateGame,
     at: i64,
-    lock: bool,
 ) -> StoreResult<(Rating, i64)> {
     // Made first, so that there is a row to lock.
     db.execute(
@@ -437,7 +435,7 @@ fn rating_before(
             at.into(),
         ],
     )?;
-    let for_update = if lock { " FOR UPDATE" } else { "" };
+    let for_update = db.dialect().for_update();
     let rows = db.query(
         &format!(
             "SELECT rating, deviation, volatility, games, at FROM ratings
@@ -569,8 +567,8 @@ pub(super) fn accounts_after(
     db: &mut dyn Sql,
     after: &str,
     limit: usize,
-    collate: &str,
 ) -> StoreResult<Vec<AccountRow>> {
+    let collate = db.dialect().byte_order();
     let sql = format!(
         "SELECT key, name, hash, created FROM accounts WHERE key {collate} > $1
          ORDER BY key {collate} LIMIT $2"
@@ -635,8 +633,9 @@ pub(super) fn counts(db: &mut dyn Sql, name: &str) -> StoreResult<Counts> {
 }
 
 /// The games of a list (see [`Listing`]). The order ends on the id in byte order in both
-/// backends (`COLLATE "C"` in PostgreSQL: `collate`).
-pub(super) fn list(db: &mut dyn Sql, l: &Listing, collate: &str) -> StoreResult<Vec<Summary>> {
+/// backends (`COLLATE "C"` in PostgreSQL).
+pub(super) fn list(db: &mut dyn Sql, l: &Listing) -> StoreResult<Vec<Summary>> {
+    let collate = db.dialect().byte_order();
     let mut params: Vec<Val> = Vec::new();
     let (filter, limit) = match l {
         Listing::Public { limit } => ("(g.status != 'playing' OR g.public)".to_string(), *limit),

@@ -22,6 +22,8 @@
 //! writer and the readers need of a connection is the trait `Conn`, implemented for both.
 
 mod accounts;
+mod games;
+mod heard;
 mod lessons;
 mod pg;
 mod pg_errors;
@@ -32,12 +34,15 @@ mod read;
 mod reviews;
 mod schema;
 mod sql;
+mod sqlite;
 mod writer;
 
 pub use accounts::{
     AccountOp, AccountRow, ChallengeRow, Counts, Listing, Outcome, RateGame, RatingPoint,
     RatingRow, SessionRow, SESSION_MS,
 };
+pub use games::{ClockRow, EngineClaim, GameRow, Head, StatusRow, Summary};
+pub use heard::{Changed, Heard, HeardMove};
 pub use puzzle_ratings::{Attempt, Rated, RatingRow as PuzzleRatingRow, RatingsDump};
 pub use puzzles::PuzzleRow;
 pub use reviews::ReviewRow;
@@ -54,8 +59,9 @@ use read::Readers;
 use writer::{Op, Writer};
 
 /// The connection-level operations of a backend, used by the writer thread (its batches of
-/// savepoints) and by the readers. One trait, two implementations: SQLite's
-/// (`rusqlite::Connection`, in `writer.rs` and `read.rs`) and PostgreSQL's (`pg.rs`).
+/// savepoints) and by the readers: what the two dialects do differently. One trait, two
+/// implementations: SQLite's (`rusqlite::Connection`, in `sqlite.rs`) and PostgreSQL's
+/// (`pg.rs`); everything else is SQL both run as it is, over [`sql::Sql`].
 trait Conn: Send {
     /// Starts the transaction of a batch.
     fn begin(&mut self) -> StoreResult<()>;
@@ -63,17 +69,27 @@ trait Conn: Send {
     fn exec(&mut self, sql: &str) -> StoreResult<()>;
     /// Whether a transaction is open (after an error that ended it, false).
     fn in_transaction(&self) -> bool;
-    /// Runs one change (never a test's `Hold`, which `writer::apply` unwraps).
-    fn apply(&mut self, op: &Op) -> StoreResult<bool>;
-    fn load(&mut self, id: &str) -> StoreResult<Option<(GameRow, Vec<String>)>>;
-    fn ids_after(&mut self, after: &str, limit: usize) -> StoreResult<Vec<String>>;
-    /// Games with something overdue at `now`: an engine claim that ran out, or a clock
-    /// whose deadline passed.
-    fn due(&mut self, now: i64, limit: usize) -> StoreResult<Vec<String>>;
-    /// The connection for the statements that both backends run as they are (`sql.rs`).
-    fn sql(&mut self) -> Box<dyn sql::Sql + '_>;
+    /// The connection for the statements that both backends run as they are.
+    fn sql(&mut self) -> &mut dyn sql::Sql;
+    /// Runs a change of a game row checked against its revision, in this dialect's form:
+    /// how many game rows it changed.
+    fn change(&mut self, change: &games::GameChange, params: &[sql::Val]) -> StoreResult<u64>;
+    /// Starts a read-only transaction that sees one snapshot (ended by `COMMIT`).
+    fn begin_snapshot(&mut self) -> StoreResult<()>;
+    /// Runs `read`, again on a new connection if the connection was lost (PostgreSQL).
+    fn reading(
+        &mut self,
+        read: &mut dyn FnMut(&mut dyn Conn) -> StoreResult<()>,
+    ) -> StoreResult<()>;
+    /// Refuses every write from now on, or allows them again (a setting of the connection).
+    fn set_read_only(&mut self, on: bool) -> StoreResult<()>;
+    /// Tells the other instances' lobbies `payload` on `channel`, with the batch. Nothing to
+    /// tell for SQLite, which one process uses.
+    fn notify(&mut self, _channel: &str, _payload: &str) -> StoreResult<()> {
+        Ok(())
+    }
     /// Tells the other server instances, as part of the batch's transaction (so only if it
-    /// commits), what the batch changed. Nothing to tell for SQLite, which one process uses.
+    /// commits), what the batch changed. Nothing to tell for SQLite.
     fn announce(&mut self, _changes: &[Heard]) -> StoreResult<()> {
         Ok(())
     }
@@ -112,204 +128,6 @@ impl From<rusqlite::Error> for StoreError {
 }
 
 pub type StoreResult<T> = Result<T, StoreError>;
-
-/// One row of `games`: everything about a game but its moves.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRow {
-    pub id: String,
-    /// Milliseconds since the Unix epoch.
-    pub created: i64,
-    pub updated: i64,
-    /// `computer`, `friend` or `local`.
-    pub mode: String,
-    pub rules: String,
-    /// The lottery seed, as text because SQLite integers are signed 64-bit.
-    pub seed: String,
-    /// The position string the game started from.
-    pub start: String,
-    /// `human` or `level:N`, for South and North.
-    pub seats: [String; 2],
-    /// The seat secrets; `None` for a computer seat or a friend's seat nobody has taken yet.
-    pub secrets: [Option<String>; 2],
-    /// `playing` or `over`.
-    pub status: String,
-    /// `*`, `1-0`, `0-1` or `1/2-1/2`.
-    pub result: String,
-    /// Why the game ended: `last_seeds`, `quiet`, `resignation`, or a record's own text.
-    pub termination: Option<String>,
-    /// The game that a rematch of this one started.
-    pub rematch: Option<String>,
-    /// Free tags of an imported record, as a JSON array of pairs.
-    pub tags: String,
-    /// Hints may be asked for. Between friends only when both agreed as the game was made.
-    pub hints: bool,
-    /// A friend game's join token (only the invite link carries it); `None` before tokens.
-    pub invite: Option<String>,
-    /// How many changes the game has had: each change names the revision it was checked
-    /// against and is refused ([`StoreError::Conflict`]) if another server changed the game
-    /// first.
-    pub revision: i64,
-    /// The server instance that owes the engine's reply, while it is the engine's turn.
-    pub engine: Option<EngineClaim>,
-    /// The clocks of a game made with a time control.
-    pub clock: Option<ClockRow>,
-    /// An offer waiting for the other player: `draw:south`, `takeback:north`.
-    pub offer: Option<String>,
-    /// Since when each side's player (South, North) has had no connection to the game.
-    pub away: [Option<i64>; 2],
-    /// The account names holding South's and North's seats, if any.
-    pub accounts: [Option<String>; 2],
-    /// Whether the game changes its players' ratings.
-    pub rated: bool,
-    /// Whether the game is listed while it is played.
-    pub public: bool,
-    /// The players' ratings as the game began and, once rated, after it
-    /// (crate::rating::GameRatings as JSON).
-    pub ratings: Option<String>,
-    /// The rating category of its clock (crate::rating::Category), for lists' filters.
-    pub category: Option<String>,
-}
-
-/// A game's clocks as stored (crate::round::clock).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ClockRow {
-    /// The time control, `5+3` or `3d`.
-    pub control: String,
-    /// Milliseconds left for South and North when their time last stopped.
-    pub left: [i64; 2],
-    /// Since when the side to move uses its time (milliseconds since the epoch); `None` while
-    /// the clocks do not run.
-    pub since: Option<i64>,
-    /// When the side to move's time is up whatever its lag: each instance looks for games
-    /// past it (`Store::due`).
-    pub deadline: Option<i64>,
-}
-
-/// Which server instance plays the engine's move in a game, and until when that claim holds:
-/// past `until` another instance may take the engine's turn over (its owner has died, or is
-/// far behind).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineClaim {
-    pub owner: String,
-    /// Milliseconds since the Unix epoch.
-    pub until: i64,
-}
-
-/// What the store heard that other server instances changed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Changed {
-    /// These changes, in the order they were committed.
-    Games(Vec<Heard>),
-    /// The way to hear about changes was lost and is back: any game may have changed.
-    Missed,
-    /// Another instance's lobby message (crate::lobby::bus), as it published it.
-    Lobby(String),
-}
-
-/// One change another instance made to a game: the revision it brought the game to, and the
-/// move when the change was a move (so that a game one revision behind takes it without
-/// reading the database).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Heard {
-    pub id: String,
-    pub revision: i64,
-    pub mv: Option<HeardMove>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HeardMove {
-    pub ply: i64,
-    pub mv: String,
-    pub at: i64,
-    /// Who owes the engine's reply after the move.
-    pub engine: Option<EngineClaim>,
-    /// The clocks after the move (the lag the mover was granted is known only where it moved).
-    pub clock: Option<ClockRow>,
-}
-
-impl Heard {
-    /// One line of an announcement: `ID REVISION`, and for a move `PLY MOVE AT OWNER UNTIL`
-    /// (`- 0` when nobody owes the engine's reply), then for a game with clocks `CONTROL SOUTH
-    /// NORTH SINCE DEADLINE` (`-` for a clock that does not run).
-    pub(crate) fn line(&self) -> String {
-        let Some(m) = &self.mv else {
-            return format!("{} {}", self.id, self.revision);
-        };
-        let (owner, until) = match &m.engine {
-            Some(c) => (c.owner.as_str(), c.until),
-            None => ("-", 0),
-        };
-        let mut line = format!(
-            "{} {} {} {} {} {owner} {until}",
-            self.id, self.revision, m.ply, m.mv, m.at
-        );
-        if let Some(c) = &m.clock {
-            let opt = |v: Option<i64>| v.map_or("-".to_string(), |v| v.to_string());
-            line.push_str(&format!(
-                " {} {} {} {} {}",
-                c.control,
-                c.left[0],
-                c.left[1],
-                opt(c.since),
-                opt(c.deadline)
-            ));
-        }
-        line
-    }
-
-    /// Reads a line; `None` if it is not one (from an instance of another version, say).
-    pub(crate) fn parse(line: &str) -> Option<Heard> {
-        let f: Vec<&str> = line.split(' ').collect();
-        let (id, revision) = (f.first()?.to_string(), f.get(1)?.parse().ok()?);
-        let opt = |s: &str| -> Option<Option<i64>> {
-            if s == "-" {
-                Some(None)
-            } else {
-                s.parse().ok().map(Some)
-            }
-        };
-        let mv = match f.len() {
-            2 => None,
-            7 | 12 => Some(HeardMove {
-                ply: f[2].parse().ok()?,
-                mv: f[3].to_string(),
-                at: f[4].parse().ok()?,
-                engine: (f[5] != "-").then(|| EngineClaim {
-                    owner: f[5].to_string(),
-                    until: f[6].parse().unwrap_or(0),
-                }),
-                clock: match f.len() {
-                    12 => Some(ClockRow {
-                        control: f[7].to_string(),
-                        left: [f[8].parse().ok()?, f[9].parse().ok()?],
-                        since: opt(f[10])?,
-                        deadline: opt(f[11])?,
-                    }),
-                    _ => None,
-                },
-            }),
-            _ => return None,
-        };
-        Some(Heard { id, revision, mv })
-    }
-}
-
-/// A line of the archive.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Summary {
-    pub id: String,
-    pub created: i64,
-    pub updated: i64,
-    pub mode: String,
-    pub rules: String,
-    pub seats: [String; 2],
-    pub status: String,
-    pub result: String,
-    pub moves: i64,
-    pub accounts: [Option<String>; 2],
-    pub rated: bool,
-    pub clock: Option<String>,
-}
 
 pub struct Store {
     // Dropped first: the writer finishes what is queued before the readers' connections close.
@@ -434,7 +252,7 @@ impl Store {
     }
 
     pub fn load(&self, id: &str) -> StoreResult<Option<(GameRow, Vec<String>)>> {
-        self.readers.with(|c| c.load(id))
+        self.readers.with(|c| games::load(c, id))
     }
 
     /// Appends move number `ply` (counting from 1) and the game's new status in one
@@ -525,7 +343,7 @@ impl Store {
     /// that ran out (its owner did not play the move in time: it died, so another instance
     /// takes the turn over), or a clock whose deadline passed (a flag to call).
     pub fn due(&self, now: i64, limit: usize) -> StoreResult<Vec<String>> {
-        self.readers.with(|c| c.due(now, limit))
+        self.readers.sql(|db| games::due(db, now, limit))
     }
 
     /// This process's name among the instances sharing the database.
@@ -583,7 +401,7 @@ impl Store {
 
     /// The review stored for game `id`, if any.
     pub fn review(&self, id: &str) -> StoreResult<Option<ReviewRow>> {
-        self.readers.with(|c| reviews::load(&mut *c.sql(), id))
+        self.readers.sql(|db| reviews::load(db, id))
     }
 
     /// Stores a community puzzle; false (nothing stored) when its position, rules and seed
@@ -594,7 +412,7 @@ impl Store {
 
     /// The community puzzle `id`, if any.
     pub fn puzzle(&self, id: &str) -> StoreResult<Option<PuzzleRow>> {
-        self.readers.with(|c| puzzles::by_id(&mut *c.sql(), id))
+        self.readers.sql(|db| puzzles::by_id(db, id))
     }
 
     /// The community puzzle of a position under `rules` (and lottery `seed`, "" otherwise).
@@ -605,7 +423,7 @@ impl Store {
         seed: &str,
     ) -> StoreResult<Option<PuzzleRow>> {
         self.readers
-            .with(|c| puzzles::by_position(&mut *c.sql(), position, rules, seed))
+            .sql(|db| puzzles::by_position(db, position, rules, seed))
     }
 
     /// Community puzzles, newest first (`limit` after `offset`; with `theme`, those with
@@ -617,7 +435,7 @@ impl Store {
         offset: i64,
     ) -> StoreResult<(Vec<PuzzleRow>, i64)> {
         self.readers
-            .with(|c| puzzles::list(&mut *c.sql(), theme, limit, offset))
+            .sql(|db| puzzles::list(db, theme, limit, offset))
     }
 
     /// Rates a solver's attempt at a puzzle if it is the solver's first at it: the ratings
@@ -634,19 +452,17 @@ impl Store {
 
     /// A solver's puzzle rating, if it has one.
     pub fn solver_rating(&self, solver: &str) -> StoreResult<Option<PuzzleRatingRow>> {
-        self.readers
-            .with(|c| puzzle_ratings::solver(&mut *c.sql(), solver))
+        self.readers.sql(|db| puzzle_ratings::solver(db, solver))
     }
 
     /// The ratings of those of `ids` that have one.
     pub fn puzzle_ratings(&self, ids: &[String]) -> StoreResult<Vec<(String, PuzzleRatingRow)>> {
-        self.readers
-            .with(|c| puzzle_ratings::puzzles(&mut *c.sql(), ids))
+        self.readers.sql(|db| puzzle_ratings::puzzles(db, ids))
     }
 
     /// Every puzzle rating, solver rating and attempt (`anywoli db migrate`).
     pub fn puzzle_ratings_dump(&self) -> StoreResult<RatingsDump> {
-        self.readers.with(|c| puzzle_ratings::dump(&mut *c.sql()))
+        self.readers.sql(puzzle_ratings::dump)
     }
 
     /// Writes the rows of `dump` that are not there yet, in one transaction: how many.
@@ -672,12 +488,12 @@ impl Store {
 
     /// The exercises an account has done, in the order it did them.
     pub fn lesson_progress(&self, account: &str) -> StoreResult<Vec<String>> {
-        self.readers.with(|c| lessons::done(&mut *c.sql(), account))
+        self.readers.sql(|db| lessons::done(db, account))
     }
 
     /// Every account's course progress (`anywoli db migrate`).
     pub fn lesson_progress_dump(&self) -> StoreResult<Vec<(String, String, i64)>> {
-        self.readers.with(|c| lessons::dump(&mut *c.sql()))
+        self.readers.sql(lessons::dump)
     }
 
     /// Writes the rows of `rows` that are not there yet: how many.
@@ -693,26 +509,22 @@ impl Store {
 
     /// The puzzles a solver has attempted.
     pub fn attempted(&self, solver: &str) -> StoreResult<Vec<String>> {
-        self.readers
-            .with(|c| puzzle_ratings::attempted(&mut *c.sql(), solver))
+        self.readers.sql(|db| puzzle_ratings::attempted(db, solver))
     }
 
     /// The challenge `id`: its sender, whom it is for, and its body (JSON).
     pub fn challenge(&self, id: &str) -> StoreResult<Option<ChallengeRow>> {
-        self.readers
-            .with(|c| accounts::challenge(&mut *c.sql(), id))
+        self.readers.sql(|db| accounts::challenge(db, id))
     }
 
     /// The challenges to and from `name`, and those made before `expired_before` (to drop).
     pub fn challenges(&self, name: &str) -> StoreResult<Vec<ChallengeRow>> {
-        self.readers
-            .with(|c| accounts::challenges(&mut *c.sql(), name))
+        self.readers.sql(|db| accounts::challenges(db, name))
     }
 
     /// Challenges made before `before`, which have run out.
     pub fn old_challenges(&self, before: i64) -> StoreResult<Vec<ChallengeRow>> {
-        self.readers
-            .with(|c| accounts::old_challenges(&mut *c.sql(), before))
+        self.readers.sql(|db| accounts::old_challenges(db, before))
     }
 
     /// A change to accounts and sessions; false for a new account whose name is taken.
@@ -722,53 +534,39 @@ impl Store {
 
     /// The account whose name is `key` in lower case.
     pub fn account(&self, key: &str) -> StoreResult<Option<AccountRow>> {
-        self.readers.with(|c| accounts::account(&mut *c.sql(), key))
+        self.readers.sql(|db| accounts::account(db, key))
     }
 
     /// Up to `limit` accounts whose key (lower-case name) is after `after` in byte order, for
     /// walking every account a page at a time (`anywoli db migrate`).
     pub fn accounts_after(&self, after: &str, limit: usize) -> StoreResult<Vec<AccountRow>> {
-        let collate = if self.is_shared() {
-            "COLLATE \"C\""
-        } else {
-            ""
-        };
         self.readers
-            .with(|c| accounts::accounts_after(&mut *c.sql(), after, limit, collate))
+            .sql(|db| accounts::accounts_after(db, after, limit))
     }
 
     /// The session whose cookie's SHA-256 is `token`, if it has not run out at `now`.
     pub fn session(&self, token: &str, now: i64) -> StoreResult<Option<SessionRow>> {
-        self.readers
-            .with(|c| accounts::session(&mut *c.sql(), token, now))
+        self.readers.sql(|db| accounts::session(db, token, now))
     }
 
     /// A player's ratings (those with games), most played first.
     pub fn ratings(&self, name: &str) -> StoreResult<Vec<RatingRow>> {
-        self.readers
-            .with(|c| accounts::ratings(&mut *c.sql(), name))
+        self.readers.sql(|db| accounts::ratings(db, name))
     }
 
     /// The last `limit` points of a player's rating history, oldest first.
     pub fn rating_history(&self, name: &str, limit: usize) -> StoreResult<Vec<RatingPoint>> {
-        self.readers
-            .with(|c| accounts::history(&mut *c.sql(), name, limit))
+        self.readers.sql(|db| accounts::history(db, name, limit))
     }
 
     /// A player's wins, draws and losses.
     pub fn counts(&self, name: &str) -> StoreResult<Counts> {
-        self.readers.with(|c| accounts::counts(&mut *c.sql(), name))
+        self.readers.sql(|db| accounts::counts(db, name))
     }
 
     /// The games of a list, newest change first.
     pub fn list(&self, l: &Listing) -> StoreResult<Vec<Summary>> {
-        let collate = if self.is_shared() {
-            "COLLATE \"C\""
-        } else {
-            ""
-        };
-        self.readers
-            .with(|c| accounts::list(&mut *c.sql(), l, collate))
+        self.readers.sql(|db| accounts::list(db, l))
     }
 
     /// Sets who holds each seat and whether the game is listed while played.
@@ -796,7 +594,7 @@ impl Store {
     /// Up to `limit` game ids greater than `after`, in byte order (`""` for the first page),
     /// every game included: for walking a whole store a page at a time (`anywoli db migrate`).
     pub fn ids_after(&self, after: &str, limit: usize) -> StoreResult<Vec<String>> {
-        self.readers.with(|c| c.ids_after(after, limit))
+        self.readers.sql(|db| games::ids_after(db, after, limit))
     }
 }
 
@@ -805,34 +603,6 @@ impl Drop for Store {
         self.closing
             .store(true, std::sync::atomic::Ordering::Relaxed);
     }
-}
-
-/// What every change to a stored game carries.
-#[derive(Clone, Debug)]
-pub struct Head {
-    pub id: String,
-    /// The revision the change was checked against; the game's revision becomes one more.
-    pub expect: i64,
-    /// When, in milliseconds since the Unix epoch.
-    pub at: i64,
-    /// Who owes the engine's reply after the change (none when it is not the engine's turn).
-    pub engine: Option<EngineClaim>,
-    /// The clocks after the change.
-    pub clock: Option<ClockRow>,
-    /// The offer waiting after the change.
-    pub offer: Option<String>,
-    /// Since when each side's player has been away, after the change.
-    pub away: [Option<i64>; 2],
-}
-
-/// A game's `status`, `result` and `termination` columns.
-#[derive(Clone, Debug)]
-pub struct StatusRow {
-    pub status: String,
-    pub result: String,
-    pub termination: Option<String>,
-    /// A rated game that ends with this change: its players' ratings change with it.
-    pub rate: Option<RateGame>,
 }
 
 /// A name for this process among the server instances sharing a database.

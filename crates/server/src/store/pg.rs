@@ -18,15 +18,16 @@ use std::time::Duration;
 
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::ToSql;
-use postgres::{Client, IsolationLevel, Statement};
+use postgres::{Client, Statement};
 
 use super::pg_errors::classify;
 use super::pg_tls::Target;
 
-use super::read::{claim, clock_row, hints_or_default, Readers};
-use super::sql::{Sql, Val};
-use super::writer::{claim_columns, clock_columns, conflict, Op, Writer};
-use super::{Changed, Conn, GameRow, Head, Heard, StatusRow, Store, StoreError, StoreResult};
+use super::games::GameChange;
+use super::read::Readers;
+use super::sql::{Dialect, Row, Sql, Val};
+use super::writer::Writer;
+use super::{Changed, Conn, Heard, Store, StoreError, StoreResult};
 
 /// Read connections: each is a server process, and PostgreSQL's default allows 100 in all.
 pub(super) const READERS: usize = 2;
@@ -168,26 +169,6 @@ impl From<postgres::Error> for StoreError {
     }
 }
 
-/// The SQL of a change to a game row checked against its revision: the head's eleven columns
-/// (`$1`–`$11`, bound by [`PgConn::change`]) and the columns `$set` names (from `$12`), where
-/// `$cond` holds too, then `$then` (statements on the changed row `g`), answering how many
-/// rows changed. One text for the head, however many changes use it.
-macro_rules! head_change {
-    ($set:literal, $cond:literal, $then:literal) => {
-        concat!(
-            "WITH g AS (UPDATE games SET revision = revision + 1, engine_owner = $3, \
-             engine_until = $4, clock_south = $5, clock_north = $6, clock_since = $7, \
-             deadline = $8, offer = $9, south_away = $10, north_away = $11",
-            $set,
-            " WHERE id = $1 AND revision = $2",
-            $cond,
-            " RETURNING id)",
-            $then,
-            " SELECT COUNT(*) FROM g"
-        )
-    };
-}
-
 /// A connection, with the statements it has prepared. A connection that was lost (the
 /// database restarted, say) is made again at the next batch or read: the change or read that
 /// met the loss fails, the ones after it work.
@@ -206,7 +187,7 @@ pub(super) struct PgConn {
     /// A `RELEASE op` not sent yet: it goes with the next `SAVEPOINT op` (one round trip
     /// instead of two per change), and COMMIT or ROLLBACK make it needless.
     release_pending: bool,
-    statements: HashMap<&'static str, Statement>,
+    statements: HashMap<String, Statement>,
 }
 
 impl PgConn {
@@ -255,263 +236,13 @@ impl PgConn {
         self.client.as_mut().expect("open until dropped")
     }
 
-    fn statement(&mut self, sql: &'static str) -> Result<Statement, postgres::Error> {
+    fn statement(&mut self, sql: &str) -> Result<Statement, postgres::Error> {
         if let Some(s) = self.statements.get(sql) {
             return Ok(s.clone());
         }
         let s = self.client().prepare(sql)?;
-        self.statements.insert(sql, s.clone());
+        self.statements.insert(sql.to_string(), s.clone());
         Ok(s)
-    }
-
-    fn run(
-        &mut self,
-        sql: &'static str,
-        params: &[&(dyn ToSql + Sync)],
-    ) -> Result<u64, postgres::Error> {
-        let st = self.statement(sql)?;
-        self.client().execute(&st, params)
-    }
-
-    fn insert_game(&mut self, g: &GameRow, moves: &[String]) -> Result<(), postgres::Error> {
-        let (owner, until) = claim_columns(g.engine.as_ref());
-        let c = clock_columns(g.clock.as_ref());
-        let control = g.clock.as_ref().map(|c| c.control.as_str());
-        self.run(
-            "INSERT INTO games (id, created, updated, mode, rules, seed, start, south, north,
-                south_secret, north_secret, status, result, termination, rematch, tags, hints,
-                invite, revision, engine_owner, engine_until, clock, clock_south, clock_north,
-                clock_since, deadline, offer, south_away, north_away, south_account,
-                north_account, rated, public, ratings, category)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-                $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32,
-                $33, $34, $35)",
-            &[
-                &g.id,
-                &g.created,
-                &g.updated,
-                &g.mode,
-                &g.rules,
-                &g.seed,
-                &g.start,
-                &g.seats[0],
-                &g.seats[1],
-                &g.secrets[0],
-                &g.secrets[1],
-                &g.status,
-                &g.result,
-                &g.termination,
-                &g.rematch,
-                &g.tags,
-                &g.hints,
-                &g.invite,
-                &g.revision,
-                &owner,
-                &until,
-                &control,
-                &c.0,
-                &c.1,
-                &c.2,
-                &c.3,
-                &g.offer,
-                &g.away[0],
-                &g.away[1],
-                &g.accounts[0],
-                &g.accounts[1],
-                &g.rated,
-                &g.public,
-                &g.ratings,
-                &g.category,
-            ],
-        )?;
-        for (i, mv) in moves.iter().enumerate() {
-            let ply = i as i64 + 1;
-            self.run(
-                "INSERT INTO moves (game, ply, mv, at) VALUES ($1, $2, $3, $4)",
-                &[&g.id, &ply, mv, &g.created],
-            )?;
-        }
-        Ok(())
-    }
-
-    /// Runs a change that moves game `head.id` on from `head.expect`: one statement whose
-    /// parameters start with the head's ($1 id, $2 expect, $3 engine owner, $4 engine until,
-    /// $5 to $8 the clocks: South's, North's, since, deadline; $9 the offer; $10 and $11 since
-    /// when South and North are away), and whose answer counts the game rows it changed; none
-    /// is a conflict.
-    fn change(
-        &mut self,
-        head: &Head,
-        sql: &'static str,
-        more: &[&(dyn ToSql + Sync)],
-    ) -> StoreResult<()> {
-        let (owner, until) = claim_columns(head.engine.as_ref());
-        let (south, north, since, deadline) = clock_columns(head.clock.as_ref());
-        let mut params: Vec<&(dyn ToSql + Sync)> = vec![
-            &head.id,
-            &head.expect,
-            &owner,
-            &until,
-            &south,
-            &north,
-            &since,
-            &deadline,
-            &head.offer,
-            &head.away[0],
-            &head.away[1],
-        ];
-        params.extend_from_slice(more);
-        let st = self.statement(sql)?;
-        let n: i64 = self.client().query_one(&st, &params)?.try_get(0)?;
-        if n == 1 {
-            Ok(())
-        } else {
-            Err(conflict(&head.id))
-        }
-    }
-
-    /// The ratings of a rated game that `status` ends (see `accounts::rate`).
-    fn rate(&mut self, head: &Head, status: &StatusRow) -> StoreResult<()> {
-        let Some(rate) = &status.rate else {
-            return Ok(());
-        };
-        let start: Option<String> = self
-            .client()
-            .query_one("SELECT ratings FROM games WHERE id = $1", &[&head.id])?
-            .try_get(0)?;
-        super::accounts::rate(self, &head.id, head.at, start.as_deref(), rate, true)
-    }
-
-    fn apply_pg(&mut self, op: &Op) -> StoreResult<bool> {
-        match op {
-            Op::CreateGame { row, moves } => self.insert_game(row, moves)?,
-            // Each change is one statement, one round trip: the game row moves to its next
-            // revision only if it is still at the expected one, and the rest follows from it.
-            Op::AppendMove {
-                head,
-                ply,
-                mv,
-                status,
-            } => self.change(
-                head,
-                head_change!(", updated = $12, status = $13, result = $14, termination = $15", "", ", m AS (INSERT INTO moves (game, ply, mv, at) SELECT id, $16, $17, $12 FROM g)"),
-                &[
-                    &head.at,
-                    &status.status,
-                    &status.result,
-                    &status.termination,
-                    ply,
-                    mv,
-                ],
-            )
-            .and_then(|()| self.rate(head, status))?,
-            Op::TruncateMoves { head, keep } => self.change(
-                head,
-                head_change!(", updated = $12, status = 'playing', result = '*', termination = NULL", "", ", d AS (DELETE FROM moves WHERE game IN (SELECT id FROM g) AND ply > $13)"),
-                &[&head.at, keep],
-            )?,
-            Op::SetStatus { head, status } => self.change(
-                head,
-                head_change!(", updated = $12, status = $13, result = $14, termination = $15", "", ""),
-                &[
-                    &head.at,
-                    &status.status,
-                    &status.result,
-                    &status.termination,
-                ],
-            )
-            .and_then(|()| self.rate(head, status))?,
-            Op::Touch { head } => self.change(
-                head,
-                head_change!("", "", ""),
-                &[],
-            )?,
-            Op::ClaimSeat {
-                head,
-                seat,
-                secret,
-                account,
-            } => {
-                let sql = if *seat == 0 {
-                    head_change!(", south_secret = $12, south_account = $13, updated = $14", " AND south_secret IS NULL", "")
-                } else {
-                    head_change!(", north_secret = $12, north_account = $13, updated = $14", " AND north_secret IS NULL", "")
-                };
-                self.change(head, sql, &[secret, account, &head.at])?
-            }
-            Op::SetSeating {
-                head,
-                accounts,
-                public,
-            } => self.change(
-                head,
-                head_change!(", south_account = $12, north_account = $13, public = $14", "", ""),
-                &[&accounts[0], &accounts[1], public],
-            )?,
-            Op::Account(op) => return super::accounts::apply(self, op),
-            Op::SaveReview(r) => super::reviews::save(self, r)?,
-            Op::SavePuzzle(p) => return super::puzzles::save(self, p),
-            Op::RatePuzzle { attempt, out } => {
-                let r = super::puzzle_ratings::rate(self, attempt, true)?;
-                let rated = r.is_some();
-                *out.lock().unwrap_or_else(|e| e.into_inner()) = r;
-                return Ok(rated);
-            }
-            Op::ImportPuzzleRatings { dump, out } => {
-                *out.lock().unwrap_or_else(|e| e.into_inner()) =
-                    super::puzzle_ratings::import(self, dump)?;
-            }
-            Op::LessonsDone {
-                account,
-                exercises,
-                at,
-            } => return Ok(super::lessons::record(self, account, exercises, *at)? > 0),
-            Op::ImportLessonProgress { rows, out } => {
-                *out.lock().unwrap_or_else(|e| e.into_inner()) =
-                    super::lessons::import(self, rows)?;
-            }
-            Op::CreateRematch { head, next } => {
-                self.change(
-                    head,
-                    head_change!(", rematch = $12", " AND rematch IS NULL", ""),
-                    &[&next.id],
-                )?;
-                self.insert_game(next, &[])?;
-            }
-            Op::ClaimEngine {
-                id,
-                expect,
-                claim,
-                now,
-            } => {
-                let n = self.run(
-                    "UPDATE games SET engine_owner = $3, engine_until = $4
-                     WHERE id = $1 AND revision = $2
-                       AND (engine_owner IS NULL OR engine_until < $5 OR engine_owner = $3)",
-                    &[id, expect, &claim.owner, &claim.until, now],
-                )?;
-                return Ok(n == 1);
-            }
-            // A setting of the session, run between batches: the transactions after it are
-            // read-only (or not), and a write in one fails.
-            Op::Publish { channel, payload } => {
-                self.run("SELECT pg_notify($1, $2)", &[channel, payload])?;
-            }
-            Op::SetReadOnly(on) => {
-                self.read_only = *on;
-                let sql = if *on {
-                    "SET default_transaction_read_only = on"
-                } else {
-                    "SET default_transaction_read_only = off"
-                };
-                self.client().batch_execute(sql)?;
-            }
-            #[cfg(test)]
-            Op::Sql(sql) => self.client().batch_execute(sql)?,
-            #[cfg(test)]
-            Op::Hold { .. } => unreachable!("writer::apply runs a Hold itself"),
-        }
-        Ok(true)
     }
 }
 
@@ -555,55 +286,32 @@ impl Conn for PgConn {
         self.in_tx && self.client.as_ref().is_some_and(|c| !c.is_closed())
     }
 
-    fn apply(&mut self, op: &Op) -> StoreResult<bool> {
-        self.apply_pg(op)
+    fn sql(&mut self) -> &mut dyn Sql {
+        self
     }
 
-    fn sql(&mut self) -> Box<dyn Sql + '_> {
-        Box::new(self)
+    /// One statement, one round trip: the game row moves to its next revision only if it is
+    /// still at the expected one, and the rest follows from it.
+    fn change(&mut self, change: &GameChange, params: &[Val]) -> StoreResult<u64> {
+        let n = self
+            .query(change.postgres, params)?
+            .first()
+            .map(|r| r.int("n"))
+            .transpose()?
+            .unwrap_or(0);
+        Ok(n as u64)
     }
 
-    fn announce(&mut self, changes: &[Heard]) -> StoreResult<()> {
-        if changes.is_empty() {
-            return Ok(());
-        }
-        let lines: Vec<String> = changes.iter().map(Heard::line).collect();
-        for payload in payloads(&self.instance, &lines) {
-            let st = self.statement("SELECT pg_notify($1, $2)")?;
-            self.client().execute(&st, &[&CHANNEL, &payload])?;
-        }
-        Ok(())
+    fn begin_snapshot(&mut self) -> StoreResult<()> {
+        Ok(self
+            .client()
+            .batch_execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")?)
     }
 
-    fn due(&mut self, now: i64, limit: usize) -> StoreResult<Vec<String>> {
-        self.reading(|c| {
-            let st = c.statement(
-                "(SELECT id FROM games WHERE engine_owner IS NOT NULL AND engine_until < $1
-                  ORDER BY engine_until LIMIT $2)
-                 UNION
-                 (SELECT id FROM games WHERE deadline < $1 ORDER BY deadline LIMIT $2)",
-            )?;
-            let limit = limit as i64;
-            let rows = c.client().query(&st, &[&now, &limit])?;
-            Ok(rows
-                .iter()
-                .map(|r| r.try_get(0))
-                .collect::<Result<Vec<String>, _>>()?)
-        })
-    }
-
-    fn load(&mut self, id: &str) -> StoreResult<Option<(GameRow, Vec<String>)>> {
-        self.reading(|c| c.load_once(id))
-    }
-
-    fn ids_after(&mut self, after: &str, limit: usize) -> StoreResult<Vec<String>> {
-        self.reading(|c| c.ids_after_once(after, limit))
-    }
-}
-
-impl PgConn {
-    /// Runs a read, once more on a new connection if the connection was lost.
-    fn reading<T>(&mut self, read: impl Fn(&mut PgConn) -> StoreResult<T>) -> StoreResult<T> {
+    fn reading(
+        &mut self,
+        read: &mut dyn FnMut(&mut dyn Conn) -> StoreResult<()>,
+    ) -> StoreResult<()> {
         self.reopen_if_lost()?;
         match read(self) {
             Err(_) if self.lost() => {
@@ -614,82 +322,35 @@ impl PgConn {
         }
     }
 
-    fn load_once(&mut self, id: &str) -> StoreResult<Option<(GameRow, Vec<String>)>> {
-        let game = self.statement(
-            "SELECT id, created, updated, mode, rules, seed, start, south, north,
-                south_secret, north_secret, status, result, termination, rematch, tags,
-                hints, invite, revision, engine_owner, engine_until, clock, clock_south,
-                clock_north, clock_since, deadline, offer, south_away, north_away,
-                south_account, north_account, rated, public, ratings, category
-             FROM games WHERE id = $1",
-        )?;
-        let moves = self.statement("SELECT mv FROM moves WHERE game = $1 ORDER BY ply")?;
-        // One snapshot for both queries, as in SQLite's `read::load`.
-        let mut tx = self
-            .client()
-            .build_transaction()
-            .isolation_level(IsolationLevel::RepeatableRead)
-            .read_only(true)
-            .start()?;
-        let Some(r) = tx.query_opt(&game, &[&id])? else {
-            return Ok(None);
+    /// A setting of the session, run between batches: the transactions after it are
+    /// read-only (or not), and a write in one fails.
+    fn set_read_only(&mut self, on: bool) -> StoreResult<()> {
+        self.read_only = on;
+        let sql = if on {
+            "SET default_transaction_read_only = on"
+        } else {
+            "SET default_transaction_read_only = off"
         };
-        let mode: String = r.try_get(3)?;
-        let row = GameRow {
-            id: r.try_get(0)?,
-            created: r.try_get(1)?,
-            updated: r.try_get(2)?,
-            rules: r.try_get(4)?,
-            seed: r.try_get(5)?,
-            start: r.try_get(6)?,
-            seats: [r.try_get(7)?, r.try_get(8)?],
-            secrets: [r.try_get(9)?, r.try_get(10)?],
-            status: r.try_get(11)?,
-            result: r.try_get(12)?,
-            termination: r.try_get(13)?,
-            rematch: r.try_get(14)?,
-            tags: r.try_get(15)?,
-            hints: hints_or_default(r.try_get(16)?, &mode),
-            invite: r.try_get(17)?,
-            revision: r.try_get(18)?,
-            engine: claim(r.try_get(19)?, r.try_get(20)?),
-            clock: clock_row(
-                r.try_get(21)?,
-                [r.try_get(22)?, r.try_get(23)?],
-                r.try_get(24)?,
-                r.try_get(25)?,
-            ),
-            offer: r.try_get(26)?,
-            away: [r.try_get(27)?, r.try_get(28)?],
-            accounts: [r.try_get(29)?, r.try_get(30)?],
-            rated: r.try_get(31)?,
-            public: r.try_get(32)?,
-            ratings: r.try_get(33)?,
-            category: r.try_get(34)?,
-            mode,
-        };
-        let moves = tx
-            .query(&moves, &[&id])?
-            .iter()
-            .map(|r| r.try_get(0))
-            .collect::<Result<Vec<String>, _>>()?;
-        tx.commit()?;
-        Ok(Some((row, moves)))
+        Ok(self.client().batch_execute(sql)?)
     }
 
-    fn ids_after_once(&mut self, after: &str, limit: usize) -> StoreResult<Vec<String>> {
-        // `COLLATE "C"`: byte order, as SQLite's.
-        let st = self.statement(
-            "SELECT id FROM games WHERE id COLLATE \"C\" > $1
-             ORDER BY id COLLATE \"C\" LIMIT $2",
+    fn notify(&mut self, channel: &str, payload: &str) -> StoreResult<()> {
+        self.execute(
+            "SELECT pg_notify($1, $2)",
+            &[channel.into(), payload.into()],
         )?;
-        let limit = limit as i64;
-        let rows = self.client().query(&st, &[&after, &limit])?;
-        let ids = rows
-            .iter()
-            .map(|r| r.try_get(0))
-            .collect::<Result<Vec<String>, postgres::Error>>()?;
-        Ok(ids)
+        Ok(())
+    }
+
+    fn announce(&mut self, changes: &[Heard]) -> StoreResult<()> {
+        if changes.is_empty() {
+            return Ok(());
+        }
+        let lines: Vec<String> = changes.iter().map(Heard::line).collect();
+        for payload in payloads(&self.instance, &lines) {
+            self.notify(CHANNEL, &payload)?;
+        }
+        Ok(())
     }
 }
 
@@ -974,9 +635,14 @@ pub(super) fn scratch_url(url: &str) -> StoreResult<String> {
     Ok(format!("{url}{sep}options=-csearch_path%3D{name}"))
 }
 
+/// Statements run with [`Sql`] are prepared once per connection, whatever their text.
 impl Sql for PgConn {
-    fn query(&mut self, sql: &str, params: &[Val]) -> StoreResult<Vec<super::sql::Row>> {
-        let st = self.client().prepare(sql)?;
+    fn dialect(&self) -> Dialect {
+        Dialect::Postgres
+    }
+
+    fn query(&mut self, sql: &str, params: &[Val]) -> StoreResult<Vec<Row>> {
+        let st = self.statement(sql)?;
         let values = super::sql::pg_params(params, st.params());
         let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|b| &**b).collect();
         let rows = self.client().query(&st, &refs)?;
@@ -984,20 +650,9 @@ impl Sql for PgConn {
     }
 
     fn execute(&mut self, sql: &str, params: &[Val]) -> StoreResult<u64> {
-        let st = self.client().prepare(sql)?;
+        let st = self.statement(sql)?;
         let values = super::sql::pg_params(params, st.params());
         let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|b| &**b).collect();
         Ok(self.client().execute(&st, &refs)?)
-    }
-}
-
-/// A borrowed connection is one too (what `Conn::sql` hands out).
-impl Sql for &mut PgConn {
-    fn query(&mut self, sql: &str, params: &[Val]) -> StoreResult<Vec<super::sql::Row>> {
-        (**self).query(sql, params)
-    }
-
-    fn execute(&mut self, sql: &str, params: &[Val]) -> StoreResult<u64> {
-        (**self).execute(sql, params)
     }
 }

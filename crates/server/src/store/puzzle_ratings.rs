@@ -77,7 +77,7 @@ impl FromRow for RatingRow {
 /// Rates `a` if it is the solver's first attempt at the puzzle: both ratings read (locked on
 /// PostgreSQL, so that attempts on two instances are rated one after the other), aged, updated
 /// and written. `None` when the solver had attempted the puzzle before: nothing changes.
-pub(super) fn rate(db: &mut dyn Sql, a: &Attempt, lock: bool) -> StoreResult<Option<Rated>> {
+pub(super) fn rate(db: &mut dyn Sql, a: &Attempt) -> StoreResult<Option<Rated>> {
     let first = db.execute(
         "INSERT INTO puzzle_attempts (puzzle, solver, won, at) VALUES ($1, $2, $3, $4)
          ON CONFLICT DO NOTHING",
@@ -93,7 +93,7 @@ pub(super) fn rate(db: &mut dyn Sql, a: &Attempt, lock: bool) -> StoreResult<Opt
     }
     // Made first, so that there are rows to lock.
     add_ratings(db, a)?;
-    let for_update = if lock { " FOR UPDATE" } else { "" };
+    let for_update = db.dialect().for_update();
     let s = db.query(
         &format!(
             "SELECT rating, deviation, volatility, attempts, at FROM solver_ratings

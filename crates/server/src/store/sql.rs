@@ -64,8 +64,8 @@ fn bad(v: &Val, want: &str) -> StoreError {
 /// One row of a query's answer, its values found by their columns' names (a query names
 /// every column it reads, with `AS` where an expression has no name of its own).
 pub(super) struct Row {
-    names: Arc<[String]>,
-    vals: Vec<Val>,
+    pub(super) names: Arc<[String]>,
+    pub(super) vals: Vec<Val>,
 }
 
 impl Row {
@@ -89,12 +89,20 @@ impl Row {
         self.get(name)?.int()
     }
 
+    pub(super) fn opt_int(&self, name: &str) -> StoreResult<Option<i64>> {
+        self.get(name)?.opt(Val::int)
+    }
+
     pub(super) fn real(&self, name: &str) -> StoreResult<f64> {
         self.get(name)?.real()
     }
 
     pub(super) fn bool(&self, name: &str) -> StoreResult<bool> {
         self.get(name)?.bool()
+    }
+
+    pub(super) fn opt_bool(&self, name: &str) -> StoreResult<Option<bool>> {
+        self.get(name)?.opt(Val::bool)
     }
 }
 
@@ -162,65 +170,39 @@ impl<T: Into<Val>> From<Option<T>> for Val {
     }
 }
 
+/// Which backend a connection speaks to, for the few words their SQL spells differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Dialect {
+    Sqlite,
+    Postgres,
+}
+
+impl Dialect {
+    /// What makes a text column compare in byte order: SQLite's default, PostgreSQL's
+    /// `COLLATE "C"`.
+    pub(super) fn byte_order(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "",
+            Dialect::Postgres => "COLLATE \"C\"",
+        }
+    }
+
+    /// What locks the rows a read finds until the transaction ends: PostgreSQL's, where
+    /// another instance may be changing them; SQLite's writer is alone.
+    pub(super) fn for_update(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "",
+            Dialect::Postgres => " FOR UPDATE",
+        }
+    }
+}
+
 /// Statements over one connection, inside whatever transaction it has open.
 pub(super) trait Sql {
+    fn dialect(&self) -> Dialect;
     fn query(&mut self, sql: &str, params: &[Val]) -> StoreResult<Vec<Row>>;
     /// How many rows the statement changed.
     fn execute(&mut self, sql: &str, params: &[Val]) -> StoreResult<u64>;
-}
-
-/// `$1` → `?1`: the same numbered parameters in SQLite's spelling.
-fn sqlite_text(sql: &str) -> String {
-    sql.replace('$', "?")
-}
-
-/// A SQLite connection, borrowed for [`Sql`] (whose calls take `&mut` for PostgreSQL's sake).
-pub(super) struct Lite<'a>(pub(super) &'a rusqlite::Connection);
-
-impl Sql for Lite<'_> {
-    fn query(&mut self, sql: &str, params: &[Val]) -> StoreResult<Vec<Row>> {
-        let mut st = self.0.prepare_cached(&sqlite_text(sql))?;
-        let names: Arc<[String]> = st.column_names().map(str::to_string).collect();
-        let mut rows = st.query(rusqlite::params_from_iter(params.iter()))?;
-        let mut out = Vec::new();
-        while let Some(r) = rows.next()? {
-            let mut vals = Vec::with_capacity(names.len());
-            for i in 0..names.len() {
-                use rusqlite::types::ValueRef;
-                vals.push(match r.get_ref(i)? {
-                    ValueRef::Null => Val::Null,
-                    ValueRef::Integer(i) => Val::Int(i),
-                    ValueRef::Real(f) => Val::Real(f),
-                    ValueRef::Text(t) | ValueRef::Blob(t) => {
-                        Val::Text(String::from_utf8_lossy(t).into_owned())
-                    }
-                });
-            }
-            out.push(Row {
-                names: names.clone(),
-                vals,
-            });
-        }
-        Ok(out)
-    }
-
-    fn execute(&mut self, sql: &str, params: &[Val]) -> StoreResult<u64> {
-        let mut st = self.0.prepare_cached(&sqlite_text(sql))?;
-        Ok(st.execute(rusqlite::params_from_iter(params.iter()))? as u64)
-    }
-}
-
-impl rusqlite::ToSql for Val {
-    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
-        use rusqlite::types::{ToSqlOutput, Value};
-        Ok(ToSqlOutput::Owned(match self {
-            Val::Null => Value::Null,
-            Val::Int(i) => Value::Integer(*i),
-            Val::Real(r) => Value::Real(*r),
-            Val::Text(s) => Value::Text(s.clone()),
-            Val::Bool(b) => Value::Integer(i64::from(*b)),
-        }))
-    }
 }
 
 /// PostgreSQL's half: each value as the statement's parameter `types` ask.

@@ -16,12 +16,10 @@ use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use rusqlite::{params, Connection};
-
-use super::sql::{Lite, Sql};
+use super::games;
+use super::sql::Sql;
 use super::{
-    ClockRow, Conn, EngineClaim, GameRow, Head, Heard, HeardMove, StatusRow, StoreError,
-    StoreResult,
+    Conn, EngineClaim, GameRow, Head, Heard, HeardMove, StatusRow, StoreError, StoreResult,
 };
 
 /// The most changes in one transaction: bounds how long a batch holds the write lock and how
@@ -185,202 +183,77 @@ impl Op {
         })
     }
 
-    /// SQLite's half of [`Conn::apply`] (PostgreSQL's is in `pg.rs`).
-    pub(super) fn apply_sqlite(&self, c: &Connection) -> StoreResult<bool> {
+    /// Runs the change on either backend: whether it took effect (true for the changes
+    /// that either take effect or fail).
+    fn apply(&self, c: &mut dyn Conn) -> StoreResult<bool> {
         match self {
-            Op::CreateGame { row, moves } => insert_game(c, row, moves)?,
+            Op::CreateGame { row, moves } => games::insert_game(c.sql(), row, moves)?,
             Op::AppendMove {
                 head,
                 ply,
                 mv,
                 status,
-            } => {
-                touch(c, head)?;
-                set_status(c, head, status)?;
-                c.prepare_cached("INSERT INTO moves (game, ply, mv, at) VALUES (?1, ?2, ?3, ?4)")?
-                    .execute(params![head.id, ply, mv, head.at])?;
-            }
-            Op::TruncateMoves { head, keep } => {
-                touch(c, head)?;
-                c.prepare_cached("DELETE FROM moves WHERE game = ?1 AND ply > ?2")?
-                    .execute(params![head.id, keep])?;
-                c.prepare_cached(
-                    "UPDATE games SET updated = ?2, status = 'playing', result = '*',
-                        termination = NULL WHERE id = ?1",
-                )?
-                .execute(params![head.id, head.at])?;
-            }
-            Op::SetStatus { head, status } => {
-                touch(c, head)?;
-                set_status(c, head, status)?;
-            }
-            Op::Touch { head } => touch(c, head)?,
+            } => games::append_move(c, head, *ply, mv, status)?,
+            Op::TruncateMoves { head, keep } => games::truncate_moves(c, head, *keep)?,
+            Op::SetStatus { head, status } => games::set_status(c, head, status)?,
+            Op::Touch { head } => games::touch(c, head)?,
             Op::ClaimSeat {
                 head,
                 seat,
                 secret,
                 account,
-            } => {
-                touch(c, head)?;
-                // The join's time is when the first move became due (Game::first_move_deadline).
-                let sql = if *seat == 0 {
-                    "UPDATE games SET south_secret = ?2, south_account = ?3, updated = ?4
-                     WHERE id = ?1 AND south_secret IS NULL"
-                } else {
-                    "UPDATE games SET north_secret = ?2, north_account = ?3, updated = ?4
-                     WHERE id = ?1 AND north_secret IS NULL"
-                };
-                if c.prepare_cached(sql)?
-                    .execute(params![head.id, secret, account, head.at])?
-                    != 1
-                {
-                    return Err(conflict(&head.id));
-                }
-            }
+            } => games::claim_seat(c, head, *seat, secret, account.as_ref())?,
             Op::SetSeating {
                 head,
                 accounts,
                 public,
-            } => {
-                touch(c, head)?;
-                c.prepare_cached(
-                    "UPDATE games SET south_account = ?2, north_account = ?3, public = ?4
-                     WHERE id = ?1",
-                )?
-                .execute(params![head.id, accounts[0], accounts[1], public])?;
-            }
-            Op::Account(op) => return super::accounts::apply(&mut Lite(c), op),
-            Op::SaveReview(r) => super::reviews::save(&mut Lite(c), r)?,
-            Op::SavePuzzle(p) => return super::puzzles::save(&mut Lite(c), p),
+            } => games::set_seating(c, head, accounts, *public)?,
+            Op::CreateRematch { head, next } => games::create_rematch(c, head, next)?,
+            Op::ClaimEngine {
+                id,
+                expect,
+                claim,
+                now,
+            } => return games::claim_engine(c.sql(), id, *expect, claim, *now),
+            Op::SetReadOnly(on) => c.set_read_only(*on)?,
+            Op::Publish { channel, payload } => c.notify(channel, payload)?,
+            #[cfg(test)]
+            Op::Sql(sql) => c.exec(sql)?,
+            #[cfg(test)]
+            Op::Hold { .. } => unreachable!("writer::apply runs a Hold itself"),
+            other => return other.apply_other(c.sql()),
+        }
+        Ok(true)
+    }
+
+    /// The changes that are not changes of a game, in SQL both backends share.
+    fn apply_other(&self, db: &mut dyn Sql) -> StoreResult<bool> {
+        match self {
+            Op::Account(op) => return super::accounts::apply(db, op),
+            Op::SaveReview(r) => super::reviews::save(db, r)?,
+            Op::SavePuzzle(p) => return super::puzzles::save(db, p),
             Op::RatePuzzle { attempt, out } => {
-                let r = super::puzzle_ratings::rate(&mut Lite(c), attempt, false)?;
+                let r = super::puzzle_ratings::rate(db, attempt)?;
                 let rated = r.is_some();
                 *out.lock().unwrap_or_else(|e| e.into_inner()) = r;
                 return Ok(rated);
             }
             Op::ImportPuzzleRatings { dump, out } => {
                 *out.lock().unwrap_or_else(|e| e.into_inner()) =
-                    super::puzzle_ratings::import(&mut Lite(c), dump)?;
+                    super::puzzle_ratings::import(db, dump)?;
             }
             Op::LessonsDone {
                 account,
                 exercises,
                 at,
-            } => return Ok(super::lessons::record(&mut Lite(c), account, exercises, *at)? > 0),
+            } => return Ok(super::lessons::record(db, account, exercises, *at)? > 0),
             Op::ImportLessonProgress { rows, out } => {
-                *out.lock().unwrap_or_else(|e| e.into_inner()) =
-                    super::lessons::import(&mut Lite(c), rows)?;
+                *out.lock().unwrap_or_else(|e| e.into_inner()) = super::lessons::import(db, rows)?;
             }
-            Op::CreateRematch { head, next } => {
-                touch(c, head)?;
-                let linked = c
-                    .prepare_cached(
-                        "UPDATE games SET rematch = ?2 WHERE id = ?1 AND rematch IS NULL",
-                    )?
-                    .execute(params![head.id, next.id])?;
-                if linked != 1 {
-                    return Err(conflict(&head.id));
-                }
-                insert_game(c, next, &[])?;
-            }
-            Op::ClaimEngine {
-                id,
-                expect,
-                claim,
-                now,
-            } => {
-                let granted = c
-                    .prepare_cached(
-                        "UPDATE games SET engine_owner = ?3, engine_until = ?4
-                         WHERE id = ?1 AND revision = ?2
-                           AND (engine_owner IS NULL OR engine_until < ?5 OR engine_owner = ?3)",
-                    )?
-                    .execute(params![id, expect, claim.owner, claim.until, now])?;
-                return Ok(granted == 1);
-            }
-            Op::SetReadOnly(on) => c.pragma_update(None, "query_only", on)?,
-            // One process uses a SQLite file: no other lobby to tell.
-            Op::Publish { .. } => {}
-            #[cfg(test)]
-            Op::Sql(sql) => c.execute_batch(sql)?,
-            #[cfg(test)]
-            Op::Hold { .. } => unreachable!("writer::apply runs a Hold itself"),
+            _ => unreachable!("Op::apply runs the changes of games itself"),
         }
         Ok(true)
     }
-}
-
-/// The refusal of a change checked against a revision the game has left.
-pub(super) fn conflict(id: &str) -> StoreError {
-    StoreError::Conflict { id: id.to_string() }
-}
-
-/// Moves the game to its next revision, with who owes the engine's reply after the change; a
-/// [`StoreError::Conflict`] if it is no longer at the revision the change was checked against.
-fn touch(c: &Connection, head: &Head) -> StoreResult<()> {
-    let (owner, until) = claim_columns(head.engine.as_ref());
-    let (south, north, since, deadline) = clock_columns(head.clock.as_ref());
-    let n = c
-        .prepare_cached(
-            "UPDATE games SET revision = revision + 1, engine_owner = ?3, engine_until = ?4,
-                clock_south = ?5, clock_north = ?6, clock_since = ?7, deadline = ?8, offer = ?9,
-                south_away = ?10, north_away = ?11
-             WHERE id = ?1 AND revision = ?2",
-        )?
-        .execute(params![
-            head.id,
-            head.expect,
-            owner,
-            until,
-            south,
-            north,
-            since,
-            deadline,
-            head.offer,
-            head.away[0],
-            head.away[1]
-        ])?;
-    if n == 1 {
-        Ok(())
-    } else {
-        Err(conflict(&head.id))
-    }
-}
-
-fn set_status(c: &Connection, head: &Head, s: &StatusRow) -> StoreResult<()> {
-    c.prepare_cached(
-        "UPDATE games SET updated = ?2, status = ?3, result = ?4, termination = ?5 WHERE id = ?1",
-    )?
-    .execute(params![head.id, head.at, s.status, s.result, s.termination])?;
-    if let Some(rate) = &s.rate {
-        let start: Option<String> = c
-            .prepare_cached("SELECT ratings FROM games WHERE id = ?1")?
-            .query_row([&head.id], |r| r.get(0))?;
-        super::accounts::rate(
-            &mut Lite(c),
-            &head.id,
-            head.at,
-            start.as_deref(),
-            rate,
-            false,
-        )?;
-    }
-    Ok(())
-}
-
-/// `clock_south`, `clock_north`, `clock_since` and `deadline` as stored.
-pub(super) fn clock_columns(
-    c: Option<&ClockRow>,
-) -> (Option<i64>, Option<i64>, Option<i64>, Option<i64>) {
-    match c {
-        Some(c) => (Some(c.left[0]), Some(c.left[1]), c.since, c.deadline),
-        None => (None, None, None, None),
-    }
-}
-
-/// `engine_owner` and `engine_until` as stored.
-pub(super) fn claim_columns(c: Option<&EngineClaim>) -> (Option<&str>, Option<i64>) {
-    (c.map(|c| c.owner.as_str()), c.map(|c| c.until))
 }
 
 /// Runs `op` on either backend; a test's `Hold` is the same for both.
@@ -397,66 +270,8 @@ pub(super) fn apply(c: &mut dyn Conn, op: &Op) -> StoreResult<bool> {
             let _ = resume.recv();
             Ok(took)
         }
-        op => c.apply(op),
+        op => op.apply(c),
     }
-}
-
-fn insert_game(c: &Connection, g: &GameRow, moves: &[String]) -> rusqlite::Result<()> {
-    let (owner, until) = claim_columns(g.engine.as_ref());
-    let (south, north, since, deadline) = clock_columns(g.clock.as_ref());
-    let control = g.clock.as_ref().map(|c| c.control.as_str());
-    c.prepare_cached(
-        "INSERT INTO games (id, created, updated, mode, rules, seed, start, south, north,
-            south_secret, north_secret, status, result, termination, rematch, tags, hints, invite,
-            revision, engine_owner, engine_until, clock, clock_south, clock_north, clock_since,
-            deadline, offer, south_away, north_away, south_account, north_account, rated, public,
-            ratings, category)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-            ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35)",
-    )?
-    .execute(params![
-        g.id,
-        g.created,
-        g.updated,
-        g.mode,
-        g.rules,
-        g.seed,
-        g.start,
-        g.seats[0],
-        g.seats[1],
-        g.secrets[0],
-        g.secrets[1],
-        g.status,
-        g.result,
-        g.termination,
-        g.rematch,
-        g.tags,
-        g.hints,
-        g.invite,
-        g.revision,
-        owner,
-        until,
-        control,
-        south,
-        north,
-        since,
-        deadline,
-        g.offer,
-        g.away[0],
-        g.away[1],
-        g.accounts[0],
-        g.accounts[1],
-        g.rated,
-        g.public,
-        g.ratings,
-        g.category
-    ])?;
-    let mut ins =
-        c.prepare_cached("INSERT INTO moves (game, ply, mv, at) VALUES (?1, ?2, ?3, ?4)")?;
-    for (i, mv) in moves.iter().enumerate() {
-        ins.execute(params![g.id, i as i64 + 1, mv, g.created])?;
-    }
-    Ok(())
 }
 
 /// The handle on the writer thread that [`super::Store`] holds.
@@ -642,40 +457,5 @@ fn commit(conn: &mut dyn Conn, done: Vec<(SyncSender<Answer>, bool)>) {
                 answer(&reply, Err(e.clone()));
             }
         }
-    }
-}
-
-/// SQLite's side of [`Conn`]: the writer's statements above, the reads in `read.rs`.
-impl Conn for Connection {
-    fn begin(&mut self) -> StoreResult<()> {
-        Ok(self.execute_batch("BEGIN IMMEDIATE")?)
-    }
-
-    fn exec(&mut self, sql: &str) -> StoreResult<()> {
-        Ok(self.execute_batch(sql)?)
-    }
-
-    fn in_transaction(&self) -> bool {
-        !self.is_autocommit()
-    }
-
-    fn apply(&mut self, op: &Op) -> StoreResult<bool> {
-        op.apply_sqlite(self)
-    }
-
-    fn sql(&mut self) -> Box<dyn Sql + '_> {
-        Box::new(Lite(self))
-    }
-
-    fn load(&mut self, id: &str) -> StoreResult<Option<(GameRow, Vec<String>)>> {
-        Ok(super::read::load(self, id)?)
-    }
-
-    fn ids_after(&mut self, after: &str, limit: usize) -> StoreResult<Vec<String>> {
-        Ok(super::read::ids_after(self, after, limit)?)
-    }
-
-    fn due(&mut self, now: i64, limit: usize) -> StoreResult<Vec<String>> {
-        Ok(super::read::due(self, now, limit)?)
     }
 }
