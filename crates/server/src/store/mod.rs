@@ -441,13 +441,7 @@ impl Store {
     /// Rates a solver's attempt at a puzzle if it is the solver's first at it: the ratings
     /// before and after, or `None` when nothing changed.
     pub fn rate_puzzle(&self, attempt: Attempt) -> StoreResult<Option<Rated>> {
-        let out = Arc::new(Mutex::new(None));
-        self.writer.call(Op::RatePuzzle {
-            attempt,
-            out: out.clone(),
-        })?;
-        let r = *out.lock().unwrap_or_else(|e| e.into_inner());
-        Ok(r)
+        self.writer.call(writer::RatePuzzle(attempt))
     }
 
     /// A solver's puzzle rating, if it has one.
@@ -467,13 +461,7 @@ impl Store {
 
     /// Writes the rows of `dump` that are not there yet, in one transaction: how many.
     pub fn import_puzzle_ratings(&self, dump: RatingsDump) -> StoreResult<u64> {
-        let out = Arc::new(Mutex::new(0));
-        self.writer.call(Op::ImportPuzzleRatings {
-            dump,
-            out: out.clone(),
-        })?;
-        let n = *out.lock().unwrap_or_else(|e| e.into_inner());
-        Ok(n)
+        self.writer.call(writer::ImportPuzzleRatings(dump))
     }
 
     /// Marks exercises of the course done for an account (`lesson#n`); those done before
@@ -498,13 +486,7 @@ impl Store {
 
     /// Writes the rows of `rows` that are not there yet: how many.
     pub fn import_lesson_progress(&self, rows: Vec<(String, String, i64)>) -> StoreResult<u64> {
-        let out = Arc::new(Mutex::new(0));
-        self.writer.call(Op::ImportLessonProgress {
-            rows,
-            out: out.clone(),
-        })?;
-        let n = *out.lock().unwrap_or_else(|e| e.into_inner());
-        Ok(n)
+        self.writer.call(writer::ImportLessonProgress(rows))
     }
 
     /// The puzzles a solver has attempted.

@@ -5,7 +5,7 @@ use std::sync::Barrier;
 use rusqlite::{params, Connection};
 
 use super::schema::{self, SCHEMA};
-use super::writer::{self, Answer, Job, Op};
+use super::writer::{self, Job, Op};
 use super::*;
 
 fn scratch(name: &str) -> PathBuf {
@@ -93,10 +93,12 @@ fn append_at(store: &Store, id: &str, ply: usize, expect: i64) -> StoreResult<()
 }
 
 /// A job as the store would send it, and where its answer will arrive.
-fn job(op: Op) -> (Job, mpsc::Receiver<Answer>) {
-    let (reply, answer) = mpsc::sync_channel(1);
-    (Job { op, reply }, answer)
+fn job(op: Op) -> (Box<dyn Job>, mpsc::Receiver<Answer>) {
+    writer::job(op)
 }
+
+/// What an [`Op`] answers: whether it took effect.
+type Answer = StoreResult<bool>;
 
 fn append_op(id: &str, ply: i64) -> Op {
     append_op_at(id, ply, ply - 1)
