@@ -4,6 +4,8 @@
 //! Later attempts at the same puzzle change nothing: the answer is known by then.
 
 use super::sql::{FromRow, Row, Sql, Val};
+use super::writer;
+use super::Store;
 use super::StoreResult;
 use crate::rating::{self, Rating};
 
@@ -321,4 +323,38 @@ pub(super) fn import(db: &mut dyn Sql, d: &RatingsDump) -> StoreResult<u64> {
         )?;
     }
     Ok(n)
+}
+
+/// Puzzle ratings and attempts.
+impl Store {
+    /// Rates a solver's attempt at a puzzle if it is the solver's first at it: the ratings
+    /// before and after, or `None` when nothing changed.
+    pub fn rate_puzzle(&self, attempt: Attempt) -> StoreResult<Option<Rated>> {
+        self.writer.call(writer::RatePuzzle(attempt))
+    }
+
+    /// A solver's puzzle rating, if it has one.
+    pub fn solver_rating(&self, solver: &str) -> StoreResult<Option<RatingRow>> {
+        self.readers.sql(|db| self::solver(db, solver))
+    }
+
+    /// The ratings of those of `ids` that have one.
+    pub fn puzzle_ratings(&self, ids: &[String]) -> StoreResult<Vec<(String, RatingRow)>> {
+        self.readers.sql(|db| puzzles(db, ids))
+    }
+
+    /// Every puzzle rating, solver rating and attempt (`anywoli db migrate`).
+    pub fn puzzle_ratings_dump(&self) -> StoreResult<RatingsDump> {
+        self.readers.sql(dump)
+    }
+
+    /// Writes the rows of `dump` that are not there yet, in one transaction: how many.
+    pub fn import_puzzle_ratings(&self, dump: RatingsDump) -> StoreResult<u64> {
+        self.writer.call(writer::ImportPuzzleRatings(dump))
+    }
+
+    /// The puzzles a solver has attempted.
+    pub fn attempted(&self, solver: &str) -> StoreResult<Vec<String>> {
+        self.readers.sql(|db| attempted(db, solver))
+    }
 }

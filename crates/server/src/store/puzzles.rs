@@ -3,6 +3,8 @@
 //! as the committed collection's do.
 
 use super::sql::{FromRow, Row, Sql, Val};
+use super::writer::Op;
+use super::Store;
 use super::StoreResult;
 
 /// The table, the same text in both backends. A position is a puzzle once per rules (and
@@ -146,4 +148,40 @@ pub(super) fn list(
         &all,
     )?;
     Ok((rows, total))
+}
+
+/// Community puzzles.
+impl Store {
+    /// Stores a community puzzle; false (nothing stored) when its position, rules and seed
+    /// are a puzzle already.
+    pub fn save_puzzle(&self, p: PuzzleRow) -> StoreResult<bool> {
+        self.writer.call(Op::SavePuzzle(p))
+    }
+
+    /// The community puzzle `id`, if any.
+    pub fn puzzle(&self, id: &str) -> StoreResult<Option<PuzzleRow>> {
+        self.readers.sql(|db| by_id(db, id))
+    }
+
+    /// The community puzzle of a position under `rules` (and lottery `seed`, "" otherwise).
+    pub fn puzzle_of(
+        &self,
+        position: &str,
+        rules: &str,
+        seed: &str,
+    ) -> StoreResult<Option<PuzzleRow>> {
+        self.readers
+            .sql(|db| by_position(db, position, rules, seed))
+    }
+
+    /// Community puzzles, newest first (`limit` after `offset`; with `theme`, those with
+    /// it), and how many there are in all.
+    pub fn puzzles(
+        &self,
+        theme: Option<&str>,
+        limit: i64,
+        offset: i64,
+    ) -> StoreResult<(Vec<PuzzleRow>, i64)> {
+        self.readers.sql(|db| list(db, theme, limit, offset))
+    }
 }

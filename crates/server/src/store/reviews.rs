@@ -2,6 +2,8 @@
 //! judged, so that the next visitor gets it at once and a game that moved on is reviewed again.
 
 use super::sql::{FromRow, Row, Sql};
+use super::writer::Op;
+use super::Store;
 use super::StoreResult;
 
 /// The table, the same text in both backends.
@@ -54,4 +56,17 @@ pub(super) fn load(db: &mut dyn Sql, game: &str) -> StoreResult<Option<ReviewRow
         "SELECT game, moves, body, at FROM reviews WHERE game = $1",
         &[game.into()],
     )
+}
+
+/// Game reviews.
+impl Store {
+    /// Stores (or replaces) a game's review.
+    pub fn save_review(&self, r: ReviewRow) -> StoreResult<()> {
+        self.writer.call(Op::SaveReview(r)).map(drop)
+    }
+
+    /// The review stored for game `id`, if any.
+    pub fn review(&self, id: &str) -> StoreResult<Option<ReviewRow>> {
+        self.readers.sql(|db| load(db, id))
+    }
 }

@@ -3,15 +3,19 @@
 //! but for the head of a change (`Conn::change`).
 
 mod change;
+mod list;
 mod read;
 
 pub(crate) use change::{
     append_move, claim_engine, claim_seat, create_rematch, insert_game, set_seating, set_status,
     touch, truncate_moves, GameChange,
 };
+pub use list::{Counts, Listing, Outcome};
 pub(crate) use read::{due, ids_after, load};
 
+use super::writer::Op;
 use super::RateGame;
+use super::{Store, StoreResult};
 
 /// One row of `games`: everything about a game but its moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -138,4 +142,149 @@ pub struct StatusRow {
     pub termination: Option<String>,
     /// A rated game that ends with this change: its players' ratings change with it.
     pub rate: Option<RateGame>,
+}
+
+/// A game's changes and reads, and the lists of games.
+impl Store {
+    pub fn create_game(&self, g: &GameRow, moves: &[String]) -> StoreResult<()> {
+        self.writer
+            .call(Op::CreateGame {
+                row: g.clone(),
+                moves: moves.to_vec(),
+            })
+            .map(drop)
+    }
+
+    pub fn load(&self, id: &str) -> StoreResult<Option<(GameRow, Vec<String>)>> {
+        self.readers.with(|c| load(c, id))
+    }
+
+    /// Appends move number `ply` (counting from 1) and the game's new status in one
+    /// transaction. Fails, changing nothing, if that ply is already stored or the game is no
+    /// longer at `head.expect`.
+    pub fn append_move(
+        &self,
+        head: Head,
+        ply: usize,
+        mv: &str,
+        status: StatusRow,
+    ) -> StoreResult<()> {
+        self.writer
+            .call(Op::AppendMove {
+                head,
+                ply: ply as i64,
+                mv: mv.to_string(),
+                status,
+            })
+            .map(drop)
+    }
+
+    /// Keeps the first `keep` moves and deletes the rest (a take-back); the game is playing.
+    pub fn truncate_moves(&self, head: Head, keep: usize) -> StoreResult<()> {
+        self.writer
+            .call(Op::TruncateMoves {
+                head,
+                keep: keep as i64,
+            })
+            .map(drop)
+    }
+
+    pub fn set_status(&self, head: Head, status: StatusRow) -> StoreResult<()> {
+        self.writer.call(Op::SetStatus { head, status }).map(drop)
+    }
+
+    /// A change of what the head carries only (an offer made or answered).
+    pub fn touch(&self, head: Head) -> StoreResult<()> {
+        self.writer.call(Op::Touch { head }).map(drop)
+    }
+
+    /// Gives an untaken seat its secret. A seat someone took first is a
+    /// [`StoreError::Conflict`], as any change to a game that moved on.
+    pub fn claim_seat(
+        &self,
+        head: Head,
+        seat: usize,
+        secret: &str,
+        account: Option<&str>,
+    ) -> StoreResult<()> {
+        self.writer
+            .call(Op::ClaimSeat {
+                head,
+                seat,
+                secret: secret.to_string(),
+                account: account.map(str::to_string),
+            })
+            .map(drop)
+    }
+
+    /// Creates the rematch game `next` and links the game to it, in one transaction; a
+    /// [`StoreError::Conflict`] (creating nothing) if the game already has a rematch.
+    pub fn create_rematch(&self, head: Head, next: &GameRow) -> StoreResult<()> {
+        self.writer
+            .call(Op::CreateRematch {
+                head,
+                next: next.clone(),
+            })
+            .map(drop)
+    }
+
+    /// Claims the engine's turn in game `id` at revision `expect` for this instance until
+    /// `until`, if nobody holds it or its holder's claim ran out before `now`. True if granted.
+    /// The claim changes no revision: it is not a change of the game.
+    pub fn claim_engine(&self, id: &str, expect: i64, now: i64, until: i64) -> StoreResult<bool> {
+        self.writer.call(Op::ClaimEngine {
+            id: id.to_string(),
+            expect,
+            claim: EngineClaim {
+                owner: self.instance.clone(),
+                until,
+            },
+            now,
+        })
+    }
+
+    /// Up to `limit` games (of each kind) with something overdue at `now`: an engine claim
+    /// that ran out (its owner did not play the move in time: it died, so another instance
+    /// takes the turn over), or a clock whose deadline passed (a flag to call).
+    pub fn due(&self, now: i64, limit: usize) -> StoreResult<Vec<String>> {
+        self.readers.sql(|db| due(db, now, limit))
+    }
+
+    /// Sets who holds each seat and whether the game is listed while played.
+    pub fn set_seating(
+        &self,
+        head: Head,
+        accounts: [Option<String>; 2],
+        public: bool,
+    ) -> StoreResult<()> {
+        self.writer
+            .call(Op::SetSeating {
+                head,
+                accounts,
+                public,
+            })
+            .map(drop)
+    }
+
+    /// The games of a list, newest change first.
+    pub fn list(&self, l: &Listing) -> StoreResult<Vec<Summary>> {
+        self.readers.sql(|db| list::list(db, l))
+    }
+
+    /// The most recently updated games, newest first; live friend games are unlisted (their
+    /// players did not make them public, and their free seat is for the invited friend).
+    pub fn recent(&self, limit: usize) -> StoreResult<Vec<Summary>> {
+        self.list(&Listing::Public { limit })
+    }
+
+    /// Up to `limit` game ids greater than `after`, in byte order (`""` for the first page),
+    /// every game included: for walking a whole store a page at a time (`anywoli db migrate`).
+    pub fn ids_after(&self, after: &str, limit: usize) -> StoreResult<Vec<String>> {
+        self.readers.sql(|db| ids_after(db, after, limit))
+    }
+
+    /// A player's wins, draws and losses.
+    pub fn counts(&self, name: &str) -> StoreResult<Counts> {
+        self.readers.sql(|db| list::counts(db, name))
+    }
 }
