@@ -2,7 +2,7 @@
 //! server has acknowledged survives a crash or `kill -9` of the server (and a power cut, as far
 //! as the disk keeps its promises).
 //!
-//! Changes go to one writer thread (`writer.rs`) that commits whatever is waiting in one
+//! Changes go to one writer thread (`writer/`) that commits whatever is waiting in one
 //! transaction, so that many games' moves share an fsync; each caller is answered once the
 //! commit holding its change has returned. Reads have connections of their own (`read.rs`),
 //! which WAL lets go on while the writer writes.
@@ -17,17 +17,18 @@
 //! Every call is blocking; the server makes them from `spawn_blocking`, never on the async
 //! runtime's threads.
 //!
-//! `--db postgres://…` keeps the games in PostgreSQL instead (`pg.rs`): the same writer
+//! `--db postgres://…` keeps the games in PostgreSQL instead (`pg/`): the same writer
 //! thread and batches, on a PostgreSQL connection, and read connections of its own. What the
-//! writer and the readers need of a connection is the trait `Conn`, implemented for both.
+//! writer and the readers need of a connection is the trait `Conn`, implemented for both
+//! (`sqlite.rs`, `pg/mod.rs`); the rest is SQL both run as it is (`sql.rs`), beside the
+//! aggregate it stores: `games/`, `accounts/`, `puzzles.rs`, `puzzle_ratings.rs`,
+//! `reviews.rs`, `lessons.rs`, each with the `Store` methods that reach it.
 
 mod accounts;
 mod games;
 mod heard;
 mod lessons;
 mod pg;
-mod pg_errors;
-mod pg_tls;
 mod puzzle_ratings;
 mod puzzles;
 mod read;
@@ -62,7 +63,7 @@ use writer::{Op, Writer};
 /// The connection-level operations of a backend, used by the writer thread (its batches of
 /// savepoints) and by the readers: what the two dialects do differently. One trait, two
 /// implementations: SQLite's (`rusqlite::Connection`, in `sqlite.rs`) and PostgreSQL's
-/// (`pg.rs`); everything else is SQL both run as it is, over [`sql::Sql`].
+/// (`pg/mod.rs`); everything else is SQL both run as it is, over [`sql::Sql`].
 trait Conn: Send {
     /// Starts the transaction of a batch.
     fn begin(&mut self) -> StoreResult<()>;
@@ -141,7 +142,7 @@ pub struct Store {
     /// changes (PostgreSQL).
     closing: Arc<std::sync::atomic::AtomicBool>,
     /// How to reach the database again for listening (PostgreSQL); `None` for SQLite.
-    listen: Option<pg_tls::Target>,
+    listen: Option<pg::tls::Target>,
     /// The channel the lobbies of the instances sharing the database talk on (PostgreSQL):
     /// one per schema, so that stores in other schemas of the database do not hear it.
     lobby_channel: Option<String>,
@@ -192,7 +193,7 @@ impl Store {
     /// Connects to PostgreSQL (a writer connection and a few readers) and brings its schema
     /// up to date with the versioned migrations in `schema_migrations`.
     pub fn open_postgres(url: &str) -> StoreResult<Store> {
-        pg::open(pg_tls::Target::parse(url)?, None)
+        pg::open(pg::tls::Target::parse(url)?, None)
     }
 
     /// For tests that start servers: a URL whose search path is a fresh schema (left in
@@ -211,7 +212,7 @@ impl Store {
     pub fn test_postgres_pair(what: &str) -> (Store, Store) {
         let url = test_postgres_env(what);
         let config =
-            pg_tls::Target::parse(&url).expect("ANYWOLI_TEST_POSTGRES is not a PostgreSQL URL");
+            pg::tls::Target::parse(&url).expect("ANYWOLI_TEST_POSTGRES is not a PostgreSQL URL");
         pg::open_scratch_pair(config).expect("cannot open the PostgreSQL test stores")
     }
 
@@ -222,7 +223,7 @@ impl Store {
     pub fn test_postgres(what: &str) -> Store {
         let url = test_postgres_env(what);
         let config =
-            pg_tls::Target::parse(&url).expect("ANYWOLI_TEST_POSTGRES is not a PostgreSQL URL");
+            pg::tls::Target::parse(&url).expect("ANYWOLI_TEST_POSTGRES is not a PostgreSQL URL");
         pg::open_scratch(config).expect("cannot open the PostgreSQL test store")
     }
 

@@ -952,7 +952,7 @@ fn announcements_fit_postgres_payloads() {
 #[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
 fn postgres_over_tls_as_sslmode_says() {
     let url = test_postgres_env("postgres_over_tls_as_sslmode_says");
-    let plain = pg_tls::Target::parse(&format!("{url}?sslmode=disable")).unwrap();
+    let plain = pg::tls::Target::parse(&format!("{url}?sslmode=disable")).unwrap();
     let (ssl, cert) = std::thread::spawn(move || {
         let mut c = plain.connect().unwrap();
         let ssl: String = c.query_one("SHOW ssl", &[]).unwrap().get(0);
@@ -970,7 +970,7 @@ fn postgres_over_tls_as_sslmode_says() {
     // Whether the connection uses TLS; Err if it could not be made.
     let tls_of = |url: String| -> Result<bool, String> {
         std::thread::spawn(move || {
-            let target = pg_tls::Target::parse(&url).map_err(|e| e.to_string())?;
+            let target = pg::tls::Target::parse(&url).map_err(|e| e.to_string())?;
             let mut c = target.connect().map_err(|e| e.to_string())?;
             let row = c
                 .query_one(
@@ -1020,7 +1020,7 @@ fn postgres_over_tls_as_sslmode_says() {
             Ok(true)
         );
     }
-    let bad = pg_tls::Target::parse(&with("sslmode=sometimes"))
+    let bad = pg::tls::Target::parse(&with("sslmode=sometimes"))
         .err()
         .unwrap()
         .to_string();

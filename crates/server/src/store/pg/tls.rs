@@ -28,17 +28,17 @@ use rustls::{
 };
 use tokio_postgres_rustls::MakeRustlsConnect;
 
-use super::{StoreError, StoreResult};
+use crate::store::{StoreError, StoreResult};
 
 /// A database to connect to: the connection settings and the TLS the URL asked for.
 #[derive(Clone)]
-pub(super) struct Target {
-    pub(super) config: Config,
+pub(in crate::store) struct Target {
+    pub(in crate::store) config: Config,
     tls: Option<MakeRustlsConnect>,
 }
 
 impl Target {
-    pub(super) fn parse(url: &str) -> StoreResult<Target> {
+    pub(in crate::store) fn parse(url: &str) -> StoreResult<Target> {
         let bad = |why: String| StoreError::Failed(format!("bad PostgreSQL URL: {why}"));
         let (rest, query) = url.split_once('?').unwrap_or((url, ""));
         let mut mode = "prefer".to_string();
@@ -94,7 +94,7 @@ impl Target {
     /// Connects (blocking: not on an async runtime's thread). The error says why, down to
     /// its causes: "error performing TLS handshake" alone does not tell a wrong certificate
     /// from a wrong port.
-    pub(super) fn connect(&self) -> StoreResult<Client> {
+    pub(in crate::store) fn connect(&self) -> StoreResult<Client> {
         let made = match &self.tls {
             Some(tls) => self.config.connect(tls.clone()),
             None => self.config.connect(NoTls),
@@ -106,7 +106,7 @@ impl Target {
                 why.push_str(&format!(": {c}"));
                 cause = c.source();
             }
-            super::pg_errors::classify(&e, why)
+            super::errors::classify(&e, why)
         })
     }
 }
