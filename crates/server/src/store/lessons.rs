@@ -3,6 +3,8 @@
 //! localStorage). Progress only grows: an exercise done stays done.
 
 use super::sql::Sql;
+use super::writer::{self, Op};
+use super::Store;
 use super::StoreResult;
 
 /// The table, the same text in both backends.
@@ -41,7 +43,7 @@ pub(super) fn done(db: &mut dyn Sql, account: &str) -> StoreResult<Vec<String>> 
         &[account.into()],
     )?
     .iter()
-    .map(|r| r[0].text())
+    .map(|r| r.text("exercise"))
     .collect()
 }
 
@@ -52,7 +54,7 @@ pub(super) fn dump(db: &mut dyn Sql) -> StoreResult<Vec<(String, String, i64)>> 
         &[],
     )?
     .iter()
-    .map(|r| Ok((r[0].text()?, r[1].text()?, r[2].int()?)))
+    .map(|r| Ok((r.text("account")?, r.text("exercise")?, r.int("at")?)))
     .collect()
 }
 
@@ -63,4 +65,32 @@ pub(super) fn import(db: &mut dyn Sql, rows: &[(String, String, i64)]) -> StoreR
         n += record(db, account, std::slice::from_ref(exercise), *at)?;
     }
     Ok(n)
+}
+
+/// Course progress.
+impl Store {
+    /// Marks exercises of the course done for an account (`lesson#n`); those done before
+    /// keep their time. Whether any was new.
+    pub fn lessons_done(&self, account: &str, exercises: Vec<String>) -> StoreResult<bool> {
+        self.writer.call(Op::LessonsDone {
+            account: account.to_string(),
+            exercises,
+            at: crate::dates::now_ms(),
+        })
+    }
+
+    /// The exercises an account has done, in the order it did them.
+    pub fn lesson_progress(&self, account: &str) -> StoreResult<Vec<String>> {
+        self.readers.sql(|db| done(db, account))
+    }
+
+    /// Every account's course progress (`anywoli db migrate`).
+    pub fn lesson_progress_dump(&self) -> StoreResult<Vec<(String, String, i64)>> {
+        self.readers.sql(dump)
+    }
+
+    /// Writes the rows of `rows` that are not there yet: how many.
+    pub fn import_lesson_progress(&self, rows: Vec<(String, String, i64)>) -> StoreResult<u64> {
+        self.writer.call(writer::ImportLessonProgress(rows))
+    }
 }

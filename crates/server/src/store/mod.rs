@@ -2,7 +2,7 @@
 //! server has acknowledged survives a crash or `kill -9` of the server (and a power cut, as far
 //! as the disk keeps its promises).
 //!
-//! Changes go to one writer thread (`writer.rs`) that commits whatever is waiting in one
+//! Changes go to one writer thread (`writer/`) that commits whatever is waiting in one
 //! transaction, so that many games' moves share an fsync; each caller is answered once the
 //! commit holding its change has returned. Reads have connections of their own (`read.rs`),
 //! which WAL lets go on while the writer writes.
@@ -17,27 +17,34 @@
 //! Every call is blocking; the server makes them from `spawn_blocking`, never on the async
 //! runtime's threads.
 //!
-//! `--db postgres://…` keeps the games in PostgreSQL instead (`pg.rs`): the same writer
+//! `--db postgres://…` keeps the games in PostgreSQL instead (`pg/`): the same writer
 //! thread and batches, on a PostgreSQL connection, and read connections of its own. What the
-//! writer and the readers need of a connection is the trait `Conn`, implemented for both.
+//! writer and the readers need of a connection is the trait `Conn`, implemented for both
+//! (`sqlite.rs`, `pg/mod.rs`); the rest is SQL both run as it is (`sql.rs`), beside the
+//! aggregate it stores: `games/`, `accounts/`, `puzzles.rs`, `puzzle_ratings.rs`,
+//! `reviews.rs`, `lessons.rs`, each with the `Store` methods that reach it.
 
 mod accounts;
+mod games;
+mod heard;
 mod lessons;
 mod pg;
-mod pg_errors;
-mod pg_tls;
 mod puzzle_ratings;
 mod puzzles;
 mod read;
 mod reviews;
 mod schema;
 mod sql;
+mod sqlite;
 mod writer;
 
 pub use accounts::{
-    AccountOp, AccountRow, ChallengeRow, Counts, Listing, Outcome, RateGame, RatingPoint,
-    RatingRow, SessionRow, SESSION_MS,
+    AccountOp, AccountRow, ChallengeRow, RateGame, RatingPoint, RatingRow, SessionRow, SESSION_MS,
 };
+pub use games::{
+    ClockRow, Counts, EngineClaim, GameRow, Head, Listing, Outcome, StatusRow, Summary,
+};
+pub use heard::{Changed, Heard, HeardMove};
 pub use puzzle_ratings::{Attempt, Rated, RatingRow as PuzzleRatingRow, RatingsDump};
 pub use puzzles::PuzzleRow;
 pub use reviews::ReviewRow;
@@ -54,8 +61,9 @@ use read::Readers;
 use writer::{Op, Writer};
 
 /// The connection-level operations of a backend, used by the writer thread (its batches of
-/// savepoints) and by the readers. One trait, two implementations: SQLite's
-/// (`rusqlite::Connection`, in `writer.rs` and `read.rs`) and PostgreSQL's (`pg.rs`).
+/// savepoints) and by the readers: what the two dialects do differently. One trait, two
+/// implementations: SQLite's (`rusqlite::Connection`, in `sqlite.rs`) and PostgreSQL's
+/// (`pg/mod.rs`); everything else is SQL both run as it is, over [`sql::Sql`].
 trait Conn: Send {
     /// Starts the transaction of a batch.
     fn begin(&mut self) -> StoreResult<()>;
@@ -63,17 +71,27 @@ trait Conn: Send {
     fn exec(&mut self, sql: &str) -> StoreResult<()>;
     /// Whether a transaction is open (after an error that ended it, false).
     fn in_transaction(&self) -> bool;
-    /// Runs one change (never a test's `Hold`, which `writer::apply` unwraps).
-    fn apply(&mut self, op: &Op) -> StoreResult<bool>;
-    fn load(&mut self, id: &str) -> StoreResult<Option<(GameRow, Vec<String>)>>;
-    fn ids_after(&mut self, after: &str, limit: usize) -> StoreResult<Vec<String>>;
-    /// Games with something overdue at `now`: an engine claim that ran out, or a clock
-    /// whose deadline passed.
-    fn due(&mut self, now: i64, limit: usize) -> StoreResult<Vec<String>>;
-    /// The connection for the statements that both backends run as they are (`sql.rs`).
-    fn sql(&mut self) -> Box<dyn sql::Sql + '_>;
+    /// The connection for the statements that both backends run as they are.
+    fn sql(&mut self) -> &mut dyn sql::Sql;
+    /// Runs a change of a game row checked against its revision, in this dialect's form:
+    /// how many game rows it changed.
+    fn change(&mut self, change: &games::GameChange, params: &[sql::Val]) -> StoreResult<u64>;
+    /// Starts a read-only transaction that sees one snapshot (ended by `COMMIT`).
+    fn begin_snapshot(&mut self) -> StoreResult<()>;
+    /// Runs `read`, again on a new connection if the connection was lost (PostgreSQL).
+    fn reading(
+        &mut self,
+        read: &mut dyn FnMut(&mut dyn Conn) -> StoreResult<()>,
+    ) -> StoreResult<()>;
+    /// Refuses every write from now on, or allows them again (a setting of the connection).
+    fn set_read_only(&mut self, on: bool) -> StoreResult<()>;
+    /// Tells the other instances' lobbies `payload` on `channel`, with the batch. Nothing to
+    /// tell for SQLite, which one process uses.
+    fn notify(&mut self, _channel: &str, _payload: &str) -> StoreResult<()> {
+        Ok(())
+    }
     /// Tells the other server instances, as part of the batch's transaction (so only if it
-    /// commits), what the batch changed. Nothing to tell for SQLite, which one process uses.
+    /// commits), what the batch changed. Nothing to tell for SQLite.
     fn announce(&mut self, _changes: &[Heard]) -> StoreResult<()> {
         Ok(())
     }
@@ -113,204 +131,6 @@ impl From<rusqlite::Error> for StoreError {
 
 pub type StoreResult<T> = Result<T, StoreError>;
 
-/// One row of `games`: everything about a game but its moves.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRow {
-    pub id: String,
-    /// Milliseconds since the Unix epoch.
-    pub created: i64,
-    pub updated: i64,
-    /// `computer`, `friend` or `local`.
-    pub mode: String,
-    pub rules: String,
-    /// The lottery seed, as text because SQLite integers are signed 64-bit.
-    pub seed: String,
-    /// The position string the game started from.
-    pub start: String,
-    /// `human` or `level:N`, for South and North.
-    pub seats: [String; 2],
-    /// The seat secrets; `None` for a computer seat or a friend's seat nobody has taken yet.
-    pub secrets: [Option<String>; 2],
-    /// `playing` or `over`.
-    pub status: String,
-    /// `*`, `1-0`, `0-1` or `1/2-1/2`.
-    pub result: String,
-    /// Why the game ended: `last_seeds`, `quiet`, `resignation`, or a record's own text.
-    pub termination: Option<String>,
-    /// The game that a rematch of this one started.
-    pub rematch: Option<String>,
-    /// Free tags of an imported record, as a JSON array of pairs.
-    pub tags: String,
-    /// Hints may be asked for. Between friends only when both agreed as the game was made.
-    pub hints: bool,
-    /// A friend game's join token (only the invite link carries it); `None` before tokens.
-    pub invite: Option<String>,
-    /// How many changes the game has had: each change names the revision it was checked
-    /// against and is refused ([`StoreError::Conflict`]) if another server changed the game
-    /// first.
-    pub revision: i64,
-    /// The server instance that owes the engine's reply, while it is the engine's turn.
-    pub engine: Option<EngineClaim>,
-    /// The clocks of a game made with a time control.
-    pub clock: Option<ClockRow>,
-    /// An offer waiting for the other player: `draw:south`, `takeback:north`.
-    pub offer: Option<String>,
-    /// Since when each side's player (South, North) has had no connection to the game.
-    pub away: [Option<i64>; 2],
-    /// The account names holding South's and North's seats, if any.
-    pub accounts: [Option<String>; 2],
-    /// Whether the game changes its players' ratings.
-    pub rated: bool,
-    /// Whether the game is listed while it is played.
-    pub public: bool,
-    /// The players' ratings as the game began and, once rated, after it
-    /// (crate::rating::GameRatings as JSON).
-    pub ratings: Option<String>,
-    /// The rating category of its clock (crate::rating::Category), for lists' filters.
-    pub category: Option<String>,
-}
-
-/// A game's clocks as stored (crate::round::clock).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ClockRow {
-    /// The time control, `5+3` or `3d`.
-    pub control: String,
-    /// Milliseconds left for South and North when their time last stopped.
-    pub left: [i64; 2],
-    /// Since when the side to move uses its time (milliseconds since the epoch); `None` while
-    /// the clocks do not run.
-    pub since: Option<i64>,
-    /// When the side to move's time is up whatever its lag: each instance looks for games
-    /// past it (`Store::due`).
-    pub deadline: Option<i64>,
-}
-
-/// Which server instance plays the engine's move in a game, and until when that claim holds:
-/// past `until` another instance may take the engine's turn over (its owner has died, or is
-/// far behind).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineClaim {
-    pub owner: String,
-    /// Milliseconds since the Unix epoch.
-    pub until: i64,
-}
-
-/// What the store heard that other server instances changed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Changed {
-    /// These changes, in the order they were committed.
-    Games(Vec<Heard>),
-    /// The way to hear about changes was lost and is back: any game may have changed.
-    Missed,
-    /// Another instance's lobby message (crate::lobby::bus), as it published it.
-    Lobby(String),
-}
-
-/// One change another instance made to a game: the revision it brought the game to, and the
-/// move when the change was a move (so that a game one revision behind takes it without
-/// reading the database).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Heard {
-    pub id: String,
-    pub revision: i64,
-    pub mv: Option<HeardMove>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HeardMove {
-    pub ply: i64,
-    pub mv: String,
-    pub at: i64,
-    /// Who owes the engine's reply after the move.
-    pub engine: Option<EngineClaim>,
-    /// The clocks after the move (the lag the mover was granted is known only where it moved).
-    pub clock: Option<ClockRow>,
-}
-
-impl Heard {
-    /// One line of an announcement: `ID REVISION`, and for a move `PLY MOVE AT OWNER UNTIL`
-    /// (`- 0` when nobody owes the engine's reply), then for a game with clocks `CONTROL SOUTH
-    /// NORTH SINCE DEADLINE` (`-` for a clock that does not run).
-    pub(crate) fn line(&self) -> String {
-        let Some(m) = &self.mv else {
-            return format!("{} {}", self.id, self.revision);
-        };
-        let (owner, until) = match &m.engine {
-            Some(c) => (c.owner.as_str(), c.until),
-            None => ("-", 0),
-        };
-        let mut line = format!(
-            "{} {} {} {} {} {owner} {until}",
-            self.id, self.revision, m.ply, m.mv, m.at
-        );
-        if let Some(c) = &m.clock {
-            let opt = |v: Option<i64>| v.map_or("-".to_string(), |v| v.to_string());
-            line.push_str(&format!(
-                " {} {} {} {} {}",
-                c.control,
-                c.left[0],
-                c.left[1],
-                opt(c.since),
-                opt(c.deadline)
-            ));
-        }
-        line
-    }
-
-    /// Reads a line; `None` if it is not one (from an instance of another version, say).
-    pub(crate) fn parse(line: &str) -> Option<Heard> {
-        let f: Vec<&str> = line.split(' ').collect();
-        let (id, revision) = (f.first()?.to_string(), f.get(1)?.parse().ok()?);
-        let opt = |s: &str| -> Option<Option<i64>> {
-            if s == "-" {
-                Some(None)
-            } else {
-                s.parse().ok().map(Some)
-            }
-        };
-        let mv = match f.len() {
-            2 => None,
-            7 | 12 => Some(HeardMove {
-                ply: f[2].parse().ok()?,
-                mv: f[3].to_string(),
-                at: f[4].parse().ok()?,
-                engine: (f[5] != "-").then(|| EngineClaim {
-                    owner: f[5].to_string(),
-                    until: f[6].parse().unwrap_or(0),
-                }),
-                clock: match f.len() {
-                    12 => Some(ClockRow {
-                        control: f[7].to_string(),
-                        left: [f[8].parse().ok()?, f[9].parse().ok()?],
-                        since: opt(f[10])?,
-                        deadline: opt(f[11])?,
-                    }),
-                    _ => None,
-                },
-            }),
-            _ => return None,
-        };
-        Some(Heard { id, revision, mv })
-    }
-}
-
-/// A line of the archive.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Summary {
-    pub id: String,
-    pub created: i64,
-    pub updated: i64,
-    pub mode: String,
-    pub rules: String,
-    pub seats: [String; 2],
-    pub status: String,
-    pub result: String,
-    pub moves: i64,
-    pub accounts: [Option<String>; 2],
-    pub rated: bool,
-    pub clock: Option<String>,
-}
-
 pub struct Store {
     // Dropped first: the writer finishes what is queued before the readers' connections close.
     writer: Writer,
@@ -322,7 +142,7 @@ pub struct Store {
     /// changes (PostgreSQL).
     closing: Arc<std::sync::atomic::AtomicBool>,
     /// How to reach the database again for listening (PostgreSQL); `None` for SQLite.
-    listen: Option<pg_tls::Target>,
+    listen: Option<pg::tls::Target>,
     /// The channel the lobbies of the instances sharing the database talk on (PostgreSQL):
     /// one per schema, so that stores in other schemas of the database do not hear it.
     lobby_channel: Option<String>,
@@ -373,7 +193,7 @@ impl Store {
     /// Connects to PostgreSQL (a writer connection and a few readers) and brings its schema
     /// up to date with the versioned migrations in `schema_migrations`.
     pub fn open_postgres(url: &str) -> StoreResult<Store> {
-        pg::open(pg_tls::Target::parse(url)?, None)
+        pg::open(pg::tls::Target::parse(url)?, None)
     }
 
     /// For tests that start servers: a URL whose search path is a fresh schema (left in
@@ -392,7 +212,7 @@ impl Store {
     pub fn test_postgres_pair(what: &str) -> (Store, Store) {
         let url = test_postgres_env(what);
         let config =
-            pg_tls::Target::parse(&url).expect("ANYWOLI_TEST_POSTGRES is not a PostgreSQL URL");
+            pg::tls::Target::parse(&url).expect("ANYWOLI_TEST_POSTGRES is not a PostgreSQL URL");
         pg::open_scratch_pair(config).expect("cannot open the PostgreSQL test stores")
     }
 
@@ -403,7 +223,7 @@ impl Store {
     pub fn test_postgres(what: &str) -> Store {
         let url = test_postgres_env(what);
         let config =
-            pg_tls::Target::parse(&url).expect("ANYWOLI_TEST_POSTGRES is not a PostgreSQL URL");
+            pg::tls::Target::parse(&url).expect("ANYWOLI_TEST_POSTGRES is not a PostgreSQL URL");
         pg::open_scratch(config).expect("cannot open the PostgreSQL test store")
     }
 
@@ -422,110 +242,6 @@ impl Store {
             lobby_channel: None,
             _scratch: None,
         })
-    }
-
-    pub fn create_game(&self, g: &GameRow, moves: &[String]) -> StoreResult<()> {
-        self.writer
-            .call(Op::CreateGame {
-                row: g.clone(),
-                moves: moves.to_vec(),
-            })
-            .map(drop)
-    }
-
-    pub fn load(&self, id: &str) -> StoreResult<Option<(GameRow, Vec<String>)>> {
-        self.readers.with(|c| c.load(id))
-    }
-
-    /// Appends move number `ply` (counting from 1) and the game's new status in one
-    /// transaction. Fails, changing nothing, if that ply is already stored or the game is no
-    /// longer at `head.expect`.
-    pub fn append_move(
-        &self,
-        head: Head,
-        ply: usize,
-        mv: &str,
-        status: StatusRow,
-    ) -> StoreResult<()> {
-        self.writer
-            .call(Op::AppendMove {
-                head,
-                ply: ply as i64,
-                mv: mv.to_string(),
-                status,
-            })
-            .map(drop)
-    }
-
-    /// Keeps the first `keep` moves and deletes the rest (a take-back); the game is playing.
-    pub fn truncate_moves(&self, head: Head, keep: usize) -> StoreResult<()> {
-        self.writer
-            .call(Op::TruncateMoves {
-                head,
-                keep: keep as i64,
-            })
-            .map(drop)
-    }
-
-    pub fn set_status(&self, head: Head, status: StatusRow) -> StoreResult<()> {
-        self.writer.call(Op::SetStatus { head, status }).map(drop)
-    }
-
-    /// A change of what the head carries only (an offer made or answered).
-    pub fn touch(&self, head: Head) -> StoreResult<()> {
-        self.writer.call(Op::Touch { head }).map(drop)
-    }
-
-    /// Gives an untaken seat its secret. A seat someone took first is a
-    /// [`StoreError::Conflict`], as any change to a game that moved on.
-    pub fn claim_seat(
-        &self,
-        head: Head,
-        seat: usize,
-        secret: &str,
-        account: Option<&str>,
-    ) -> StoreResult<()> {
-        self.writer
-            .call(Op::ClaimSeat {
-                head,
-                seat,
-                secret: secret.to_string(),
-                account: account.map(str::to_string),
-            })
-            .map(drop)
-    }
-
-    /// Creates the rematch game `next` and links the game to it, in one transaction; a
-    /// [`StoreError::Conflict`] (creating nothing) if the game already has a rematch.
-    pub fn create_rematch(&self, head: Head, next: &GameRow) -> StoreResult<()> {
-        self.writer
-            .call(Op::CreateRematch {
-                head,
-                next: next.clone(),
-            })
-            .map(drop)
-    }
-
-    /// Claims the engine's turn in game `id` at revision `expect` for this instance until
-    /// `until`, if nobody holds it or its holder's claim ran out before `now`. True if granted.
-    /// The claim changes no revision: it is not a change of the game.
-    pub fn claim_engine(&self, id: &str, expect: i64, now: i64, until: i64) -> StoreResult<bool> {
-        self.writer.call(Op::ClaimEngine {
-            id: id.to_string(),
-            expect,
-            claim: EngineClaim {
-                owner: self.instance.clone(),
-                until,
-            },
-            now,
-        })
-    }
-
-    /// Up to `limit` games (of each kind) with something overdue at `now`: an engine claim
-    /// that ran out (its owner did not play the move in time: it died, so another instance
-    /// takes the turn over), or a clock whose deadline passed (a flag to call).
-    pub fn due(&self, now: i64, limit: usize) -> StoreResult<Vec<String>> {
-        self.readers.with(|c| c.due(now, limit))
     }
 
     /// This process's name among the instances sharing the database.
@@ -575,229 +291,6 @@ impl Store {
             None => Ok(()),
         }
     }
-
-    /// Stores (or replaces) a game's review.
-    pub fn save_review(&self, r: ReviewRow) -> StoreResult<()> {
-        self.writer.call(Op::SaveReview(r)).map(drop)
-    }
-
-    /// The review stored for game `id`, if any.
-    pub fn review(&self, id: &str) -> StoreResult<Option<ReviewRow>> {
-        self.readers.with(|c| reviews::load(&mut *c.sql(), id))
-    }
-
-    /// Stores a community puzzle; false (nothing stored) when its position, rules and seed
-    /// are a puzzle already.
-    pub fn save_puzzle(&self, p: PuzzleRow) -> StoreResult<bool> {
-        self.writer.call(Op::SavePuzzle(p))
-    }
-
-    /// The community puzzle `id`, if any.
-    pub fn puzzle(&self, id: &str) -> StoreResult<Option<PuzzleRow>> {
-        self.readers.with(|c| puzzles::by_id(&mut *c.sql(), id))
-    }
-
-    /// The community puzzle of a position under `rules` (and lottery `seed`, "" otherwise).
-    pub fn puzzle_of(
-        &self,
-        position: &str,
-        rules: &str,
-        seed: &str,
-    ) -> StoreResult<Option<PuzzleRow>> {
-        self.readers
-            .with(|c| puzzles::by_position(&mut *c.sql(), position, rules, seed))
-    }
-
-    /// Community puzzles, newest first (`limit` after `offset`; with `theme`, those with
-    /// it), and how many there are in all.
-    pub fn puzzles(
-        &self,
-        theme: Option<&str>,
-        limit: i64,
-        offset: i64,
-    ) -> StoreResult<(Vec<PuzzleRow>, i64)> {
-        self.readers
-            .with(|c| puzzles::list(&mut *c.sql(), theme, limit, offset))
-    }
-
-    /// Rates a solver's attempt at a puzzle if it is the solver's first at it: the ratings
-    /// before and after, or `None` when nothing changed.
-    pub fn rate_puzzle(&self, attempt: Attempt) -> StoreResult<Option<Rated>> {
-        let out = Arc::new(Mutex::new(None));
-        self.writer.call(Op::RatePuzzle {
-            attempt,
-            out: out.clone(),
-        })?;
-        let r = *out.lock().unwrap_or_else(|e| e.into_inner());
-        Ok(r)
-    }
-
-    /// A solver's puzzle rating, if it has one.
-    pub fn solver_rating(&self, solver: &str) -> StoreResult<Option<PuzzleRatingRow>> {
-        self.readers
-            .with(|c| puzzle_ratings::solver(&mut *c.sql(), solver))
-    }
-
-    /// The ratings of those of `ids` that have one.
-    pub fn puzzle_ratings(&self, ids: &[String]) -> StoreResult<Vec<(String, PuzzleRatingRow)>> {
-        self.readers
-            .with(|c| puzzle_ratings::puzzles(&mut *c.sql(), ids))
-    }
-
-    /// Every puzzle rating, solver rating and attempt (`anywoli db migrate`).
-    pub fn puzzle_ratings_dump(&self) -> StoreResult<RatingsDump> {
-        self.readers.with(|c| puzzle_ratings::dump(&mut *c.sql()))
-    }
-
-    /// Writes the rows of `dump` that are not there yet, in one transaction: how many.
-    pub fn import_puzzle_ratings(&self, dump: RatingsDump) -> StoreResult<u64> {
-        let out = Arc::new(Mutex::new(0));
-        self.writer.call(Op::ImportPuzzleRatings {
-            dump,
-            out: out.clone(),
-        })?;
-        let n = *out.lock().unwrap_or_else(|e| e.into_inner());
-        Ok(n)
-    }
-
-    /// Marks exercises of the course done for an account (`lesson#n`); those done before
-    /// keep their time. Whether any was new.
-    pub fn lessons_done(&self, account: &str, exercises: Vec<String>) -> StoreResult<bool> {
-        self.writer.call(Op::LessonsDone {
-            account: account.to_string(),
-            exercises,
-            at: crate::dates::now_ms(),
-        })
-    }
-
-    /// The exercises an account has done, in the order it did them.
-    pub fn lesson_progress(&self, account: &str) -> StoreResult<Vec<String>> {
-        self.readers.with(|c| lessons::done(&mut *c.sql(), account))
-    }
-
-    /// Every account's course progress (`anywoli db migrate`).
-    pub fn lesson_progress_dump(&self) -> StoreResult<Vec<(String, String, i64)>> {
-        self.readers.with(|c| lessons::dump(&mut *c.sql()))
-    }
-
-    /// Writes the rows of `rows` that are not there yet: how many.
-    pub fn import_lesson_progress(&self, rows: Vec<(String, String, i64)>) -> StoreResult<u64> {
-        let out = Arc::new(Mutex::new(0));
-        self.writer.call(Op::ImportLessonProgress {
-            rows,
-            out: out.clone(),
-        })?;
-        let n = *out.lock().unwrap_or_else(|e| e.into_inner());
-        Ok(n)
-    }
-
-    /// The puzzles a solver has attempted.
-    pub fn attempted(&self, solver: &str) -> StoreResult<Vec<String>> {
-        self.readers
-            .with(|c| puzzle_ratings::attempted(&mut *c.sql(), solver))
-    }
-
-    /// The challenge `id`: its sender, whom it is for, and its body (JSON).
-    pub fn challenge(&self, id: &str) -> StoreResult<Option<ChallengeRow>> {
-        self.readers
-            .with(|c| accounts::challenge(&mut *c.sql(), id))
-    }
-
-    /// The challenges to and from `name`, and those made before `expired_before` (to drop).
-    pub fn challenges(&self, name: &str) -> StoreResult<Vec<ChallengeRow>> {
-        self.readers
-            .with(|c| accounts::challenges(&mut *c.sql(), name))
-    }
-
-    /// Challenges made before `before`, which have run out.
-    pub fn old_challenges(&self, before: i64) -> StoreResult<Vec<ChallengeRow>> {
-        self.readers
-            .with(|c| accounts::old_challenges(&mut *c.sql(), before))
-    }
-
-    /// A change to accounts and sessions; false for a new account whose name is taken.
-    pub fn account_op(&self, op: AccountOp) -> StoreResult<bool> {
-        self.writer.call(Op::Account(op))
-    }
-
-    /// The account whose name is `key` in lower case.
-    pub fn account(&self, key: &str) -> StoreResult<Option<AccountRow>> {
-        self.readers.with(|c| accounts::account(&mut *c.sql(), key))
-    }
-
-    /// Up to `limit` accounts whose key (lower-case name) is after `after` in byte order, for
-    /// walking every account a page at a time (`anywoli db migrate`).
-    pub fn accounts_after(&self, after: &str, limit: usize) -> StoreResult<Vec<AccountRow>> {
-        let collate = if self.is_shared() {
-            "COLLATE \"C\""
-        } else {
-            ""
-        };
-        self.readers
-            .with(|c| accounts::accounts_after(&mut *c.sql(), after, limit, collate))
-    }
-
-    /// The session whose cookie's SHA-256 is `token`, if it has not run out at `now`.
-    pub fn session(&self, token: &str, now: i64) -> StoreResult<Option<SessionRow>> {
-        self.readers
-            .with(|c| accounts::session(&mut *c.sql(), token, now))
-    }
-
-    /// A player's ratings (those with games), most played first.
-    pub fn ratings(&self, name: &str) -> StoreResult<Vec<RatingRow>> {
-        self.readers
-            .with(|c| accounts::ratings(&mut *c.sql(), name))
-    }
-
-    /// The last `limit` points of a player's rating history, oldest first.
-    pub fn rating_history(&self, name: &str, limit: usize) -> StoreResult<Vec<RatingPoint>> {
-        self.readers
-            .with(|c| accounts::history(&mut *c.sql(), name, limit))
-    }
-
-    /// A player's wins, draws and losses.
-    pub fn counts(&self, name: &str) -> StoreResult<Counts> {
-        self.readers.with(|c| accounts::counts(&mut *c.sql(), name))
-    }
-
-    /// The games of a list, newest change first.
-    pub fn list(&self, l: &Listing) -> StoreResult<Vec<Summary>> {
-        let collate = if self.is_shared() {
-            "COLLATE \"C\""
-        } else {
-            ""
-        };
-        self.readers
-            .with(|c| accounts::list(&mut *c.sql(), l, collate))
-    }
-
-    /// Sets who holds each seat and whether the game is listed while played.
-    pub fn set_seating(
-        &self,
-        head: Head,
-        accounts: [Option<String>; 2],
-        public: bool,
-    ) -> StoreResult<()> {
-        self.writer
-            .call(Op::SetSeating {
-                head,
-                accounts,
-                public,
-            })
-            .map(drop)
-    }
-
-    /// The most recently updated games, newest first; live friend games are unlisted (their
-    /// players did not make them public, and their free seat is for the invited friend).
-    pub fn recent(&self, limit: usize) -> StoreResult<Vec<Summary>> {
-        self.list(&Listing::Public { limit })
-    }
-
-    /// Up to `limit` game ids greater than `after`, in byte order (`""` for the first page),
-    /// every game included: for walking a whole store a page at a time (`anywoli db migrate`).
-    pub fn ids_after(&self, after: &str, limit: usize) -> StoreResult<Vec<String>> {
-        self.readers.with(|c| c.ids_after(after, limit))
-    }
 }
 
 impl Drop for Store {
@@ -805,34 +298,6 @@ impl Drop for Store {
         self.closing
             .store(true, std::sync::atomic::Ordering::Relaxed);
     }
-}
-
-/// What every change to a stored game carries.
-#[derive(Clone, Debug)]
-pub struct Head {
-    pub id: String,
-    /// The revision the change was checked against; the game's revision becomes one more.
-    pub expect: i64,
-    /// When, in milliseconds since the Unix epoch.
-    pub at: i64,
-    /// Who owes the engine's reply after the change (none when it is not the engine's turn).
-    pub engine: Option<EngineClaim>,
-    /// The clocks after the change.
-    pub clock: Option<ClockRow>,
-    /// The offer waiting after the change.
-    pub offer: Option<String>,
-    /// Since when each side's player has been away, after the change.
-    pub away: [Option<i64>; 2],
-}
-
-/// A game's `status`, `result` and `termination` columns.
-#[derive(Clone, Debug)]
-pub struct StatusRow {
-    pub status: String,
-    pub result: String,
-    pub termination: Option<String>,
-    /// A rated game that ends with this change: its players' ratings change with it.
-    pub rate: Option<RateGame>,
 }
 
 /// A name for this process among the server instances sharing a database.

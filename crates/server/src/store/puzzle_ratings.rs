@@ -3,7 +3,9 @@
 //! puzzle is solved without a mistake and lost on a wrong move or a look at the solution.
 //! Later attempts at the same puzzle change nothing: the answer is known by then.
 
-use super::sql::{Sql, Val};
+use super::sql::{FromRow, Row, Sql, Val};
+use super::writer;
+use super::Store;
 use super::StoreResult;
 use crate::rating::{self, Rating};
 
@@ -64,18 +66,20 @@ pub struct RatingRow {
     pub solved: i64,
 }
 
-fn rating_of(r: &[Val]) -> StoreResult<Rating> {
-    Ok(Rating {
-        rating: r[0].real()?,
-        deviation: r[1].real()?,
-        volatility: r[2].real()?,
-    })
+impl FromRow for RatingRow {
+    fn from_row(r: &Row) -> StoreResult<RatingRow> {
+        Ok(RatingRow {
+            rating: Rating::from_row(r)?,
+            attempts: r.int("attempts")?,
+            solved: r.int("solved")?,
+        })
+    }
 }
 
 /// Rates `a` if it is the solver's first attempt at the puzzle: both ratings read (locked on
 /// PostgreSQL, so that attempts on two instances are rated one after the other), aged, updated
 /// and written. `None` when the solver had attempted the puzzle before: nothing changes.
-pub(super) fn rate(db: &mut dyn Sql, a: &Attempt, lock: bool) -> StoreResult<Option<Rated>> {
+pub(super) fn rate(db: &mut dyn Sql, a: &Attempt) -> StoreResult<Option<Rated>> {
     let first = db.execute(
         "INSERT INTO puzzle_attempts (puzzle, solver, won, at) VALUES ($1, $2, $3, $4)
          ON CONFLICT DO NOTHING",
@@ -89,6 +93,48 @@ pub(super) fn rate(db: &mut dyn Sql, a: &Attempt, lock: bool) -> StoreResult<Opt
     if first == 0 {
         return Ok(None);
     }
+    // Made first, so that there are rows to lock.
+    add_ratings(db, a)?;
+    let for_update = db.dialect().for_update();
+    let s = db.query(
+        &format!(
+            "SELECT rating, deviation, volatility, attempts, at FROM solver_ratings
+             WHERE solver = $1{for_update}"
+        ),
+        &[(&a.solver).into()],
+    )?;
+    let p = db.query(
+        &format!(
+            "SELECT rating, deviation, volatility, attempts, at FROM puzzle_ratings
+             WHERE puzzle = $1{for_update}"
+        ),
+        &[(&a.puzzle).into()],
+    )?;
+    let (Some(s), Some(p)) = (s.first(), p.first()) else {
+        return Err(super::StoreError::Failed(
+            "a puzzle rating row vanished while being rated".to_string(),
+        ));
+    };
+    let before = [Rating::from_row(s)?, Rating::from_row(p)?];
+    // A first attempt starts from the deviation it has, which ageing cannot raise.
+    let idle = |row: &Row| -> StoreResult<i64> {
+        Ok(if row.int("attempts")? == 0 {
+            0
+        } else {
+            a.at - row.int("at")?
+        })
+    };
+    let score = if a.won { rating::WIN } else { rating::LOSS };
+    let after = rating::after_rated_game(before, [idle(s)?, idle(p)?], score);
+    write(db, a, after)?;
+    Ok(Some(Rated {
+        solver: [before[0], after[0]],
+        puzzle: [before[1], after[1]],
+    }))
+}
+
+/// The solver's and the puzzle's ratings as they start, unless they have one already.
+fn add_ratings(db: &mut dyn Sql, a: &Attempt) -> StoreResult<()> {
     let d = Rating::DEFAULT;
     db.execute(
         "INSERT INTO solver_ratings (solver, rating, deviation, volatility, attempts, at)
@@ -112,37 +158,11 @@ pub(super) fn rate(db: &mut dyn Sql, a: &Attempt, lock: bool) -> StoreResult<Opt
             a.at.into(),
         ],
     )?;
-    let for_update = if lock { " FOR UPDATE" } else { "" };
-    let s = db.query(
-        &format!(
-            "SELECT rating, deviation, volatility, attempts, at FROM solver_ratings
-             WHERE solver = $1{for_update}"
-        ),
-        &[(&a.solver).into()],
-    )?;
-    let p = db.query(
-        &format!(
-            "SELECT rating, deviation, volatility, attempts, at FROM puzzle_ratings
-             WHERE puzzle = $1{for_update}"
-        ),
-        &[(&a.puzzle).into()],
-    )?;
-    let (Some(s), Some(p)) = (s.first(), p.first()) else {
-        return Err(super::StoreError::Failed(
-            "a puzzle rating row vanished while being rated".to_string(),
-        ));
-    };
-    let before = [rating_of(s)?, rating_of(p)?];
-    // A first attempt starts from the deviation it has, which ageing cannot raise.
-    let idle = |row: &[Val]| -> StoreResult<i64> {
-        Ok(if row[3].int()? == 0 {
-            0
-        } else {
-            a.at - row[4].int()?
-        })
-    };
-    let score = if a.won { rating::WIN } else { rating::LOSS };
-    let after = rating::after_rated_game(before, [idle(s)?, idle(p)?], score);
+    Ok(())
+}
+
+/// The solver's and the puzzle's ratings after attempt `a`.
+fn write(db: &mut dyn Sql, a: &Attempt, after: [Rating; 2]) -> StoreResult<()> {
     db.execute(
         "UPDATE solver_ratings SET rating = $2, deviation = $3, volatility = $4,
             attempts = attempts + 1, at = $5 WHERE solver = $1",
@@ -166,27 +186,16 @@ pub(super) fn rate(db: &mut dyn Sql, a: &Attempt, lock: bool) -> StoreResult<Opt
             a.at.into(),
         ],
     )?;
-    Ok(Some(Rated {
-        solver: [before[0], after[0]],
-        puzzle: [before[1], after[1]],
-    }))
+    Ok(())
 }
 
 /// The solver's rating, if it has one.
 pub(super) fn solver(db: &mut dyn Sql, solver: &str) -> StoreResult<Option<RatingRow>> {
-    let rows = db.query(
-        "SELECT rating, deviation, volatility, attempts FROM solver_ratings WHERE solver = $1",
+    db.row(
+        "SELECT rating, deviation, volatility, attempts, 0 AS solved FROM solver_ratings
+         WHERE solver = $1",
         &[solver.into()],
-    )?;
-    rows.first()
-        .map(|r| {
-            Ok(RatingRow {
-                rating: rating_of(r)?,
-                attempts: r[3].int()?,
-                solved: 0,
-            })
-        })
-        .transpose()
+    )
 }
 
 /// The ratings of the puzzles that have one, by puzzle.
@@ -205,14 +214,7 @@ pub(super) fn puzzles(db: &mut dyn Sql, ids: &[String]) -> StoreResult<Vec<(Stri
             &params,
         )?;
         for r in rows {
-            out.push((
-                r[5].text()?,
-                RatingRow {
-                    rating: rating_of(&r)?,
-                    attempts: r[3].int()?,
-                    solved: r[4].int()?,
-                },
-            ));
+            out.push((r.text("puzzle")?, RatingRow::from_row(&r)?));
         }
     }
     Ok(out)
@@ -225,7 +227,7 @@ pub(super) fn attempted(db: &mut dyn Sql, solver: &str) -> StoreResult<Vec<Strin
         &[solver.into()],
     )?
     .iter()
-    .map(|r| r[0].text())
+    .map(|r| r.text("puzzle"))
     .collect()
 }
 
@@ -247,8 +249,12 @@ pub(super) fn dump(db: &mut dyn Sql) -> StoreResult<RatingsDump> {
          ORDER BY solver",
         &[],
     )? {
-        d.solvers
-            .push((r[5].text()?, rating_of(&r)?, r[3].int()?, r[4].int()?));
+        d.solvers.push((
+            r.text("solver")?,
+            Rating::from_row(&r)?,
+            r.int("attempts")?,
+            r.int("at")?,
+        ));
     }
     for r in db.query(
         "SELECT rating, deviation, volatility, attempts, at, puzzle, solved FROM puzzle_ratings
@@ -256,19 +262,23 @@ pub(super) fn dump(db: &mut dyn Sql) -> StoreResult<RatingsDump> {
         &[],
     )? {
         d.puzzles.push((
-            r[5].text()?,
-            rating_of(&r)?,
-            r[3].int()?,
-            r[6].int()?,
-            r[4].int()?,
+            r.text("puzzle")?,
+            Rating::from_row(&r)?,
+            r.int("attempts")?,
+            r.int("solved")?,
+            r.int("at")?,
         ));
     }
     for r in db.query(
         "SELECT puzzle, solver, won, at FROM puzzle_attempts ORDER BY puzzle, solver",
         &[],
     )? {
-        d.attempts
-            .push((r[0].text()?, r[1].text()?, r[2].bool()?, r[3].int()?));
+        d.attempts.push((
+            r.text("puzzle")?,
+            r.text("solver")?,
+            r.bool("won")?,
+            r.int("at")?,
+        ));
     }
     Ok(d)
 }
@@ -313,4 +323,38 @@ pub(super) fn import(db: &mut dyn Sql, d: &RatingsDump) -> StoreResult<u64> {
         )?;
     }
     Ok(n)
+}
+
+/// Puzzle ratings and attempts.
+impl Store {
+    /// Rates a solver's attempt at a puzzle if it is the solver's first at it: the ratings
+    /// before and after, or `None` when nothing changed.
+    pub fn rate_puzzle(&self, attempt: Attempt) -> StoreResult<Option<Rated>> {
+        self.writer.call(writer::RatePuzzle(attempt))
+    }
+
+    /// A solver's puzzle rating, if it has one.
+    pub fn solver_rating(&self, solver: &str) -> StoreResult<Option<RatingRow>> {
+        self.readers.sql(|db| self::solver(db, solver))
+    }
+
+    /// The ratings of those of `ids` that have one.
+    pub fn puzzle_ratings(&self, ids: &[String]) -> StoreResult<Vec<(String, RatingRow)>> {
+        self.readers.sql(|db| puzzles(db, ids))
+    }
+
+    /// Every puzzle rating, solver rating and attempt (`anywoli db migrate`).
+    pub fn puzzle_ratings_dump(&self) -> StoreResult<RatingsDump> {
+        self.readers.sql(dump)
+    }
+
+    /// Writes the rows of `dump` that are not there yet, in one transaction: how many.
+    pub fn import_puzzle_ratings(&self, dump: RatingsDump) -> StoreResult<u64> {
+        self.writer.call(writer::ImportPuzzleRatings(dump))
+    }
+
+    /// The puzzles a solver has attempted.
+    pub fn attempted(&self, solver: &str) -> StoreResult<Vec<String>> {
+        self.readers.sql(|db| attempted(db, solver))
+    }
 }

@@ -2,7 +2,9 @@
 //! solver proved, kept with their whole solution so that judging an attempt needs no solver,
 //! as the committed collection's do.
 
-use super::sql::{Sql, Val};
+use super::sql::{FromRow, Row, Sql, Val};
+use super::writer::Op;
+use super::Store;
 use super::StoreResult;
 
 /// The table, the same text in both backends. A position is a puzzle once per rules (and
@@ -46,20 +48,22 @@ pub struct PuzzleRow {
 const COLUMNS: &str =
     "id, position, rules, seed, line, grade, plies, defences, themes, author, created";
 
-fn row(r: &[Val]) -> StoreResult<PuzzleRow> {
-    Ok(PuzzleRow {
-        id: r[0].text()?,
-        position: r[1].text()?,
-        rules: r[2].text()?,
-        seed: r[3].text()?,
-        line: r[4].text()?,
-        grade: r[5].int()?,
-        plies: r[6].int()?,
-        defences: r[7].int()?,
-        themes: r[8].text()?,
-        author: r[9].opt_text()?,
-        created: r[10].int()?,
-    })
+impl FromRow for PuzzleRow {
+    fn from_row(r: &Row) -> StoreResult<PuzzleRow> {
+        Ok(PuzzleRow {
+            id: r.text("id")?,
+            position: r.text("position")?,
+            rules: r.text("rules")?,
+            seed: r.text("seed")?,
+            line: r.text("line")?,
+            grade: r.int("grade")?,
+            plies: r.int("plies")?,
+            defences: r.int("defences")?,
+            themes: r.text("themes")?,
+            author: r.opt_text("author")?,
+            created: r.int("created")?,
+        })
+    }
 }
 
 /// Stores `p`; false (and nothing changed) when its position is a puzzle already.
@@ -88,11 +92,10 @@ pub(super) fn save(db: &mut dyn Sql, p: &PuzzleRow) -> StoreResult<bool> {
 }
 
 pub(super) fn by_id(db: &mut dyn Sql, id: &str) -> StoreResult<Option<PuzzleRow>> {
-    let rows = db.query(
+    db.row(
         &format!("SELECT {COLUMNS} FROM community_puzzles WHERE id = $1"),
         &[id.into()],
-    )?;
-    rows.first().map(|r| row(r)).transpose()
+    )
 }
 
 pub(super) fn by_position(
@@ -101,14 +104,13 @@ pub(super) fn by_position(
     rules: &str,
     seed: &str,
 ) -> StoreResult<Option<PuzzleRow>> {
-    let rows = db.query(
+    db.row(
         &format!(
             "SELECT {COLUMNS} FROM community_puzzles
              WHERE position = $1 AND rules = $2 AND seed = $3"
         ),
         &[position.into(), rules.into(), seed.into()],
-    )?;
-    rows.first().map(|r| row(r)).transpose()
+    )
 }
 
 /// The newest puzzles first, `limit` of them after skipping `offset`; with `theme`, only
@@ -128,15 +130,15 @@ pub(super) fn list(
         None => ("", Vec::new()),
     };
     let n = params.len();
-    let total = db.query(
-        &format!("SELECT COUNT(*) FROM community_puzzles {filter}"),
+    let total = db.count(
+        &format!("SELECT COUNT(*) AS n FROM community_puzzles {filter}"),
         &params,
+        "n",
     )?;
-    let total = total.first().map(|r| r[0].int()).transpose()?.unwrap_or(0);
     let mut all = params;
     all.push(limit.into());
     all.push(offset.into());
-    let rows = db.query(
+    let rows = db.rows(
         &format!(
             "SELECT {COLUMNS} FROM community_puzzles {filter}
              ORDER BY created DESC, id LIMIT ${} OFFSET ${}",
@@ -145,8 +147,41 @@ pub(super) fn list(
         ),
         &all,
     )?;
-    Ok((
-        rows.iter().map(|r| row(r)).collect::<StoreResult<_>>()?,
-        total,
-    ))
+    Ok((rows, total))
+}
+
+/// Community puzzles.
+impl Store {
+    /// Stores a community puzzle; false (nothing stored) when its position, rules and seed
+    /// are a puzzle already.
+    pub fn save_puzzle(&self, p: PuzzleRow) -> StoreResult<bool> {
+        self.writer.call(Op::SavePuzzle(p))
+    }
+
+    /// The community puzzle `id`, if any.
+    pub fn puzzle(&self, id: &str) -> StoreResult<Option<PuzzleRow>> {
+        self.readers.sql(|db| by_id(db, id))
+    }
+
+    /// The community puzzle of a position under `rules` (and lottery `seed`, "" otherwise).
+    pub fn puzzle_of(
+        &self,
+        position: &str,
+        rules: &str,
+        seed: &str,
+    ) -> StoreResult<Option<PuzzleRow>> {
+        self.readers
+            .sql(|db| by_position(db, position, rules, seed))
+    }
+
+    /// Community puzzles, newest first (`limit` after `offset`; with `theme`, those with
+    /// it), and how many there are in all.
+    pub fn puzzles(
+        &self,
+        theme: Option<&str>,
+        limit: i64,
+        offset: i64,
+    ) -> StoreResult<(Vec<PuzzleRow>, i64)> {
+        self.readers.sql(|db| list(db, theme, limit, offset))
+    }
 }

@@ -1,7 +1,9 @@
 //! Game reviews (issue 13): the engine's judgement of a game's moves, stored with the moves it
 //! judged, so that the next visitor gets it at once and a game that moved on is reviewed again.
 
-use super::sql::Sql;
+use super::sql::{FromRow, Row, Sql};
+use super::writer::Op;
+use super::Store;
 use super::StoreResult;
 
 /// The table, the same text in both backends.
@@ -38,19 +40,33 @@ pub(super) fn save(db: &mut dyn Sql, r: &ReviewRow) -> StoreResult<()> {
     Ok(())
 }
 
+impl FromRow for ReviewRow {
+    fn from_row(r: &Row) -> StoreResult<ReviewRow> {
+        Ok(ReviewRow {
+            game: r.text("game")?,
+            moves: r.text("moves")?,
+            body: r.text("body")?,
+            at: r.int("at")?,
+        })
+    }
+}
+
 pub(super) fn load(db: &mut dyn Sql, game: &str) -> StoreResult<Option<ReviewRow>> {
-    let rows = db.query(
+    db.row(
         "SELECT game, moves, body, at FROM reviews WHERE game = $1",
         &[game.into()],
-    )?;
-    rows.first()
-        .map(|r| {
-            Ok(ReviewRow {
-                game: r[0].text()?,
-                moves: r[1].text()?,
-                body: r[2].text()?,
-                at: r[3].int()?,
-            })
-        })
-        .transpose()
+    )
+}
+
+/// Game reviews.
+impl Store {
+    /// Stores (or replaces) a game's review.
+    pub fn save_review(&self, r: ReviewRow) -> StoreResult<()> {
+        self.writer.call(Op::SaveReview(r)).map(drop)
+    }
+
+    /// The review stored for game `id`, if any.
+    pub fn review(&self, id: &str) -> StoreResult<Option<ReviewRow>> {
+        self.readers.sql(|db| load(db, id))
+    }
 }

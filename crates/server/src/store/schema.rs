@@ -127,106 +127,76 @@ pub(super) fn set_up_reader(conn: &Connection) -> StoreResult<()> {
     Ok(())
 }
 
+/// The steps that bring an older database up to date, in order: the column of `games` whose
+/// presence says the step ran, and the step (run in one transaction, because the check looks
+/// at that one column only).
+const STEPS: &[(&str, &str)] = &[
+    // NULL in games made before hints could be turned off: see `hints_or_default`.
+    ("hints", "ALTER TABLE games ADD COLUMN hints INTEGER;"),
+    // NULL: a friend game made before invite tokens, whose old link still opens its seat.
+    ("invite", "ALTER TABLE games ADD COLUMN invite TEXT;"),
+    // Games made before revisions start at 0; no engine owes them a reply yet, which the
+    // server finds out when it loads one (crate::round).
+    (
+        "revision",
+        "ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+         ALTER TABLE games ADD COLUMN engine_owner TEXT;
+         ALTER TABLE games ADD COLUMN engine_until INTEGER;
+         CREATE INDEX IF NOT EXISTS games_engine_due ON games(engine_until)
+            WHERE engine_owner IS NOT NULL;",
+    ),
+    // Games made before clocks have none (NULL): untimed, as they were played.
+    (
+        "clock",
+        "ALTER TABLE games ADD COLUMN clock TEXT;
+         ALTER TABLE games ADD COLUMN clock_south INTEGER;
+         ALTER TABLE games ADD COLUMN clock_north INTEGER;
+         ALTER TABLE games ADD COLUMN clock_since INTEGER;
+         ALTER TABLE games ADD COLUMN deadline INTEGER;
+         CREATE INDEX IF NOT EXISTS games_deadline ON games(deadline)
+            WHERE deadline IS NOT NULL;",
+    ),
+    ("offer", "ALTER TABLE games ADD COLUMN offer TEXT;"),
+    (
+        "south_away",
+        "ALTER TABLE games ADD COLUMN south_away INTEGER;
+         ALTER TABLE games ADD COLUMN north_away INTEGER;",
+    ),
+    // Games made before accounts belong to nobody, are casual, and are listed as they were
+    // (finished ones, and live ones but between friends); the account tables follow.
+    (
+        "south_account",
+        "ALTER TABLE games ADD COLUMN south_account TEXT;
+         ALTER TABLE games ADD COLUMN north_account TEXT;
+         ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+         ALTER TABLE games ADD COLUMN public INTEGER NOT NULL DEFAULT 0;
+         UPDATE games SET public = 1 WHERE mode != 'friend';
+         ALTER TABLE games ADD COLUMN ratings TEXT;
+         ALTER TABLE games ADD COLUMN category TEXT;",
+    ),
+];
+
+/// What a step runs after its own text.
+fn step_tail(column: &str) -> &'static str {
+    match column {
+        "south_account" => ACCOUNT_TABLES,
+        _ => "",
+    }
+}
+
 /// Brings a database made by an older version up to this one's schema. Each step is checked
 /// by looking, so it runs once and a newer database is left alone.
 fn migrate(conn: &Connection) -> rusqlite::Result<()> {
-    let has_hints: bool = conn.query_row(
-        "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'hints'",
-        [],
-        |r| r.get::<_, i64>(0).map(|n| n > 0),
-    )?;
-    if !has_hints {
-        // NULL in games made before hints could be turned off: see `hints_or_default`.
-        conn.execute_batch("ALTER TABLE games ADD COLUMN hints INTEGER")?;
-    }
-    let has_invite: bool = conn.query_row(
-        "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'invite'",
-        [],
-        |r| r.get::<_, i64>(0).map(|n| n > 0),
-    )?;
-    if !has_invite {
-        // NULL: a friend game made before invite tokens, whose old link still opens its seat.
-        conn.execute_batch("ALTER TABLE games ADD COLUMN invite TEXT")?;
-    }
-    let has_revision: bool = conn.query_row(
-        "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'revision'",
-        [],
-        |r| r.get::<_, i64>(0).map(|n| n > 0),
-    )?;
-    if !has_revision {
-        // Games made before revisions start at 0; no engine owes them a reply yet, which the
-        // server finds out when it loads one (crate::round). One transaction: the check above
-        // looks at the first column only.
-        conn.execute_batch(
-            "BEGIN;
-             ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
-             ALTER TABLE games ADD COLUMN engine_owner TEXT;
-             ALTER TABLE games ADD COLUMN engine_until INTEGER;
-             CREATE INDEX IF NOT EXISTS games_engine_due ON games(engine_until)
-                WHERE engine_owner IS NOT NULL;
-             COMMIT;",
+    for (column, step) in STEPS {
+        let present: i64 = conn.query_row(
+            "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = ?1",
+            [column],
+            |r| r.get(0),
         )?;
-    }
-    let has_clock: bool = conn.query_row(
-        "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'clock'",
-        [],
-        |r| r.get::<_, i64>(0).map(|n| n > 0),
-    )?;
-    if !has_clock {
-        // Games made before clocks have none (NULL): untimed, as they were played.
-        conn.execute_batch(
-            "BEGIN;
-             ALTER TABLE games ADD COLUMN clock TEXT;
-             ALTER TABLE games ADD COLUMN clock_south INTEGER;
-             ALTER TABLE games ADD COLUMN clock_north INTEGER;
-             ALTER TABLE games ADD COLUMN clock_since INTEGER;
-             ALTER TABLE games ADD COLUMN deadline INTEGER;
-             CREATE INDEX IF NOT EXISTS games_deadline ON games(deadline)
-                WHERE deadline IS NOT NULL;
-             COMMIT;",
-        )?;
-    }
-    let has_offer: bool = conn.query_row(
-        "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'offer'",
-        [],
-        |r| r.get::<_, i64>(0).map(|n| n > 0),
-    )?;
-    if !has_offer {
-        conn.execute_batch("ALTER TABLE games ADD COLUMN offer TEXT")?;
-    }
-    let has_away: bool = conn.query_row(
-        "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'south_away'",
-        [],
-        |r| r.get::<_, i64>(0).map(|n| n > 0),
-    )?;
-    if !has_away {
-        conn.execute_batch(
-            "BEGIN;
-             ALTER TABLE games ADD COLUMN south_away INTEGER;
-             ALTER TABLE games ADD COLUMN north_away INTEGER;
-             COMMIT;",
-        )?;
-    }
-    let has_accounts: bool = conn.query_row(
-        "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'south_account'",
-        [],
-        |r| r.get::<_, i64>(0).map(|n| n > 0),
-    )?;
-    if !has_accounts {
-        // Games made before accounts belong to nobody, are casual, and are listed as they
-        // were (finished ones, and live ones but between friends).
-        conn.execute_batch(&format!(
-            "BEGIN;
-             ALTER TABLE games ADD COLUMN south_account TEXT;
-             ALTER TABLE games ADD COLUMN north_account TEXT;
-             ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
-             ALTER TABLE games ADD COLUMN public INTEGER NOT NULL DEFAULT 0;
-             UPDATE games SET public = 1 WHERE mode != 'friend';
-             ALTER TABLE games ADD COLUMN ratings TEXT;
-             ALTER TABLE games ADD COLUMN category TEXT;
-             {ACCOUNT_TABLES}
-             COMMIT;"
-        ))?;
+        if present == 0 {
+            let tail = step_tail(column);
+            conn.execute_batch(&format!("BEGIN; {step} {tail} COMMIT;"))?;
+        }
     }
     Ok(())
 }

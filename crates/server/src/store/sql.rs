@@ -2,6 +2,8 @@
 //! in SQLite and PostgreSQL (accounts, ratings, lists): written once, with `$1`, `$2`…
 //! parameters (SQLite reads them as `?1`, `?2`…) and values of a few plain types.
 
+use std::sync::Arc;
+
 use super::{StoreError, StoreResult};
 
 /// A parameter or a column's value.
@@ -15,28 +17,21 @@ pub(super) enum Val {
 }
 
 impl Val {
-    pub(super) fn text(&self) -> StoreResult<String> {
+    fn text(&self) -> StoreResult<String> {
         match self {
             Val::Text(s) => Ok(s.clone()),
             v => Err(bad(v, "text")),
         }
     }
 
-    pub(super) fn opt_text(&self) -> StoreResult<Option<String>> {
-        match self {
-            Val::Null => Ok(None),
-            v => v.text().map(Some),
-        }
-    }
-
-    pub(super) fn int(&self) -> StoreResult<i64> {
+    fn int(&self) -> StoreResult<i64> {
         match self {
             Val::Int(i) => Ok(*i),
             v => Err(bad(v, "integer")),
         }
     }
 
-    pub(super) fn real(&self) -> StoreResult<f64> {
+    fn real(&self) -> StoreResult<f64> {
         match self {
             Val::Real(r) => Ok(*r),
             Val::Int(i) => Ok(*i as f64),
@@ -45,17 +40,98 @@ impl Val {
     }
 
     /// SQLite keeps booleans as 0 and 1.
-    pub(super) fn bool(&self) -> StoreResult<bool> {
+    fn bool(&self) -> StoreResult<bool> {
         match self {
             Val::Bool(b) => Ok(*b),
             Val::Int(i) => Ok(*i != 0),
             v => Err(bad(v, "boolean")),
         }
     }
+
+    /// `None` for NULL, else what `get` makes of the value.
+    fn opt<T>(&self, get: impl Fn(&Val) -> StoreResult<T>) -> StoreResult<Option<T>> {
+        match self {
+            Val::Null => Ok(None),
+            v => get(v).map(Some),
+        }
+    }
 }
 
 fn bad(v: &Val, want: &str) -> StoreError {
     StoreError::Failed(format!("database: expected a {want}, found {v:?}"))
+}
+
+/// One row of a query's answer, its values found by their columns' names (a query names
+/// every column it reads, with `AS` where an expression has no name of its own).
+pub(super) struct Row {
+    pub(super) names: Arc<[String]>,
+    pub(super) vals: Vec<Val>,
+}
+
+impl Row {
+    fn get(&self, name: &str) -> StoreResult<&Val> {
+        self.names
+            .iter()
+            .position(|n| n == name)
+            .map(|i| &self.vals[i])
+            .ok_or_else(|| StoreError::Failed(format!("database: no column {name}")))
+    }
+
+    pub(super) fn text(&self, name: &str) -> StoreResult<String> {
+        self.get(name)?.text()
+    }
+
+    pub(super) fn opt_text(&self, name: &str) -> StoreResult<Option<String>> {
+        self.get(name)?.opt(Val::text)
+    }
+
+    pub(super) fn int(&self, name: &str) -> StoreResult<i64> {
+        self.get(name)?.int()
+    }
+
+    pub(super) fn opt_int(&self, name: &str) -> StoreResult<Option<i64>> {
+        self.get(name)?.opt(Val::int)
+    }
+
+    pub(super) fn real(&self, name: &str) -> StoreResult<f64> {
+        self.get(name)?.real()
+    }
+
+    pub(super) fn bool(&self, name: &str) -> StoreResult<bool> {
+        self.get(name)?.bool()
+    }
+
+    pub(super) fn opt_bool(&self, name: &str) -> StoreResult<Option<bool>> {
+        self.get(name)?.opt(Val::bool)
+    }
+}
+
+/// A type made from a row by its columns' names.
+pub(super) trait FromRow: Sized {
+    fn from_row(r: &Row) -> StoreResult<Self>;
+}
+
+impl dyn Sql + '_ {
+    /// The rows of a query, each made into a `T`.
+    pub(super) fn rows<T: FromRow>(&mut self, sql: &str, params: &[Val]) -> StoreResult<Vec<T>> {
+        self.query(sql, params)?.iter().map(T::from_row).collect()
+    }
+
+    /// The first row of a query, made into a `T`, if there is one.
+    pub(super) fn row<T: FromRow>(&mut self, sql: &str, params: &[Val]) -> StoreResult<Option<T>> {
+        self.query(sql, params)?
+            .first()
+            .map(T::from_row)
+            .transpose()
+    }
+
+    /// The integer column `name` of a query's one row (a count).
+    pub(super) fn count(&mut self, sql: &str, params: &[Val], name: &str) -> StoreResult<i64> {
+        match self.query(sql, params)?.first() {
+            Some(r) => r.int(name),
+            None => Err(StoreError::Failed(format!("database: no {name}"))),
+        }
+    }
 }
 
 impl From<&str> for Val {
@@ -94,110 +170,37 @@ impl<T: Into<Val>> From<Option<T>> for Val {
     }
 }
 
+/// Which backend a connection speaks to, for the few words their SQL spells differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Dialect {
+    Sqlite,
+    Postgres,
+}
+
+impl Dialect {
+    /// What makes a text column compare in byte order: SQLite's default, PostgreSQL's
+    /// `COLLATE "C"`.
+    pub(super) fn byte_order(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "",
+            Dialect::Postgres => "COLLATE \"C\"",
+        }
+    }
+
+    /// What locks the rows a read finds until the transaction ends: PostgreSQL's, where
+    /// another instance may be changing them; SQLite's writer is alone.
+    pub(super) fn for_update(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "",
+            Dialect::Postgres => " FOR UPDATE",
+        }
+    }
+}
+
 /// Statements over one connection, inside whatever transaction it has open.
 pub(super) trait Sql {
-    fn query(&mut self, sql: &str, params: &[Val]) -> StoreResult<Vec<Vec<Val>>>;
+    fn dialect(&self) -> Dialect;
+    fn query(&mut self, sql: &str, params: &[Val]) -> StoreResult<Vec<Row>>;
     /// How many rows the statement changed.
     fn execute(&mut self, sql: &str, params: &[Val]) -> StoreResult<u64>;
-}
-
-/// `$1` → `?1`: the same numbered parameters in SQLite's spelling.
-fn sqlite_text(sql: &str) -> String {
-    sql.replace('$', "?")
-}
-
-/// A SQLite connection, borrowed for [`Sql`] (whose calls take `&mut` for PostgreSQL's sake).
-pub(super) struct Lite<'a>(pub(super) &'a rusqlite::Connection);
-
-impl Sql for Lite<'_> {
-    fn query(&mut self, sql: &str, params: &[Val]) -> StoreResult<Vec<Vec<Val>>> {
-        let mut st = self.0.prepare_cached(&sqlite_text(sql))?;
-        let n = st.column_count();
-        let mut rows = st.query(rusqlite::params_from_iter(params.iter()))?;
-        let mut out = Vec::new();
-        while let Some(r) = rows.next()? {
-            let mut row = Vec::with_capacity(n);
-            for i in 0..n {
-                use rusqlite::types::ValueRef;
-                row.push(match r.get_ref(i)? {
-                    ValueRef::Null => Val::Null,
-                    ValueRef::Integer(i) => Val::Int(i),
-                    ValueRef::Real(f) => Val::Real(f),
-                    ValueRef::Text(t) | ValueRef::Blob(t) => {
-                        Val::Text(String::from_utf8_lossy(t).into_owned())
-                    }
-                });
-            }
-            out.push(row);
-        }
-        Ok(out)
-    }
-
-    fn execute(&mut self, sql: &str, params: &[Val]) -> StoreResult<u64> {
-        let mut st = self.0.prepare_cached(&sqlite_text(sql))?;
-        Ok(st.execute(rusqlite::params_from_iter(params.iter()))? as u64)
-    }
-}
-
-impl rusqlite::ToSql for Val {
-    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
-        use rusqlite::types::{ToSqlOutput, Value};
-        Ok(ToSqlOutput::Owned(match self {
-            Val::Null => Value::Null,
-            Val::Int(i) => Value::Integer(*i),
-            Val::Real(r) => Value::Real(*r),
-            Val::Text(s) => Value::Text(s.clone()),
-            Val::Bool(b) => Value::Integer(i64::from(*b)),
-        }))
-    }
-}
-
-/// PostgreSQL's half: each value as the statement's parameter `types` ask.
-pub(super) fn pg_params(
-    params: &[Val],
-    types: &[postgres::types::Type],
-) -> Vec<Box<dyn postgres::types::ToSql + Sync>> {
-    use postgres::types::Type;
-    params
-        .iter()
-        .zip(types)
-        .map(|(v, t)| -> Box<dyn postgres::types::ToSql + Sync> {
-            match v {
-                // A NULL must still be of the parameter's type for the driver to send it.
-                Val::Null if *t == Type::INT8 => Box::new(Option::<i64>::None),
-                Val::Null if *t == Type::FLOAT8 => Box::new(Option::<f64>::None),
-                Val::Null if *t == Type::BOOL => Box::new(Option::<bool>::None),
-                Val::Null => Box::new(Option::<String>::None),
-                Val::Int(i) => Box::new(*i),
-                Val::Real(r) => Box::new(*r),
-                Val::Text(s) => Box::new(s.clone()),
-                Val::Bool(b) => Box::new(*b),
-            }
-        })
-        .collect()
-}
-
-/// A PostgreSQL row's values, by their columns' types.
-pub(super) fn pg_row(r: &postgres::Row) -> StoreResult<Vec<Val>> {
-    use postgres::types::Type;
-    let mut out = Vec::with_capacity(r.len());
-    for (i, c) in r.columns().iter().enumerate() {
-        let t = c.type_();
-        let v = if *t == Type::INT8 {
-            r.try_get::<_, Option<i64>>(i)?.map_or(Val::Null, Val::Int)
-        } else if *t == Type::INT4 {
-            r.try_get::<_, Option<i32>>(i)?
-                .map_or(Val::Null, |v| Val::Int(v.into()))
-        } else if *t == Type::FLOAT8 {
-            r.try_get::<_, Option<f64>>(i)?.map_or(Val::Null, Val::Real)
-        } else if *t == Type::BOOL {
-            r.try_get::<_, Option<bool>>(i)?
-                .map_or(Val::Null, Val::Bool)
-        } else {
-            r.try_get::<_, Option<String>>(i)?
-                .map_or(Val::Null, Val::Text)
-        };
-        out.push(v);
-    }
-    Ok(out)
 }

@@ -28,17 +28,17 @@ use rustls::{
 };
 use tokio_postgres_rustls::MakeRustlsConnect;
 
-use super::{StoreError, StoreResult};
+use crate::store::{StoreError, StoreResult};
 
 /// A database to connect to: the connection settings and the TLS the URL asked for.
 #[derive(Clone)]
-pub(super) struct Target {
-    pub(super) config: Config,
+pub(in crate::store) struct Target {
+    pub(in crate::store) config: Config,
     tls: Option<MakeRustlsConnect>,
 }
 
 impl Target {
-    pub(super) fn parse(url: &str) -> StoreResult<Target> {
+    pub(in crate::store) fn parse(url: &str) -> StoreResult<Target> {
         let bad = |why: String| StoreError::Failed(format!("bad PostgreSQL URL: {why}"));
         let (rest, query) = url.split_once('?').unwrap_or((url, ""));
         let mut mode = "prefer".to_string();
@@ -84,7 +84,7 @@ impl Target {
                 )))
             }
         };
-        let tls = client_config(verify, root.as_deref()).map_err(bad)?;
+        let tls = client_config(verify, root.as_deref()).map_err(|e| bad(e.to_string()))?;
         Ok(Target {
             config,
             tls: Some(MakeRustlsConnect::new(tls)),
@@ -94,7 +94,7 @@ impl Target {
     /// Connects (blocking: not on an async runtime's thread). The error says why, down to
     /// its causes: "error performing TLS handshake" alone does not tell a wrong certificate
     /// from a wrong port.
-    pub(super) fn connect(&self) -> StoreResult<Client> {
+    pub(in crate::store) fn connect(&self) -> StoreResult<Client> {
         let made = match &self.tls {
             Some(tls) => self.config.connect(tls.clone()),
             None => self.config.connect(NoTls),
@@ -106,7 +106,7 @@ impl Target {
                 why.push_str(&format!(": {c}"));
                 cause = c.source();
             }
-            super::pg_errors::classify(&e, why)
+            super::errors::classify(&e, why)
         })
     }
 }
@@ -119,18 +119,35 @@ enum Verify {
     Full,
 }
 
-fn client_config(verify: Verify, root: Option<&str>) -> Result<ClientConfig, String> {
+/// Why the TLS set-up a URL asks for cannot be made.
+#[derive(Debug, thiserror::Error)]
+enum TlsError {
+    /// The TLS library offers no protocol version it trusts.
+    #[error("{0}")]
+    Protocols(rustls::Error),
+    #[error("cannot check certificates: {0}")]
+    Verifier(rustls::client::VerifierBuilderError),
+    /// The `sslrootcert` file cannot be read, or holds something that is no certificate.
+    #[error("sslrootcert {path}: {why}")]
+    RootCert { path: String, why: String },
+    #[error("sslrootcert {0} holds no certificate")]
+    NoRootCert(String),
+    #[error("the system has no trusted certificates: give sslrootcert=FILE")]
+    NoSystemRoots,
+}
+
+fn client_config(verify: Verify, root: Option<&str>) -> Result<ClientConfig, TlsError> {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let builder = ClientConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()
-        .map_err(|e| e.to_string())?;
+        .map_err(TlsError::Protocols)?;
     let verifier: Arc<dyn ServerCertVerifier> = match verify {
         Verify::Nothing => Arc::new(Unverified(provider)),
         Verify::Chain | Verify::Full => {
             let roots = Arc::new(roots(root)?);
             let webpki = WebPkiServerVerifier::builder_with_provider(roots, provider)
                 .build()
-                .map_err(|e| format!("cannot check certificates: {e}"))?;
+                .map_err(TlsError::Verifier)?;
             match verify {
                 Verify::Full => webpki,
                 _ => Arc::new(ChainOnly(webpki)),
@@ -144,29 +161,26 @@ fn client_config(verify: Verify, root: Option<&str>) -> Result<ClientConfig, Str
 }
 
 /// The trusted roots: a PEM file, or the system's store (`system` or nothing).
-fn roots(root: Option<&str>) -> Result<RootCertStore, String> {
+fn roots(root: Option<&str>) -> Result<RootCertStore, TlsError> {
     let mut store = RootCertStore::empty();
     match root {
         Some(path) if path != "system" => {
-            for cert in CertificateDer::pem_file_iter(path)
-                .map_err(|e| format!("sslrootcert {path}: {e}"))?
-            {
-                let cert = cert.map_err(|e| format!("sslrootcert {path}: {e}"))?;
-                store
-                    .add(cert)
-                    .map_err(|e| format!("sslrootcert {path}: {e}"))?;
+            let bad = |why: &dyn std::fmt::Display| TlsError::RootCert {
+                path: path.to_string(),
+                why: why.to_string(),
+            };
+            for cert in CertificateDer::pem_file_iter(path).map_err(|e| bad(&e))? {
+                store.add(cert.map_err(|e| bad(&e))?).map_err(|e| bad(&e))?;
             }
             if store.is_empty() {
-                return Err(format!("sslrootcert {path} holds no certificate"));
+                return Err(TlsError::NoRootCert(path.to_string()));
             }
         }
         _ => {
             let found = rustls_native_certs::load_native_certs();
             let (added, _) = store.add_parsable_certificates(found.certs);
             if added == 0 {
-                return Err(
-                    "the system has no trusted certificates: give sslrootcert=FILE".to_string(),
-                );
+                return Err(TlsError::NoSystemRoots);
             }
         }
     }

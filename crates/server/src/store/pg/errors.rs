@@ -1,11 +1,11 @@
 //! What a PostgreSQL error means to the store: a refusal worth trying again later (the
 //! server restarting, a lost connection, a full disk) or a failure. Both the connections
-//! (`pg.rs`) and their TLS set-up (`pg_tls.rs`) ask it.
+//! (`pg/mod.rs`) and their TLS set-up (`pg/tls.rs`) ask it.
 
-use super::StoreError;
+use crate::store::StoreError;
 
 /// `text`, as a change that may work later ([`StoreError::Unavailable`]) or not.
-pub(super) fn classify(e: &postgres::Error, text: String) -> StoreError {
+pub(in crate::store) fn classify(e: &postgres::Error, text: String) -> StoreError {
     let transient = match e.as_db_error() {
         Some(db) => {
             let code = db.code().code();
