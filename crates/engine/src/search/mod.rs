@@ -35,7 +35,7 @@ const INF: i32 = 30_000;
 
 /// When a search must stop. Unset limits do not limit; with none set the search goes to
 /// [`MAX_PLY`] or until stopped.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
