@@ -12,7 +12,7 @@
 
 use std::sync::OnceLock;
 
-use anywoli_core::{parse_position, CaptureKind, Event, Hole, Move, Position, Rules, Side};
+use anywoli_core::{parse_position, CaptureKind, Event, Hole, Move, Position, Rules, Side, Trace};
 
 /// What an exercise asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -335,6 +335,100 @@ fn opponent_capture(p: &Position) -> Option<(Move, Hole)> {
     })
 }
 
+/// The learner's turn as [`Exercise::judge`] sees it after the newest move.
+struct Turn {
+    me: Side,
+    /// How the newest move's sowing ended.
+    end: Ending,
+    /// The learner moves again.
+    again: bool,
+    /// The newest move is the learner's first.
+    one_move: bool,
+    /// The opponent's row was empty before the newest move.
+    opponent_was_empty: bool,
+    /// The position after the newest move.
+    after: Position,
+    /// The traces of the learner's earlier moves in this turn.
+    before: Vec<Trace>,
+    newest: Trace,
+}
+
+impl Turn {
+    /// Single-move goals are judged on the first move alone: `None` reached it.
+    fn first_only(&self, missed: Option<Why>) -> Step {
+        match missed {
+            _ if !self.one_move => Step::Invalid("this exercise is one move".into()),
+            None => Step::Done,
+            Some(why) => Step::Wrong(why),
+        }
+    }
+
+    fn last_seed_captures(&self, n: u8) -> Step {
+        if !matches!(self.end, Ending::Extra(_)) {
+            return Step::Wrong(Why::NoLastSeedCapture { ending: self.end });
+        }
+        let made = self
+            .before
+            .iter()
+            .chain(std::iter::once(&self.newest))
+            .filter(|t| matches!(ending(&t.events), Ending::Extra(_)))
+            .count();
+        if made >= usize::from(n) {
+            Step::Done
+        } else {
+            Step::Continue
+        }
+    }
+
+    fn opponent_passes(&self) -> Step {
+        let opponent = self.me.opponent();
+        let passed = self
+            .newest
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::Pass { side } if *side == opponent));
+        if passed {
+            Step::Done
+        } else if self.again {
+            Step::Continue
+        } else {
+            Step::Wrong(Why::OpponentPlays {
+                ending: self.end,
+                fed: self.opponent_was_empty,
+            })
+        }
+    }
+
+    fn win_now(&self) -> Step {
+        let over = self
+            .newest
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::GameOver { .. }));
+        if !over {
+            return self.first_only(Some(Why::GameGoesOn { ending: self.end }));
+        }
+        let p = &self.after;
+        let (s, n) = (p.store(Side::South), p.store(Side::North));
+        let ahead = if self.me == Side::South { s > n } else { n > s };
+        self.first_only((!ahead).then_some(Why::NotAhead { south: s, north: n }))
+    }
+
+    fn no_capture_for_opponent(&self) -> Step {
+        let ev = &self.newest.events;
+        if let Some(hole) = captures(ev, self.me.opponent(), CaptureKind::MidSow) {
+            return Step::Wrong(Why::GaveFour { hole });
+        }
+        if self.again {
+            return Step::Continue;
+        }
+        match opponent_capture(&self.after) {
+            Some((reply, hole)) => Step::Wrong(Why::OpponentCaptures { reply, hole }),
+            None => Step::Done,
+        }
+    }
+}
+
 impl Exercise {
     /// The side that learns: the side to move in the position.
     pub fn side(&self) -> Side {
@@ -350,104 +444,81 @@ impl Exercise {
         let Some((&newest, earlier)) = moves.split_last() else {
             return Step::Invalid("no move given".to_string());
         };
-        let mut p = self.position;
-        let mut before = Vec::new();
-        for &m in earlier {
-            match p.play_traced(m) {
-                Ok(t) => before.push(t),
-                Err(e) => return Step::Invalid(format!("an earlier move cannot be played: {e}")),
-            }
-            if p.to_move() != Some(me) {
-                return Step::Invalid("the moves before the newest end the learner's turn".into());
-            }
-        }
-        if p.to_move() != Some(me) {
-            return Step::Invalid("it is not the learner's turn".into());
-        }
+        let (mut p, before) = match self.replay(me, earlier) {
+            Ok(r) => r,
+            Err(step) => return step,
+        };
         let opponent_was_empty = p.row_seeds(me.opponent()) == 0;
         let t = match p.play_traced(newest) {
             Ok(t) => t,
             Err(e) => return Step::Illegal(e.to_string()),
         };
-        let ev = &t.events;
-        let end = ending(ev);
-        let again = p.to_move() == Some(me);
-        // Single-move goals are judged on the first move alone: `None` reached it.
-        let first_only = |missed: Option<Why>| match missed {
-            _ if !earlier.is_empty() => Step::Invalid("this exercise is one move".into()),
-            None => Step::Done,
-            Some(why) => Step::Wrong(why),
+        let turn = Turn {
+            me,
+            end: ending(&t.events),
+            again: p.to_move() == Some(me),
+            one_move: earlier.is_empty(),
+            opponent_was_empty,
+            after: p,
+            before,
+            newest: t,
         };
+        self.verdict(&turn)
+    }
+
+    /// Plays the learner's moves before the newest, which must all leave the learner to move;
+    /// the position then and their traces.
+    fn replay(&self, me: Side, earlier: &[Move]) -> Result<(Position, Vec<Trace>), Step> {
+        let mut p = self.position;
+        let mut before = Vec::new();
+        for &m in earlier {
+            match p.play_traced(m) {
+                Ok(t) => before.push(t),
+                Err(e) => {
+                    return Err(Step::Invalid(format!(
+                        "an earlier move cannot be played: {e}"
+                    )))
+                }
+            }
+            if p.to_move() != Some(me) {
+                return Err(Step::Invalid(
+                    "the moves before the newest end the learner's turn".into(),
+                ));
+            }
+        }
+        if p.to_move() != Some(me) {
+            return Err(Step::Invalid("it is not the learner's turn".into()));
+        }
+        Ok((p, before))
+    }
+
+    /// The goal's word on the learner's turn so far.
+    fn verdict(&self, turn: &Turn) -> Step {
+        let (me, end, ev) = (turn.me, turn.end, &turn.newest.events);
         match self.goal {
-            Goal::EndIn(want) => first_only(
+            Goal::EndIn(want) => turn.first_only(
                 (end != Ending::Stopped(want)).then_some(Why::EndedElsewhere { ending: end, want }),
             ),
             Goal::Laps(want) => {
                 let laps = laps(ev);
-                first_only((laps < want).then_some(Why::TooFewLaps {
+                turn.first_only((laps < want).then_some(Why::TooFewLaps {
                     laps,
                     want,
                     ending: end,
                 }))
             }
-            Goal::MidSowCapture => first_only(
+            Goal::MidSowCapture => turn.first_only(
                 captures(ev, me, CaptureKind::MidSow)
                     .is_none()
                     .then_some(Why::NoMidSowCapture { ending: end }),
             ),
-            Goal::GiveNothing => first_only(
+            Goal::GiveNothing => turn.first_only(
                 captures(ev, me.opponent(), CaptureKind::MidSow).map(|hole| Why::GaveFour { hole }),
             ),
-            Goal::LastSeedCaptures(n) => {
-                if !matches!(end, Ending::Extra(_)) {
-                    return Step::Wrong(Why::NoLastSeedCapture { ending: end });
-                }
-                let made = before
-                    .iter()
-                    .chain(std::iter::once(&t))
-                    .filter(|t| matches!(ending(&t.events), Ending::Extra(_)))
-                    .count();
-                if made >= usize::from(n) {
-                    Step::Done
-                } else {
-                    Step::Continue
-                }
-            }
-            Goal::OpponentPasses => {
-                let passed = ev
-                    .iter()
-                    .any(|e| matches!(e, Event::Pass { side } if *side == me.opponent()));
-                if passed {
-                    Step::Done
-                } else if again {
-                    Step::Continue
-                } else {
-                    Step::Wrong(Why::OpponentPlays {
-                        ending: end,
-                        fed: opponent_was_empty,
-                    })
-                }
-            }
-            Goal::WinNow => {
-                if !ev.iter().any(|e| matches!(e, Event::GameOver { .. })) {
-                    return first_only(Some(Why::GameGoesOn { ending: end }));
-                }
-                let (s, n) = (p.store(Side::South), p.store(Side::North));
-                let ahead = if me == Side::South { s > n } else { n > s };
-                first_only((!ahead).then_some(Why::NotAhead { south: s, north: n }))
-            }
-            Goal::NoCaptureForOpponent => {
-                if let Some(hole) = captures(ev, me.opponent(), CaptureKind::MidSow) {
-                    return Step::Wrong(Why::GaveFour { hole });
-                }
-                if again {
-                    return Step::Continue;
-                }
-                match opponent_capture(&p) {
-                    Some((reply, hole)) => Step::Wrong(Why::OpponentCaptures { reply, hole }),
-                    None => Step::Done,
-                }
-            }
+            Goal::LastSeedCaptures(n) => turn.last_seed_captures(n),
+            Goal::OpponentPasses => turn.opponent_passes(),
+            Goal::WinNow => turn.win_now(),
+            Goal::NoCaptureForOpponent => turn.no_capture_for_opponent(),
             Goal::ForceCapture => unreachable!("judged by judge_force"),
         }
     }
