@@ -17,6 +17,7 @@ pub mod search;
 pub mod solve;
 pub mod tablebase;
 pub mod themes;
+pub mod timeman;
 pub mod tt;
 pub mod tune;
 

@@ -19,6 +19,7 @@ mod tests;
 
 use std::sync::Arc;
 
+pub use crate::timeman::DEFAULT_LEVEL_MOVETIME_MS;
 pub use command::{Base, Command, EngineOption, Go, ParseError, COMMANDS};
 pub use input::{read_line, Input};
 pub use reply::{Reply, ReplyError, SearchInfo, SpinOption};
@@ -34,8 +35,6 @@ pub const DEFAULT_HASH_MIB: usize = 16;
 pub const MAX_HASH_MIB: usize = 4096;
 /// Largest `Threads`.
 pub const MAX_THREADS: usize = 64;
-/// The time `go level` gives level 10 (and, as a cap, level 9) unless `movetime` is given.
-pub const DEFAULT_LEVEL_MOVETIME_MS: u64 = 1000;
 /// Longest `movetime`: one day.
 pub const MAX_MOVETIME_MS: u64 = 86_400_000;
 /// What `aei` answers with `id name`.

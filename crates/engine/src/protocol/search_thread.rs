@@ -14,10 +14,7 @@ use anywoli_core::{Move, Position};
 use super::{Output, Reply, SearchInfo};
 use crate::players::LevelPlayer;
 use crate::search::{Info, Limits};
-
-/// The watchdog's grace after movetime: a tenth of it, within these bounds.
-const GRACE_MIN: Duration = Duration::from_millis(2);
-const GRACE_MAX: Duration = Duration::from_millis(20);
+use crate::timeman::grace;
 
 /// How a `go` is answered.
 pub(super) enum Plan {
@@ -33,7 +30,7 @@ impl Plan {
         match self {
             Plan::Search(Limits {
                 movetime: Some(t), ..
-            }) => Some(received + *t + (*t / 10).clamp(GRACE_MIN, GRACE_MAX)),
+            }) => Some(received + *t + grace(*t)),
             _ => None,
         }
     }
