@@ -14,6 +14,7 @@ pub mod puzzles;
 pub mod review;
 pub mod search;
 pub mod themes;
+pub mod timeman;
 pub mod tt;
 pub mod tune;
 

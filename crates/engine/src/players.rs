@@ -8,7 +8,8 @@ use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
 use crate::book::{self, Book};
-use crate::search::{Engine, Limits};
+use crate::search::Engine;
+pub use crate::timeman::ClockLeft;
 
 /// How a level plays: how deep it looks and how much noise blurs its judgement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,52 +22,11 @@ pub struct LevelSpec {
     pub noise: i32,
 }
 
-/// What a game's clock leaves the side to move: its time left and its increment, in ms.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClockLeft {
-    pub left_ms: i64,
-    pub increment_ms: i64,
-}
-
 impl LevelSpec {
     /// Whether the level chooses by a shallow look (1 to 3 plies, with noise): microseconds, so
     /// a caller need not queue it behind searches.
     pub fn is_instant(&self) -> bool {
         self.noise != 0
-    }
-
-    /// The level's time budget for one move of a game: the one policy the site and every
-    /// caller use, written out in docs/api.md ("Computer levels"). Level 10 searches for
-    /// `movetime`; the others stop at their depth, which takes milliseconds (depth 11, level
-    /// 9's: median 17 ms), so twice `movetime` only bounds a freak position. On a clock the
-    /// engine never spends more than a thirtieth of what it has left plus three quarters of
-    /// its increment (at least 20 ms), so that it cannot lose on time.
-    pub fn budget(&self, movetime: Duration, clock: Option<ClockLeft>) -> Duration {
-        let time = if self.depth.is_none() {
-            movetime
-        } else {
-            movetime * 2
-        };
-        match clock {
-            Some(c) => {
-                let share = (c.left_ms / 30 + c.increment_ms * 3 / 4).max(20);
-                time.min(Duration::from_millis(share as u64))
-            }
-            None => time,
-        }
-    }
-
-    /// The search of a level that searches (one without noise), given the time the caller
-    /// allows it; `None` for a level that picks among scored moves with noise.
-    pub fn limits(&self, movetime: Duration) -> Option<Limits> {
-        if self.noise != 0 {
-            return None;
-        }
-        Some(Limits {
-            depth: self.depth,
-            movetime: Some(movetime),
-            nodes: None,
-        })
     }
 }
 

@@ -254,11 +254,15 @@ fn the_training_file_round_trips_and_errors_name_the_line() {
     assert_eq!(labels::from_text(&labels::to_text(&rows)).unwrap(), rows);
     let start = "4,4,4,4,4,4,4,4,4,4,4,4/4,4,4,4,4,4,4,4,4,4,4,4 s 0 0 - - 0 0";
     let bad = format!("{start}\t0\n{start}\tten\n");
-    let err = labels::from_text(&bad).unwrap_err();
+    let err = labels::from_text(&bad).unwrap_err().to_string();
     assert!(err.starts_with("line 2: outcome"), "{err}");
-    let err = labels::from_text(&format!("{start}\t1\t2\t3\n")).unwrap_err();
+    let err = labels::from_text(&format!("{start}\t1\t2\t3\n"))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("more than three fields"), "{err}");
-    let err = labels::from_text("4,4 s 0 0 - - 0 0\t1\n").unwrap_err();
+    let err = labels::from_text("4,4 s 0 0 - - 0 0\t1\n")
+        .unwrap_err()
+        .to_string();
     assert!(err.starts_with("line 1: position"), "{err}");
 }
 

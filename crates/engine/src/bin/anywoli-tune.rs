@@ -128,6 +128,193 @@ fn on_two_threads<T: Send, R: Send>(items: Vec<T>, f: impl Fn(Vec<T>) -> Vec<R> 
     a.into_iter().chain(b).collect()
 }
 
+/// `generate GAMES DEPTH NOISE SEED OUT.csv [WEIGHTS]`: self-play samples for `fit`.
+fn generate(args: &[String]) {
+    let games: usize = arg(args, 2);
+    let depth: u32 = arg(args, 3);
+    let noise: i32 = arg(args, 4);
+    let seed: u64 = arg(args, 5);
+    let out: String = arg(args, 6);
+    let weights = named_weights(args.get(7).map(String::as_str).unwrap_or("tuned"));
+    // Two threads, each half the games with its own seed, so the data is reproducible.
+    let halves: Vec<Vec<tune::Sample>> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..2u64)
+            .map(|k| {
+                s.spawn(move || tune::generate(games / 2, depth, noise, &weights, seed * 2 + k, 3))
+            })
+            .collect();
+        hs.into_iter()
+            .map(|h| h.join().expect("generator thread"))
+            .collect()
+    });
+    let all: Vec<tune::Sample> = halves.into_iter().flatten().collect();
+    std::fs::write(&out, tune::to_csv(&all)).expect("write data");
+    eprintln!("{} samples written to {out}", all.len());
+}
+
+/// `fit DATA.csv`: the linear weights that fit the samples best.
+fn fit_weights(args: &[String]) {
+    let path: String = arg(args, 2);
+    let text = std::fs::read_to_string(&path).expect("read data");
+    let samples = tune::from_csv(&text).unwrap_or_else(|e| {
+        eprintln!("{path}: {e}");
+        std::process::exit(2)
+    });
+    let w = tune::fit(&samples, 0.001);
+    let rounded: Weights = w.map(|x| x.round() as i32);
+    for (n, x) in FEATURE_NAMES.iter().zip(w) {
+        println!("{n:>14} {x:9.2}");
+    }
+    println!("pub const TUNED: Weights = {rounded:?};");
+    println!(
+        "mse (seeds^2): untuned {:.2}  tuned now {:.2}  fitted {:.2}",
+        tune::mse(&samples, &UNTUNED),
+        tune::mse(&samples, &TUNED),
+        tune::mse(&samples, &rounded)
+    );
+}
+
+/// `compare GAMES DEPTH [BASELINE [CANDIDATE]]`: a match between two evaluations.
+fn compare(args: &[String]) {
+    let games: usize = arg(args, 2);
+    let depth: u32 = arg(args, 3);
+    let baseline_name = args.get(4).map_or("untuned", String::as_str);
+    let candidate_name = args.get(5).map_or("tuned", String::as_str);
+    let baseline = named_evaluation(baseline_name);
+    let candidate = named_evaluation(candidate_name);
+    let start = Position::start(Rules::Anywoli);
+    let lines = anywoli_engine::arena::balanced_openings(&start, games.div_ceil(2), 4, 99, 8, 300);
+    let results: Vec<f64> = std::thread::scope(|s| {
+        let chunks: Vec<Vec<(usize, Vec<anywoli_core::Move>)>> = (0..2)
+            .map(|k| {
+                lines
+                    .iter()
+                    .cloned()
+                    .enumerate()
+                    .filter(|(i, _)| i % 2 == k)
+                    .collect()
+            })
+            .collect();
+        let hs: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| {
+                s.spawn(move || {
+                    let mut r = Vec::new();
+                    for (_, line) in chunk {
+                        let mut p = start;
+                        for &m in &line {
+                            let _ = p.play(m);
+                        }
+                        for tuned_south in [true, false] {
+                            let mut t = weighted(candidate, depth);
+                            let mut u = weighted(baseline, depth);
+                            let g = if tuned_south {
+                                play_game([&mut t, &mut u], p, Duration::from_secs(1))
+                            } else {
+                                play_game([&mut u, &mut t], p, Duration::from_secs(1))
+                            };
+                            let s = g.south_score();
+                            r.push(if tuned_south { s } else { 1.0 - s });
+                        }
+                    }
+                    r
+                })
+            })
+            .collect();
+        hs.into_iter()
+            .flat_map(|h| h.join().expect("match thread"))
+            .collect()
+    });
+    let e = elo(&results);
+    println!(
+        "{candidate_name} vs {baseline_name} at depth {depth}: {} / {} = {:.1}%, Elo {:+.0} ± {:.0}",
+        e.score,
+        e.games,
+        100.0 * e.score / e.games as f64,
+        e.elo,
+        e.error
+    );
+}
+
+/// `positions GAMES DEPTH NOISE SEED OUT.txt [EVAL]`: self-play positions with their outcomes.
+fn positions(args: &[String]) {
+    let games: usize = arg(args, 2);
+    let depth: u32 = arg(args, 3);
+    let noise: i32 = arg(args, 4);
+    let seed: u64 = arg(args, 5);
+    let out: String = arg(args, 6);
+    let e = named_evaluation(args.get(7).map_or("tuned", String::as_str));
+    let seeds: Vec<u64> = vec![seed * 2, seed * 2 + 1];
+    let rows = on_two_threads(seeds, |seeds| {
+        seeds
+            .into_iter()
+            .flat_map(|sd| tune::self_play(games / 2, depth, noise, &e.weights, e.net, sd, 2))
+            .map(|(pos, outcome)| labels::Labelled {
+                pos,
+                outcome,
+                value: None,
+            })
+            .collect()
+    });
+    std::fs::write(&out, labels::to_text(&rows)).unwrap_or_else(|e| fail(&format!("{out}: {e}")));
+    eprintln!("{} positions written to {out}", rows.len());
+}
+
+/// `label IN.txt DEPTH OUT.txt [EVAL]`: each position's value at a depth.
+fn label(args: &[String]) {
+    let input: String = arg(args, 2);
+    let depth: u32 = arg(args, 3);
+    let out: String = arg(args, 4);
+    let e = named_evaluation(args.get(5).map_or("tuned", String::as_str));
+    let rows = read_labelled(&input);
+    let rows = on_two_threads(rows, |mut rows| {
+        let mut engine = anywoli_engine::Engine::new(16, 1);
+        engine.weights = e.weights;
+        engine.net = e.net;
+        labels::label(&mut rows, &mut engine, depth);
+        rows
+    });
+    std::fs::write(&out, labels::to_text(&rows)).unwrap_or_else(|e| fail(&format!("{out}: {e}")));
+    eprintln!(
+        "{} positions labelled at depth {depth} in {out}",
+        rows.len()
+    );
+}
+
+/// `fitnet IN.txt LAMBDA EPOCHS OUT.bin`: trains the correcting network.
+fn fitnet(args: &[String]) {
+    let input: String = arg(args, 2);
+    let lambda: f64 = arg(args, 3);
+    let epochs: usize = arg(args, 4);
+    let out: String = arg(args, 5);
+    let rows = read_labelled(&input);
+    // The last twentieth, whole games of the second thread's half, is held out.
+    let split = rows.len() - rows.len() / 20;
+    let train = tune::net::examples(&rows[..split], &TUNED, lambda);
+    let held = tune::net::examples(&rows[split..], &TUNED, lambda);
+    eprintln!(
+        "{} training, {} held out; linear alone: {:.2} / {:.2} seeds^2",
+        train.len(),
+        held.len(),
+        tune::net::mse(None, &train),
+        tune::net::mse(None, &held)
+    );
+    let schedule = tune::net::Schedule {
+        epochs,
+        batch: 256,
+        rate: 1e-3,
+        seed: 1,
+    };
+    let net = tune::net::train(&train, &held, schedule, &mut |e, tr, he| {
+        eprintln!("epoch {e:3}: training {tr:.2}  held out {he:.2} seeds^2");
+    });
+    std::fs::write(&out, net.to_bytes()).unwrap_or_else(|e| fail(&format!("{out}: {e}")));
+    eprintln!(
+        "best held-out error {:.2} seeds^2, written to {out}",
+        tune::net::mse(Some(&net), &held)
+    );
+}
+
 /// The endgame databases the level players use, as the command line finds them: the folder
 /// `$ANYWOLI_TABLEBASES` names.
 fn tablebases() -> Option<std::sync::Arc<anywoli_engine::endgame::Tablebase>> {
@@ -140,191 +327,15 @@ fn tablebases() -> Option<std::sync::Arc<anywoli_engine::endgame::Tablebase>> {
 }
 
 fn main() {
-    anywoli_engine::endgame::set_loader(tablebases);
     let args: Vec<String> = std::env::args().collect();
+    anywoli_engine::endgame::set_loader(tablebases);
     match args.get(1).map(String::as_str) {
-        Some("generate") => {
-            let games: usize = arg(&args, 2);
-            let depth: u32 = arg(&args, 3);
-            let noise: i32 = arg(&args, 4);
-            let seed: u64 = arg(&args, 5);
-            let out: String = arg(&args, 6);
-            let weights = named_weights(args.get(7).map(String::as_str).unwrap_or("tuned"));
-            // Two threads, each half the games with its own seed, so the data is reproducible.
-            let halves: Vec<Vec<tune::Sample>> = std::thread::scope(|s| {
-                let hs: Vec<_> = (0..2u64)
-                    .map(|k| {
-                        s.spawn(move || {
-                            tune::generate(games / 2, depth, noise, &weights, seed * 2 + k, 3)
-                        })
-                    })
-                    .collect();
-                hs.into_iter()
-                    .map(|h| h.join().expect("generator thread"))
-                    .collect()
-            });
-            let all: Vec<tune::Sample> = halves.into_iter().flatten().collect();
-            std::fs::write(&out, tune::to_csv(&all)).expect("write data");
-            eprintln!("{} samples written to {out}", all.len());
-        }
-        Some("fit") => {
-            let path: String = arg(&args, 2);
-            let text = std::fs::read_to_string(&path).expect("read data");
-            let samples = tune::from_csv(&text).unwrap_or_else(|e| {
-                eprintln!("{path}: {e}");
-                std::process::exit(2)
-            });
-            let w = tune::fit(&samples, 0.001);
-            let rounded: Weights = w.map(|x| x.round() as i32);
-            for (n, x) in FEATURE_NAMES.iter().zip(w) {
-                println!("{n:>14} {x:9.2}");
-            }
-            println!("pub const TUNED: Weights = {rounded:?};");
-            println!(
-                "mse (seeds^2): untuned {:.2}  tuned now {:.2}  fitted {:.2}",
-                tune::mse(&samples, &UNTUNED),
-                tune::mse(&samples, &TUNED),
-                tune::mse(&samples, &rounded)
-            );
-        }
-        Some("compare") => {
-            let games: usize = arg(&args, 2);
-            let depth: u32 = arg(&args, 3);
-            let baseline_name = args.get(4).map_or("untuned", String::as_str);
-            let candidate_name = args.get(5).map_or("tuned", String::as_str);
-            let baseline = named_evaluation(baseline_name);
-            let candidate = named_evaluation(candidate_name);
-            let start = Position::start(Rules::Anywoli);
-            let lines =
-                anywoli_engine::arena::balanced_openings(&start, games.div_ceil(2), 4, 99, 8, 300);
-            let results: Vec<f64> = std::thread::scope(|s| {
-                let chunks: Vec<Vec<(usize, Vec<anywoli_core::Move>)>> = (0..2)
-                    .map(|k| {
-                        lines
-                            .iter()
-                            .cloned()
-                            .enumerate()
-                            .filter(|(i, _)| i % 2 == k)
-                            .collect()
-                    })
-                    .collect();
-                let hs: Vec<_> = chunks
-                    .into_iter()
-                    .map(|chunk| {
-                        s.spawn(move || {
-                            let mut r = Vec::new();
-                            for (_, line) in chunk {
-                                let mut p = start;
-                                for &m in &line {
-                                    let _ = p.play(m);
-                                }
-                                for tuned_south in [true, false] {
-                                    let mut t = weighted(candidate, depth);
-                                    let mut u = weighted(baseline, depth);
-                                    let g = if tuned_south {
-                                        play_game([&mut t, &mut u], p, Duration::from_secs(1))
-                                    } else {
-                                        play_game([&mut u, &mut t], p, Duration::from_secs(1))
-                                    };
-                                    let s = g.south_score();
-                                    r.push(if tuned_south { s } else { 1.0 - s });
-                                }
-                            }
-                            r
-                        })
-                    })
-                    .collect();
-                hs.into_iter()
-                    .flat_map(|h| h.join().expect("match thread"))
-                    .collect()
-            });
-            let e = elo(&results);
-            println!(
-                "{candidate_name} vs {baseline_name} at depth {depth}: {} / {} = {:.1}%, Elo {:+.0} ± {:.0}",
-                e.score,
-                e.games,
-                100.0 * e.score / e.games as f64,
-                e.elo,
-                e.error
-            );
-        }
-        Some("positions") => {
-            let games: usize = arg(&args, 2);
-            let depth: u32 = arg(&args, 3);
-            let noise: i32 = arg(&args, 4);
-            let seed: u64 = arg(&args, 5);
-            let out: String = arg(&args, 6);
-            let e = named_evaluation(args.get(7).map_or("tuned", String::as_str));
-            let seeds: Vec<u64> = vec![seed * 2, seed * 2 + 1];
-            let rows = on_two_threads(seeds, |seeds| {
-                seeds
-                    .into_iter()
-                    .flat_map(|sd| {
-                        tune::self_play(games / 2, depth, noise, &e.weights, e.net, sd, 2)
-                    })
-                    .map(|(pos, outcome)| labels::Labelled {
-                        pos,
-                        outcome,
-                        value: None,
-                    })
-                    .collect()
-            });
-            std::fs::write(&out, labels::to_text(&rows))
-                .unwrap_or_else(|e| fail(&format!("{out}: {e}")));
-            eprintln!("{} positions written to {out}", rows.len());
-        }
-        Some("label") => {
-            let input: String = arg(&args, 2);
-            let depth: u32 = arg(&args, 3);
-            let out: String = arg(&args, 4);
-            let e = named_evaluation(args.get(5).map_or("tuned", String::as_str));
-            let rows = read_labelled(&input);
-            let rows = on_two_threads(rows, |mut rows| {
-                let mut engine = anywoli_engine::Engine::new(16, 1);
-                engine.weights = e.weights;
-                engine.net = e.net;
-                labels::label(&mut rows, &mut engine, depth);
-                rows
-            });
-            std::fs::write(&out, labels::to_text(&rows))
-                .unwrap_or_else(|e| fail(&format!("{out}: {e}")));
-            eprintln!(
-                "{} positions labelled at depth {depth} in {out}",
-                rows.len()
-            );
-        }
-        Some("fitnet") => {
-            let input: String = arg(&args, 2);
-            let lambda: f64 = arg(&args, 3);
-            let epochs: usize = arg(&args, 4);
-            let out: String = arg(&args, 5);
-            let rows = read_labelled(&input);
-            // The last twentieth, whole games of the second thread's half, is held out.
-            let split = rows.len() - rows.len() / 20;
-            let train = tune::net::examples(&rows[..split], &TUNED, lambda);
-            let held = tune::net::examples(&rows[split..], &TUNED, lambda);
-            eprintln!(
-                "{} training, {} held out; linear alone: {:.2} / {:.2} seeds^2",
-                train.len(),
-                held.len(),
-                tune::net::mse(None, &train),
-                tune::net::mse(None, &held)
-            );
-            let schedule = tune::net::Schedule {
-                epochs,
-                batch: 256,
-                rate: 1e-3,
-                seed: 1,
-            };
-            let net = tune::net::train(&train, &held, schedule, &mut |e, tr, he| {
-                eprintln!("epoch {e:3}: training {tr:.2}  held out {he:.2} seeds^2");
-            });
-            std::fs::write(&out, net.to_bytes()).unwrap_or_else(|e| fail(&format!("{out}: {e}")));
-            eprintln!(
-                "best held-out error {:.2} seeds^2, written to {out}",
-                tune::net::mse(Some(&net), &held)
-            );
-        }
+        Some("generate") => generate(&args),
+        Some("fit") => fit_weights(&args),
+        Some("compare") => compare(&args),
+        Some("positions") => positions(&args),
+        Some("label") => label(&args),
+        Some("fitnet") => fitnet(&args),
         _ => usage(),
     }
 }

@@ -8,7 +8,10 @@
 
 use std::sync::atomic::AtomicBool;
 
-use anywoli_core::{Position, Rules};
+use std::num::ParseIntError;
+
+use anywoli_core::{Position, PositionError, Rules};
+use thiserror::Error;
 
 use crate::search::{Engine, Limits};
 
@@ -45,29 +48,47 @@ pub fn to_text(rows: &[Labelled]) -> String {
     s
 }
 
+/// What is wrong with a line of a labelled-positions file (lines from 1).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum LabelsError {
+    #[error("line {line}: position: {source}")]
+    Position { line: usize, source: PositionError },
+    #[error("line {line}: no outcome")]
+    NoOutcome { line: usize },
+    #[error("line {line}: outcome: {source}")]
+    Outcome { line: usize, source: ParseIntError },
+    #[error("line {line}: value: {source}")]
+    Value { line: usize, source: ParseIntError },
+    #[error("line {line}: more than three fields")]
+    ExtraField { line: usize },
+}
+
 /// Reads [`to_text`]'s output; an error names the line and the field.
-pub fn from_text(text: &str) -> Result<Vec<Labelled>, String> {
+pub fn from_text(text: &str) -> Result<Vec<Labelled>, LabelsError> {
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
+    for (i, text) in text.lines().enumerate() {
+        if text.trim().is_empty() {
             continue;
         }
-        let at = |what: &str| format!("line {}: {what}", i + 1);
-        let mut fields = line.split('\t');
+        let line = i + 1;
+        let mut fields = text.split('\t');
         let pos = fields.next().unwrap_or_default();
         let pos = anywoli_core::parse_position(pos, Rules::Anywoli)
-            .map_err(|e| at(&format!("position: {e}")))?;
+            .map_err(|source| LabelsError::Position { line, source })?;
         let outcome = fields
             .next()
-            .ok_or_else(|| at("no outcome"))?
+            .ok_or(LabelsError::NoOutcome { line })?
             .parse()
-            .map_err(|e| at(&format!("outcome: {e}")))?;
+            .map_err(|source| LabelsError::Outcome { line, source })?;
         let value = match fields.next() {
-            Some(v) => Some(v.parse().map_err(|e| at(&format!("value: {e}")))?),
+            Some(v) => Some(
+                v.parse()
+                    .map_err(|source| LabelsError::Value { line, source })?,
+            ),
             None => None,
         };
         if fields.next().is_some() {
-            return Err(at("more than three fields"));
+            return Err(LabelsError::ExtraField { line });
         }
         out.push(Labelled {
             pos,

@@ -9,9 +9,12 @@
 pub mod labels;
 pub mod net;
 
+use std::num::ParseIntError;
 use std::time::Duration;
 
 use anywoli_core::{Position, Rules, Side};
+
+use thiserror::Error;
 
 use crate::arena::{openings, play_game};
 use crate::eval::{features, Weights, FEATURES};
@@ -185,22 +188,35 @@ pub fn to_csv(samples: &[Sample]) -> String {
     s
 }
 
+/// What is wrong with a line of a samples file (lines from 1).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum CsvError {
+    #[error("line {line}: {source}")]
+    Number { line: usize, source: ParseIntError },
+    #[error("line {line}: {found} numbers, expected {expected}")]
+    Count {
+        line: usize,
+        found: usize,
+        expected: usize,
+    },
+}
+
 /// Reads [`to_csv`]'s output; errors name the line.
-pub fn from_csv(text: &str) -> Result<Vec<Sample>, String> {
+pub fn from_csv(text: &str) -> Result<Vec<Sample>, CsvError> {
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate().skip(1) {
-        if line.trim().is_empty() {
+    for (i, text) in text.lines().enumerate().skip(1) {
+        if text.trim().is_empty() {
             continue;
         }
-        let nums: Result<Vec<i32>, _> = line.split(',').map(|t| t.trim().parse::<i32>()).collect();
-        let nums = nums.map_err(|e| format!("line {}: {e}", i + 1))?;
+        let line = i + 1;
+        let nums: Result<Vec<i32>, _> = text.split(',').map(|t| t.trim().parse::<i32>()).collect();
+        let nums = nums.map_err(|source| CsvError::Number { line, source })?;
         if nums.len() != FEATURES + 1 {
-            return Err(format!(
-                "line {}: {} numbers, expected {}",
-                i + 1,
-                nums.len(),
-                FEATURES + 1
-            ));
+            return Err(CsvError::Count {
+                line,
+                found: nums.len(),
+                expected: FEATURES + 1,
+            });
         }
         let mut f = [0; FEATURES];
         f.copy_from_slice(&nums[..FEATURES]);

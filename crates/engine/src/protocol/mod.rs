@@ -1,0 +1,56 @@
+//! The engine's line protocol (AEI, like UCI for chess), specified in `docs/protocol.md`.
+//!
+//! The wire text lives once, as types: [`Command`] (what a GUI sends) and [`Reply`] (what the
+//! engine answers), each parsed with `FromStr` and written with `Display`; the match runner
+//! speaks to external engines with the same types. [`Protocol`] (in `session.rs`) is a state
+//! machine with no I/O of its own: [`Protocol::handle`] takes one command line and every
+//! answer line goes out through the [`Output`] callback, from the caller's thread or, for
+//! `go`, from the search thread (`search_thread.rs`, with the watchdog that sends `bestmove`
+//! itself if a timed search is late). [`read_line`] reads one line of at most [`MAX_LINE`]
+//! bytes from any reader, without ever holding more.
+
+mod command;
+mod input;
+mod reply;
+mod search_thread;
+mod session;
+#[cfg(test)]
+mod tests;
+
+use std::sync::Arc;
+
+pub use crate::timeman::DEFAULT_LEVEL_MOVETIME_MS;
+pub use command::{Base, Command, EngineOption, Go, ParseError, COMMANDS};
+pub use input::{read_line, Input};
+pub use reply::{Reply, ReplyError, SearchInfo, SpinOption};
+pub use session::{CommandError, Protocol};
+
+/// Longest command line accepted, in bytes (the line break not counted).
+pub const MAX_LINE: usize = 64 * 1024;
+/// The `Level` option at start.
+pub const DEFAULT_LEVEL: u8 = 10;
+/// The `Hash` option at start, in MiB.
+pub const DEFAULT_HASH_MIB: usize = 16;
+/// Largest `Hash`, in MiB.
+pub const MAX_HASH_MIB: usize = 4096;
+/// Largest `Threads`.
+pub const MAX_THREADS: usize = 64;
+/// Longest `movetime`: one day.
+pub const MAX_MOVETIME_MS: u64 = 86_400_000;
+/// What `aei` answers with `id name`.
+pub const ENGINE_NAME: &str = concat!("Anywoli ", env!("CARGO_PKG_VERSION"));
+/// What `aei` answers with `id author`.
+pub const ENGINE_AUTHOR: &str = "the Anywoli authors";
+
+/// Where answer lines go: one call per line, without the line break. It is called from the
+/// caller's thread, the search thread and the watchdog, possibly at the same time: each call
+/// must write its line whole (as a locked stdout does).
+pub type Output = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// Whether to go on reading after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    /// `quit` was read: the search (if any) has been stopped and its `bestmove` sent.
+    Quit,
+}
