@@ -78,9 +78,9 @@ impl Options {
 /// Why what runs beside requests could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum BackgroundError {
-    /// The rounds' work (hearing other instances, taking over engine turns), as they say it.
-    #[error("{0}")]
-    Rounds(String),
+    /// The rounds' work (hearing other instances, taking over engine turns).
+    #[error(transparent)]
+    Rounds(#[from] crate::round::RoundsBackgroundError),
     #[error("the lobby needs a Tokio runtime")]
     NoRuntime,
 }
@@ -200,9 +200,7 @@ impl AppState {
     /// Starts what the server does beside requests: the rounds' (other instances' changes,
     /// engine turns whose claims ran out) and the lobby's (seeks announced and swept).
     pub fn start_background(&self) -> Result<(), BackgroundError> {
-        self.rounds()
-            .start_background()
-            .map_err(BackgroundError::Rounds)?;
+        self.rounds().start_background()?;
         let rt = tokio::runtime::Handle::try_current().map_err(|_| BackgroundError::NoRuntime)?;
         self.lobby().start(&rt);
         Ok(())

@@ -951,7 +951,10 @@ async fn dark_views(driver: &Driver, base: &str, shots: &Option<PathBuf>) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium and chromedriver"]
 async fn players_in_real_browsers() {
-    let _slot = support::browser_slot().await;
+    // Alone: its games between two browsers run on clocks, where a first move has 30 s before
+    // the game is aborted (round/fairness.rs); beside another browser test on two busy cores,
+    // a page once took longer than that to make it.
+    let _all = support::whole_process().await;
     let driver = driver();
     let db = fresh_db("players");
     let server = serve_on("127.0.0.1", None, db).await;

@@ -2,7 +2,8 @@
 //! Chromium (each test drives several browsers: [`support::BROWSERS_AT_ONCE`] tests at a
 //! time, each holding [`support::browser_slot`]) and the clocks' tests, which move the
 //! server's time forward for the whole process (`anywoli_server::dates::shift_for_tests`) and
-//! so run alone ([`support::whole_process`]).
+//! so run alone ([`support::whole_process`]), as do the players' browser tests, whose games run
+//! on clocks.
 //!
 //! The browser tests are `#[ignore = "needs chromium and chromedriver"]` (and nginx, or
 //! PostgreSQL, where they need them): `cargo test -- --include-ignored` runs them, as CI does.

@@ -90,6 +90,15 @@ struct Live {
     generation: u64,
 }
 
+/// Why the rounds' background work cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum RoundsBackgroundError {
+    #[error("the rounds need a Tokio runtime")]
+    NoRuntime,
+    #[error("cannot listen for other servers' changes: {0}")]
+    Listen(crate::store::StoreError),
+}
+
 /// The games in play, by id.
 pub struct Rounds {
     live: Mutex<HashMap<String, Live>>,
@@ -188,9 +197,9 @@ impl Rounds {
     /// Starts what a server's rounds need beside requests: hearing other instances' changes
     /// (PostgreSQL), and taking over the engine's turns whose claims ran out. Both stop when
     /// the rounds are dropped.
-    pub fn start_background(self: &Arc<Rounds>) -> Result<(), String> {
-        let rt = tokio::runtime::Handle::try_current()
-            .map_err(|_| "the rounds need a Tokio runtime".to_string())?;
+    pub fn start_background(self: &Arc<Rounds>) -> Result<(), RoundsBackgroundError> {
+        let rt =
+            tokio::runtime::Handle::try_current().map_err(|_| RoundsBackgroundError::NoRuntime)?;
         let me = Arc::downgrade(self);
         let handle = rt.clone();
         self.ctx
@@ -200,7 +209,7 @@ impl Rounds {
                     rounds.heard(changed, &handle);
                 }
             })
-            .map_err(|e| format!("cannot listen for other servers' changes: {e}"))?;
+            .map_err(RoundsBackgroundError::Listen)?;
         let me = Arc::downgrade(self);
         let every =
             (self.ctx.engine_lease / 2).clamp(Duration::from_millis(200), Duration::from_secs(5));
