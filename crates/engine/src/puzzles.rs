@@ -14,7 +14,7 @@
 
 use std::sync::OnceLock;
 
-use anywoli_core::{parse_position, Move, Position, Rules, Side};
+use anywoli_core::{parse_position, Move, ParseMoveError, Position, PositionError, Rules, Side};
 
 use crate::endgame::{positions, unrank, Tablebase, Verdict};
 
@@ -52,18 +52,21 @@ impl Puzzle {
         )
     }
 
-    fn parse(line: &str) -> Result<Puzzle, String> {
+    fn parse(line: &str) -> Result<Puzzle, PuzzleLineError> {
         let f: Vec<&str> = line.split('|').collect();
         if f.len() != 6 {
-            return Err(format!("expected 6 fields, found {}", f.len()));
+            return Err(PuzzleLineError::FieldCount(f.len()));
         }
-        let num = |s: &str, what: &str| -> Result<u32, String> {
-            s.trim().parse().map_err(|_| format!("bad {what} '{s}'"))
+        let num = |s: &str, field: &'static str| -> Result<u32, PuzzleLineError> {
+            s.trim().parse().map_err(|_| PuzzleLineError::Number {
+                field,
+                text: s.to_string(),
+            })
         };
-        let position = parse_position(f[4], Rules::Anywoli).map_err(|e| e.to_string())?;
+        let position = parse_position(f[4], Rules::Anywoli)?;
         let line = f[5]
             .split_whitespace()
-            .map(|m| m.parse::<Move>().map_err(|e| e.to_string()))
+            .map(|m| m.parse::<Move>())
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Puzzle {
             id: num(f[0], "id")?,
@@ -175,6 +178,31 @@ pub enum Judgement {
     Invalid(String),
 }
 
+/// What is wrong with one line of a collection.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PuzzleLineError {
+    /// The line has not the six `|`-separated fields.
+    #[error("expected 6 fields, found {0}")]
+    FieldCount(usize),
+    /// The id, grade, plies or defences field is not a number.
+    #[error("bad {field} '{text}'")]
+    Number { field: &'static str, text: String },
+    /// The position field.
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    /// A move of the solution field.
+    #[error(transparent)]
+    Move(#[from] ParseMoveError),
+}
+
+/// A collection that cannot be read: the first bad line (numbered from 1) and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("puzzle line {line}: {error}")]
+pub struct CollectionError {
+    pub line: usize,
+    pub error: PuzzleLineError,
+}
+
 /// The committed collection, read once.
 pub fn all() -> &'static [Puzzle] {
     static ALL: OnceLock<Vec<Puzzle>> = OnceLock::new();
@@ -182,11 +210,11 @@ pub fn all() -> &'static [Puzzle] {
 }
 
 /// Reads a collection: one puzzle a line; `#` lines and blank lines are skipped.
-pub fn parse_collection(text: &str) -> Result<Vec<Puzzle>, String> {
+pub fn parse_collection(text: &str) -> Result<Vec<Puzzle>, CollectionError> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|(i, l)| Puzzle::parse(l).map_err(|e| format!("puzzle line {}: {e}", i + 1)))
+        .map(|(i, l)| Puzzle::parse(l).map_err(|error| CollectionError { line: i + 1, error }))
         .collect()
 }
 
