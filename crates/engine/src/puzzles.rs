@@ -78,6 +78,20 @@ impl Puzzle {
         })
     }
 
+    /// The puzzle of `line` from `start`, graded from its length and `defences`; its id (0)
+    /// is given when it joins a collection.
+    pub(crate) fn unnumbered(start: &Position, line: Vec<Move>, defences: u32) -> Puzzle {
+        let plies = line.len() as u16;
+        Puzzle {
+            id: 0,
+            grade: grade(plies, defences),
+            plies,
+            defences,
+            position: *start,
+            line,
+        }
+    }
+
     /// The side that solves the puzzle: the side to move in its position (South in the
     /// collection).
     pub fn side(&self) -> Side {
@@ -313,15 +327,7 @@ pub fn puzzle_of(tb: &Tablebase, start: &Position) -> Option<Puzzle> {
     if p.store(Side::South) <= p.store(Side::North) {
         return None;
     }
-    let plies = line.len() as u16;
-    Some(Puzzle {
-        id: 0,
-        grade: grade(plies, defences),
-        plies,
-        defences,
-        position: *start,
-        line,
-    })
+    Some(Puzzle::unnumbered(start, line, defences))
 }
 
 /// A collection of up to `per_grade` puzzles of each grade, found by trying positions of the
