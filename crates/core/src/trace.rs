@@ -12,31 +12,75 @@ use crate::{CaptureKind, EndReason, Hole, Move, PlayError, Position, Side};
 pub enum Event {
     /// `seeds` taken up from `hole` to sow lap number `lap` (lap 1 starts the move; later laps
     /// are relays).
-    Lap { lap: u32, hole: Hole, seeds: u8 },
+    Lap {
+        /// The lap number, from 1.
+        lap: u32,
+        /// The hole taken up.
+        hole: Hole,
+        /// The seeds taken up.
+        seeds: u8,
+    },
     /// One seed dropped into `hole`, which then held `count` (before any capture).
-    Sow { hole: Hole, count: u8 },
+    Sow {
+        /// The hole sown into.
+        hole: Hole,
+        /// The seeds it held then.
+        count: u8,
+    },
     /// The four seeds of `hole` went to `by`'s store.
     Capture {
+        /// The hole captured.
         hole: Hole,
+        /// The side whose store took the seeds.
         by: Side,
+        /// Why the hole was captured.
         kind: CaptureKind,
     },
     /// The last seed fell into an empty hole: the move ended there.
-    Stop { hole: Hole },
+    Stop {
+        /// The empty hole the last seed fell into.
+        hole: Hole,
+    },
     /// A last-seed capture: `side` moves again.
-    ExtraMove { side: Side },
+    ExtraMove {
+        /// The side that moves again.
+        side: Side,
+    },
     /// `side` has no seeds in its row and passes.
-    Pass { side: Side },
+    Pass {
+        /// The side that passes.
+        side: Side,
+    },
     /// The game ended.
-    GameOver { reason: EndReason },
+    GameOver {
+        /// How it ended.
+        reason: EndReason,
+    },
 }
 
 /// The events of one move and the position it led to.
+///
+/// ```
+/// use anywoli_core::{Event, Position, Rules, Side};
+///
+/// let start = Position::start(Rules::Anywoli);
+/// let t = start.trace("a".parse().unwrap()).unwrap();
+/// assert_eq!(t.mover, Side::South);
+/// // A move starts by taking up the seeds of its hole.
+/// assert!(matches!(t.events[0], Event::Lap { lap: 1, seeds: 4, .. }));
+/// let mut p = start;
+/// p.play(t.mv).unwrap();
+/// assert_eq!(p, t.after);
+/// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Trace {
+    /// The move played.
     pub mv: Move,
+    /// The side that played it.
     pub mover: Side,
+    /// What happened, in order.
     pub events: Vec<Event>,
+    /// The position after the move.
     pub after: Position,
 }
 
@@ -101,7 +145,9 @@ impl Position {
 /// What replaying a trace found wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReplayError {
+    /// The number of the event at fault, from 0.
     pub index: usize,
+    /// What is wrong with it.
     pub message: &'static str,
 }
 
@@ -116,13 +162,18 @@ impl core::error::Error for ReplayError {}
 /// The board and stores as a viewer sees them while a trace is replayed.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Board {
+    /// The seeds of each hole, by hole number.
     pub holes: [u8; Hole::COUNT],
+    /// The seeds of each store, South's first.
     pub stores: [u8; 2],
+    /// The seeds taken up and not yet sown.
     pub hand: u8,
+    /// The side to move, or `None` once the game is over.
     pub to_move: Option<Side>,
 }
 
 impl Board {
+    /// The board of a position, with nothing in hand.
     pub fn of(p: &Position) -> Board {
         Board {
             holes: p.holes,
