@@ -187,98 +187,117 @@ impl Board {
 /// Replays `events` on `board` the way a viewer would, checking each against the board: an
 /// independent reading of the trace, used to test that traces tell the truth.
 pub fn replay(board: &mut Board, mover: Side, events: &[Event]) -> Result<(), ReplayError> {
-    let err = |index, message| Err(ReplayError { index, message });
-    for (i, ev) in events.iter().enumerate() {
-        match *ev {
-            Event::Lap { hole, seeds, .. } => {
-                if board.hand != 0 {
-                    return err(i, "a lap starts with seeds still in hand");
-                }
-                if board.holes[hole.index()] != seeds {
-                    return err(
-                        i,
-                        "lap takes a different number of seeds than the hole holds",
-                    );
-                }
-                board.holes[hole.index()] = 0;
-                board.hand = seeds;
-            }
-            Event::Sow { hole, count } => {
-                if board.hand == 0 {
-                    return err(i, "a seed is sown from an empty hand");
-                }
-                board.hand -= 1;
-                board.holes[hole.index()] += 1;
-                if board.holes[hole.index()] != count {
-                    return err(i, "sown hole does not hold the count the trace says");
-                }
-            }
-            Event::Capture { hole, by, kind } => {
-                if board.holes[hole.index()] != 4 {
-                    return err(i, "a capture of a hole that does not hold 4");
-                }
-                let expected = match kind {
-                    CaptureKind::MidSow => hole.owner(),
-                    CaptureKind::LastSeed => mover,
-                };
-                if by != expected {
-                    return err(i, "a capture taken by the wrong player");
-                }
-                if (kind == CaptureKind::LastSeed) != (board.hand == 0) {
-                    return err(i, "capture kind does not match the seeds in hand");
-                }
-                board.holes[hole.index()] = 0;
-                board.stores[by.index()] += 4;
-                if kind == CaptureKind::LastSeed {
-                    // The move ends; an ExtraMove event follows when the rules give one.
-                    board.to_move = Some(mover.opponent());
-                }
-            }
-            Event::Stop { hole } => {
-                if board.hand != 0 || board.holes[hole.index()] != 1 {
-                    return err(i, "the move stops but not on a last seed in an empty hole");
-                }
-                board.to_move = Some(mover.opponent());
-            }
-            Event::ExtraMove { side } => {
-                if side != mover {
-                    return err(i, "an extra move for the player who did not move");
-                }
-                board.to_move = Some(side);
-            }
-            Event::Pass { side } => {
-                if board.to_move != Some(side) {
-                    return err(i, "a pass by the player who is not to move");
-                }
-                board.to_move = Some(side.opponent());
-            }
-            Event::GameOver { reason } => {
-                match reason {
-                    EndReason::LastSeeds { to, seeds } => {
-                        let left: u8 = board.holes.iter().sum::<u8>() + board.hand;
-                        if left != seeds {
-                            return err(i, "the last seeds are not the seeds left in play");
-                        }
-                        board.stores[to.index()] += seeds;
-                    }
-                    EndReason::Quiet { south, north } => {
-                        let s: u8 = board.holes[..12].iter().sum();
-                        let n: u8 = board.holes[12..].iter().sum();
-                        if (s, n) != (south, north) {
-                            return err(i, "the quiet split is not the seeds in each row");
-                        }
-                        board.stores[0] += s;
-                        board.stores[1] += n;
-                    }
-                }
-                board.holes = [0; Hole::COUNT];
-                board.hand = 0;
-                board.to_move = None;
-            }
-        }
+    for (index, ev) in events.iter().enumerate() {
+        step(board, mover, *ev).map_err(|message| ReplayError { index, message })?;
     }
     if board.hand != 0 {
-        return err(events.len(), "the trace ends with seeds in hand");
+        return Err(ReplayError {
+            index: events.len(),
+            message: "the trace ends with seeds in hand",
+        });
     }
+    Ok(())
+}
+
+/// One event of [`replay`] on `board`, or what is wrong with it.
+fn step(board: &mut Board, mover: Side, ev: Event) -> Result<(), &'static str> {
+    match ev {
+        Event::Lap { hole, seeds, .. } => {
+            if board.hand != 0 {
+                return Err("a lap starts with seeds still in hand");
+            }
+            if board.holes[hole.index()] != seeds {
+                return Err("lap takes a different number of seeds than the hole holds");
+            }
+            board.holes[hole.index()] = 0;
+            board.hand = seeds;
+        }
+        Event::Sow { hole, count } => {
+            if board.hand == 0 {
+                return Err("a seed is sown from an empty hand");
+            }
+            board.hand -= 1;
+            board.holes[hole.index()] += 1;
+            if board.holes[hole.index()] != count {
+                return Err("sown hole does not hold the count the trace says");
+            }
+        }
+        Event::Capture { hole, by, kind } => capture(board, mover, hole, by, kind)?,
+        Event::Stop { hole } => {
+            if board.hand != 0 || board.holes[hole.index()] != 1 {
+                return Err("the move stops but not on a last seed in an empty hole");
+            }
+            board.to_move = Some(mover.opponent());
+        }
+        Event::ExtraMove { side } => {
+            if side != mover {
+                return Err("an extra move for the player who did not move");
+            }
+            board.to_move = Some(side);
+        }
+        Event::Pass { side } => {
+            if board.to_move != Some(side) {
+                return Err("a pass by the player who is not to move");
+            }
+            board.to_move = Some(side.opponent());
+        }
+        Event::GameOver { reason } => game_over(board, reason)?,
+    }
+    Ok(())
+}
+
+/// A [`Event::Capture`] of [`replay`].
+fn capture(
+    board: &mut Board,
+    mover: Side,
+    hole: Hole,
+    by: Side,
+    kind: CaptureKind,
+) -> Result<(), &'static str> {
+    if board.holes[hole.index()] != 4 {
+        return Err("a capture of a hole that does not hold 4");
+    }
+    let expected = match kind {
+        CaptureKind::MidSow => hole.owner(),
+        CaptureKind::LastSeed => mover,
+    };
+    if by != expected {
+        return Err("a capture taken by the wrong player");
+    }
+    if (kind == CaptureKind::LastSeed) != (board.hand == 0) {
+        return Err("capture kind does not match the seeds in hand");
+    }
+    board.holes[hole.index()] = 0;
+    board.stores[by.index()] += 4;
+    if kind == CaptureKind::LastSeed {
+        // The move ends; an ExtraMove event follows when the rules give one.
+        board.to_move = Some(mover.opponent());
+    }
+    Ok(())
+}
+
+/// A [`Event::GameOver`] of [`replay`]: the seeds left go where `reason` says.
+fn game_over(board: &mut Board, reason: EndReason) -> Result<(), &'static str> {
+    match reason {
+        EndReason::LastSeeds { to, seeds } => {
+            let left: u8 = board.holes.iter().sum::<u8>() + board.hand;
+            if left != seeds {
+                return Err("the last seeds are not the seeds left in play");
+            }
+            board.stores[to.index()] += seeds;
+        }
+        EndReason::Quiet { south, north } => {
+            let s: u8 = board.holes[..12].iter().sum();
+            let n: u8 = board.holes[12..].iter().sum();
+            if (s, n) != (south, north) {
+                return Err("the quiet split is not the seeds in each row");
+            }
+            board.stores[0] += s;
+            board.stores[1] += n;
+        }
+    }
+    board.holes = [0; Hole::COUNT];
+    board.hand = 0;
+    board.to_move = None;
     Ok(())
 }
