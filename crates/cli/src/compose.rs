@@ -2,7 +2,6 @@
 //! the terminal (anywoli_engine::compose), for people who set problems in bulk.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use anywoli_core::{Move, Position, Side};
 use anywoli_engine::compose::{compose_counting, ComposeLimits, Refusal, MAX_PLIES};
@@ -12,18 +11,15 @@ use clap::Args;
 use serde_json::json;
 
 use crate::common::{parse_moves, play_all, CmdResult, Start};
-use crate::tablebase::open;
+use crate::tablebase::{open, ExactArgs};
 
 #[derive(Args)]
+#[command(mut_arg("nodes", |a| a.help("Nodes of exact search for the whole composition (the web app allows 2,000,000)")))]
 pub struct ComposeArgs {
     #[command(flatten)]
     start: Start,
-    /// The databases' folder (default $ANYWOLI_TABLEBASES, else ./tablebases; none is fine).
-    #[arg(long, value_name = "DIR")]
-    tablebases: Option<PathBuf>,
-    /// Nodes of exact search for the whole composition (the web app allows 2,000,000).
-    #[arg(long, default_value_t = 20_000_000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000_000))]
-    nodes: u64,
+    #[command(flatten)]
+    exact: ExactArgs,
     /// Print one JSON object: the web API's answer (docs/api.md, "Composing puzzles").
     #[arg(long)]
     json: bool,
@@ -43,10 +39,10 @@ pub fn run(args: &ComposeArgs) -> CmdResult {
     let pos = args.start.position()?;
     let moves = parse_moves(&args.moves)?;
     let pos = play_all(pos, &moves)?.pop().unwrap_or(pos);
-    let tb = open(args.tablebases.as_deref())?;
+    let tb = open(args.exact.tablebases.as_deref())?;
     let tb = (!tb.is_empty()).then_some(&tb);
     let limits = ComposeLimits {
-        nodes: args.nodes,
+        nodes: args.exact.nodes,
         max_plies: MAX_PLIES,
     };
     let (result, nodes) = compose_counting(&pos, tb, limits);

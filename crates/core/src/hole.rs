@@ -11,6 +11,7 @@ use crate::Side;
 pub struct Hole(u8);
 
 impl Hole {
+    /// Holes on the board, both rows.
     pub const COUNT: usize = 24;
     /// Holes in one row.
     pub const ROW: usize = 12;
@@ -31,11 +32,13 @@ impl Hole {
         Hole(index % 24)
     }
 
+    /// The hole's number, 0..24 (`a` is 0, `A` is 12).
     #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
+    /// The player whose row the hole is in.
     #[inline]
     pub const fn owner(self) -> Side {
         if self.0 < 12 {
@@ -66,6 +69,7 @@ impl Hole {
         }
     }
 
+    /// The hole of a letter (`a`..`l`, `A`..`L`), or `None`.
     pub const fn from_letter(c: char) -> Option<Hole> {
         match c {
             'a'..='l' => Some(Hole(c as u8 - b'a')),
@@ -80,6 +84,7 @@ impl Hole {
         (start..start + Hole::ROW as u8).map(Hole)
     }
 
+    /// All 24 holes, South's row then North's.
     pub fn all() -> impl DoubleEndedIterator<Item = Hole> + ExactSizeIterator + Clone {
         (0..Hole::COUNT as u8).map(Hole)
     }

@@ -8,6 +8,7 @@
 //! No I/O and no dependencies beyond `core` and `alloc`.
 #![no_std]
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 extern crate alloc;
 #[cfg(test)]

@@ -6,15 +6,27 @@ use core::str::FromStr;
 use crate::{Hole, Side};
 
 /// A move: the hole it starts from, written as that hole's letter.
+///
+/// ```
+/// use anywoli_core::{Move, Side};
+///
+/// let m: Move = "C".parse().unwrap();
+/// assert_eq!(m.side(), Side::North);
+/// assert_eq!(m.hole().index(), 14);
+/// assert_eq!(m.to_string(), "C");
+/// assert!("z".parse::<Move>().is_err());
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Move(Hole);
 
 impl Move {
+    /// The move that sows from `hole`.
     #[inline]
     pub const fn new(hole: Hole) -> Move {
         Move(hole)
     }
 
+    /// The hole the move sows from.
     #[inline]
     pub const fn hole(self) -> Hole {
         self.0
@@ -26,10 +38,12 @@ impl Move {
         self.0.owner()
     }
 
+    /// The move's letter, its hole's: `a`..`l` for South, `A`..`L` for North.
     pub const fn letter(self) -> char {
         self.0.letter()
     }
 
+    /// The move of a letter (`a`..`l`, `A`..`L`), or `None`.
     pub const fn from_letter(c: char) -> Option<Move> {
         match Hole::from_letter(c) {
             Some(h) => Some(Move(h)),
@@ -82,38 +96,46 @@ impl FromStr for Move {
 pub struct MoveSet(u32);
 
 impl MoveSet {
+    /// No move.
     pub const EMPTY: MoveSet = MoveSet(0);
 
+    /// The set of these bits (bit `i` = hole `i`); bits above hole 23 are dropped.
     #[inline]
     pub const fn from_bits(bits: u32) -> MoveSet {
         MoveSet(bits & 0x00ff_ffff)
     }
 
+    /// The bit mask (bit `i` = hole `i`).
     #[inline]
     pub const fn bits(self) -> u32 {
         self.0
     }
 
+    /// How many moves the set holds.
     #[inline]
     pub const fn len(self) -> usize {
         self.0.count_ones() as usize
     }
 
+    /// Whether the set holds no move.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// Whether `m` is in the set.
     #[inline]
     pub const fn contains(self, m: Move) -> bool {
         self.0 & (1 << m.hole().index()) != 0
     }
 
+    /// Adds `m`.
     #[inline]
     pub fn insert(&mut self, m: Move) {
         self.0 |= 1 << m.hole().index();
     }
 
+    /// Takes `m` out.
     #[inline]
     pub fn remove(&mut self, m: Move) {
         self.0 &= !(1 << m.hole().index());

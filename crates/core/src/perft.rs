@@ -5,6 +5,15 @@ use crate::{Move, Position};
 
 /// Move sequences of exactly `depth` plies from `pos`; a game that ends sooner is not counted,
 /// a pass is not a ply, an extra move is.
+///
+/// ```
+/// use anywoli_core::{divide, perft, Position, Rules};
+///
+/// let start = Position::start(Rules::Anywoli);
+/// assert_eq!(perft(&start, 1), 12);
+/// let by_move = divide(&start, 2);
+/// assert_eq!(by_move.iter().map(|(_, n)| n).sum::<u64>(), perft(&start, 2));
+/// ```
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;

@@ -18,6 +18,18 @@ pub const QUIET_LIMIT: u16 = 100;
 /// Invariants (kept by every constructor and move): holes and stores hold 96 seeds; the seeds
 /// in play are a multiple of 4 above the end threshold unless the game is over, in which case
 /// the board is empty; the side to move has seeds.
+///
+/// ```
+/// use anywoli_core::{Position, Rules, Side};
+///
+/// let mut p = Position::start(Rules::Anywoli);
+/// assert_eq!(p.to_move(), Some(Side::South));
+/// assert_eq!(p.moves().len(), 12);
+/// p.play("a".parse().unwrap()).unwrap();
+/// assert_eq!(p.ply(), 1);
+/// // The position string reads back as the same position.
+/// assert_eq!(p.to_string().parse::<Position>().unwrap(), p);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Position {
     pub(crate) holes: [u8; Hole::COUNT],
@@ -35,7 +47,9 @@ pub struct Position {
 /// How a game ended, once it has.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Outcome {
+    /// This side has more seeds in its store.
     Win(Side),
+    /// Both stores hold 48.
     Draw,
 }
 
@@ -63,17 +77,32 @@ impl fmt::Display for Outcome {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum PlayError {
     /// The game is already over.
-    GameOver { mv: Move },
+    GameOver {
+        /// The move refused.
+        mv: Move,
+    },
     /// The hole belongs to the player who is not to move.
-    WrongSide { mv: Move, to_move: Side },
+    WrongSide {
+        /// The move refused.
+        mv: Move,
+        /// The side whose turn it is.
+        to_move: Side,
+    },
     /// The hole is empty.
-    EmptyHole { mv: Move },
+    EmptyHole {
+        /// The move refused.
+        mv: Move,
+    },
     /// The sowing would come back to a state it was already in and never end (docs/rules.md,
     /// "A sowing that never ends").
-    NeverEnds { mv: Move },
+    NeverEnds {
+        /// The move refused.
+        mv: Move,
+    },
 }
 
 impl PlayError {
+    /// The move refused.
     pub const fn mv(self) -> Move {
         match self {
             PlayError::GameOver { mv }
@@ -134,6 +163,7 @@ impl Position {
         p
     }
 
+    /// The variant the position is played under.
     #[inline]
     pub fn rules(&self) -> Rules {
         self.rules
@@ -145,16 +175,19 @@ impl Position {
         crate::notation::parse_position(&alloc::string::ToString::to_string(self), rules)
     }
 
+    /// The seeds in `hole`.
     #[inline]
     pub fn seeds(&self, hole: Hole) -> u8 {
         self.holes[hole.index()]
     }
 
+    /// The seeds of every hole, by hole number.
     #[inline]
     pub fn holes(&self) -> &[u8; Hole::COUNT] {
         &self.holes
     }
 
+    /// The seeds in `side`'s store.
     #[inline]
     pub fn store(&self, side: Side) -> u8 {
         self.stores[side.index()]
@@ -166,6 +199,7 @@ impl Position {
         self.to_move
     }
 
+    /// Whether the game is over (no side to move).
     #[inline]
     pub fn is_over(&self) -> bool {
         self.to_move.is_none()

@@ -14,14 +14,35 @@ use crate::{Move, Outcome, PlayError, Position, Rules};
 pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
 /// One game: its tags, rules, start position and moves.
+///
+/// ```
+/// use anywoli_core::{Position, Record, Rules};
+///
+/// let start = Position::start(Rules::Anywoli);
+/// let mut p = start;
+/// let mut r = Record::new(start);
+/// for _ in 0..4 {
+///     let mv = p.moves().next().unwrap();
+///     p.play(mv).unwrap();
+///     r.moves.push(mv);
+/// }
+/// r.set_tag("Event", "club night");
+/// // A record written out reads back as the same game.
+/// let back = Record::parse(&r.to_string()).unwrap();
+/// assert_eq!(back.moves, r.moves);
+/// assert_eq!(back.tag("Event"), Some("club night"));
+/// assert_eq!(back.end().unwrap(), p);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
     /// Tags other than `Rules`, `Seed`, `Position` and `Result`, in the order they were given.
     pub tags: Vec<(String, String)>,
+    /// The variant played (the `Rules` tag, with its `Seed`).
     pub rules: Rules,
     /// The position the game started from (the start position unless a `Position` tag says
     /// otherwise).
     pub start: Position,
+    /// The moves played from `start`, in order.
     pub moves: Vec<Move>,
     /// One of [`RESULTS`]; `*` while the game goes on or when unknown.
     pub result: String,
@@ -30,7 +51,9 @@ pub struct Record {
 /// Why a record could not be read; `line` counts from 1.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordError {
+    /// The line at fault, from 1.
     pub line: usize,
+    /// What is wrong with it.
     pub message: String,
 }
 

@@ -6,6 +6,15 @@ use core::str::FromStr;
 use crate::Side;
 
 /// A rules variant. Every difference from the default game is one of these, never a silent one.
+///
+/// ```
+/// use anywoli_core::Rules;
+///
+/// let r: Rules = "anywoli-it".parse().unwrap();
+/// assert_eq!(r, Rules::It);
+/// assert_eq!(r.to_string(), "anywoli-it");
+/// assert_eq!(Rules::default(), Rules::Anywoli);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum Rules {
     /// The default: the last 4 seeds go to the taker of the penultimate four.
@@ -14,7 +23,10 @@ pub enum Rules {
     /// The last 4 go to the player who made the game's first last-seed capture, if any.
     FirstFinal,
     /// The last 4 go to a player drawn from the game's seed (Pankhurst's lottery).
-    Lottery { seed: u64 },
+    Lottery {
+        /// The game's seed, from which the player is drawn.
+        seed: u64,
+    },
     /// Italian Wikipedia: the end at 8 seeds in play, those 8 to the player who moved first,
     /// and no extra move after a last-seed capture.
     It,
@@ -41,6 +53,7 @@ pub const VARIANTS: [(&str, &str); 4] = [
 ];
 
 impl Rules {
+    /// The variant's name in records and on the command line (`anywoli`, `anywoli-it`…).
     pub const fn name(self) -> &'static str {
         match self {
             Rules::Anywoli => "anywoli",

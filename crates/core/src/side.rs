@@ -5,13 +5,17 @@ use core::fmt;
 /// A player: South owns holes `a`..`l` (0..11) and moves first, North owns `A`..`L` (12..23).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Side {
+    /// Owns holes `a`..`l` and moves first.
     South = 0,
+    /// Owns holes `A`..`L`.
     North = 1,
 }
 
 impl Side {
+    /// Both sides, South first.
     pub const ALL: [Side; 2] = [Side::South, Side::North];
 
+    /// The other side.
     #[inline]
     pub const fn opponent(self) -> Side {
         match self {
@@ -20,6 +24,7 @@ impl Side {
         }
     }
 
+    /// 0 for South, 1 for North, to index per-side arrays.
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
@@ -33,6 +38,7 @@ impl Side {
         }
     }
 
+    /// The side of a position-string letter (`s` or `n`), or `None`.
     pub fn from_char(c: char) -> Option<Side> {
         match c {
             's' => Some(Side::South),
@@ -41,6 +47,7 @@ impl Side {
         }
     }
 
+    /// The side's name: `South` or `North`.
     pub const fn name(self) -> &'static str {
         match self {
             Side::South => "South",

@@ -1,7 +1,7 @@
 //! How a move is played: docs/rules.md, "A move" and "The end", in one place.
 //!
-//! One function sows every move. It reports what happens to an [`Observer`]; the fast path
-//! passes [`NoObserver`], whose empty methods compile away, and the move trace passes a
+//! One function sows every move. It reports what happens to an `Observer`; the fast path
+//! passes `NoObserver`, whose empty methods compile away, and the move trace passes a
 //! recorder, so the trace and the fast path cannot drift apart.
 
 use crate::position::QUIET_LIMIT;
@@ -21,9 +21,19 @@ pub enum CaptureKind {
 pub enum EndReason {
     /// Only the end threshold of seeds (4, or 8 in `anywoli-it`) was left in play; they went to
     /// one player.
-    LastSeeds { to: Side, seeds: u8 },
+    LastSeeds {
+        /// The player who took them.
+        to: Side,
+        /// How many seeds they were.
+        seeds: u8,
+    },
     /// 100 plies in a row without a capture: each player took the seeds in their own row.
-    Quiet { south: u8, north: u8 },
+    Quiet {
+        /// The seeds South took from its row.
+        south: u8,
+        /// The seeds North took from its row.
+        north: u8,
+    },
 }
 
 /// Receives the events of one move as it is sown.

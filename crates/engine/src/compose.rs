@@ -20,7 +20,7 @@ use anywoli_core::{Move, Position, Side};
 
 use crate::endgame::Tablebase;
 use crate::endgame::{Solution, Solver};
-use crate::puzzles::{grade, Puzzle};
+use crate::puzzles::Puzzle;
 
 /// The longest solution a composed puzzle may have, in plies of both sides.
 pub const MAX_PLIES: usize = 200;
@@ -209,15 +209,7 @@ impl<'a> Composer<'a> {
             }
             line.push(mv);
         }
-        let plies = line.len() as u16;
-        Ok(Puzzle {
-            id: 0,
-            grade: grade(plies, defences),
-            plies,
-            defences,
-            position: *start,
-            line,
-        })
+        Ok(Puzzle::unnumbered(start, line, defences))
     }
 
     /// The opponent's best defence: the best value for it, and of those the move that holds

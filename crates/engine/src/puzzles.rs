@@ -14,7 +14,7 @@
 
 use std::sync::OnceLock;
 
-use anywoli_core::{parse_position, Move, Position, Rules, Side};
+use anywoli_core::{parse_position, Move, ParseMoveError, Position, PositionError, Rules, Side};
 
 use crate::endgame::{positions, unrank, Tablebase, Verdict};
 
@@ -52,18 +52,21 @@ impl Puzzle {
         )
     }
 
-    fn parse(line: &str) -> Result<Puzzle, String> {
+    fn parse(line: &str) -> Result<Puzzle, PuzzleLineError> {
         let f: Vec<&str> = line.split('|').collect();
         if f.len() != 6 {
-            return Err(format!("expected 6 fields, found {}", f.len()));
+            return Err(PuzzleLineError::FieldCount(f.len()));
         }
-        let num = |s: &str, what: &str| -> Result<u32, String> {
-            s.trim().parse().map_err(|_| format!("bad {what} '{s}'"))
+        let num = |s: &str, field: &'static str| -> Result<u32, PuzzleLineError> {
+            s.trim().parse().map_err(|_| PuzzleLineError::Number {
+                field,
+                text: s.to_string(),
+            })
         };
-        let position = parse_position(f[4], Rules::Anywoli).map_err(|e| e.to_string())?;
+        let position = parse_position(f[4], Rules::Anywoli)?;
         let line = f[5]
             .split_whitespace()
-            .map(|m| m.parse::<Move>().map_err(|e| e.to_string()))
+            .map(|m| m.parse::<Move>())
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Puzzle {
             id: num(f[0], "id")?,
@@ -73,6 +76,20 @@ impl Puzzle {
             position,
             line,
         })
+    }
+
+    /// The puzzle of `line` from `start`, graded from its length and `defences`; its id (0)
+    /// is given when it joins a collection.
+    pub(crate) fn unnumbered(start: &Position, line: Vec<Move>, defences: u32) -> Puzzle {
+        let plies = line.len() as u16;
+        Puzzle {
+            id: 0,
+            grade: grade(plies, defences),
+            plies,
+            defences,
+            position: *start,
+            line,
+        }
     }
 
     /// The side that solves the puzzle: the side to move in its position (South in the
@@ -175,6 +192,31 @@ pub enum Judgement {
     Invalid(String),
 }
 
+/// What is wrong with one line of a collection.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PuzzleLineError {
+    /// The line has not the six `|`-separated fields.
+    #[error("expected 6 fields, found {0}")]
+    FieldCount(usize),
+    /// The id, grade, plies or defences field is not a number.
+    #[error("bad {field} '{text}'")]
+    Number { field: &'static str, text: String },
+    /// The position field.
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    /// A move of the solution field.
+    #[error(transparent)]
+    Move(#[from] ParseMoveError),
+}
+
+/// A collection that cannot be read: the first bad line (numbered from 1) and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("puzzle line {line}: {error}")]
+pub struct CollectionError {
+    pub line: usize,
+    pub error: PuzzleLineError,
+}
+
 /// The committed collection, read once.
 pub fn all() -> &'static [Puzzle] {
     static ALL: OnceLock<Vec<Puzzle>> = OnceLock::new();
@@ -182,11 +224,11 @@ pub fn all() -> &'static [Puzzle] {
 }
 
 /// Reads a collection: one puzzle a line; `#` lines and blank lines are skipped.
-pub fn parse_collection(text: &str) -> Result<Vec<Puzzle>, String> {
+pub fn parse_collection(text: &str) -> Result<Vec<Puzzle>, CollectionError> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|(i, l)| Puzzle::parse(l).map_err(|e| format!("puzzle line {}: {e}", i + 1)))
+        .map(|(i, l)| Puzzle::parse(l).map_err(|error| CollectionError { line: i + 1, error }))
         .collect()
 }
 
@@ -285,15 +327,7 @@ pub fn puzzle_of(tb: &Tablebase, start: &Position) -> Option<Puzzle> {
     if p.store(Side::South) <= p.store(Side::North) {
         return None;
     }
-    let plies = line.len() as u16;
-    Some(Puzzle {
-        id: 0,
-        grade: grade(plies, defences),
-        plies,
-        defences,
-        position: *start,
-        line,
-    })
+    Some(Puzzle::unnumbered(start, line, defences))
 }
 
 /// A collection of up to `per_grade` puzzles of each grade, found by trying positions of the

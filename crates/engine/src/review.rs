@@ -11,7 +11,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use anywoli_core::{Move, Position, Side};
+use anywoli_core::{Move, PlayError, Position, Side};
 use serde::Serialize;
 
 use crate::search::{Engine, Limits};
@@ -105,6 +105,27 @@ fn for_south(pos: &Position, score_for_mover: Option<i32>) -> i32 {
     }
 }
 
+/// Why a game cannot be reviewed: the move (numbered from 1) that cannot be judged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReviewError {
+    /// A move comes after the game is over.
+    #[error("move {ply} is played after the game ended")]
+    AfterGameEnd { ply: usize },
+    /// The engine found no move in the position before this one.
+    #[error("move {ply}: no move to play")]
+    NoMove { ply: usize },
+    /// The engine's search restricted to the move did not play it: the move is illegal.
+    #[error("move {ply} ({mv}) is not legal here")]
+    NotLegal { ply: usize, mv: Move },
+    /// The move could not be played.
+    #[error("move {ply} ({mv}): {error}")]
+    Play {
+        ply: usize,
+        mv: Move,
+        error: PlayError,
+    },
+}
+
 /// Reviews the game of `moves` from `start` with `engine` (its settings are the caller's: its
 /// table size, threads, databases; its table is cleared before each search), each search
 /// within `limits` (a depth makes the review the same on every machine; a time bounds it). `progress(done, total)` is called
@@ -116,7 +137,7 @@ pub fn review(
     limits: &Limits,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<Review, String> {
+) -> Result<Review, ReviewError> {
     let mut pos = *start;
     let mut evals = Vec::with_capacity(moves.len() + 1);
     let mut reviewed = Vec::with_capacity(moves.len());
@@ -124,15 +145,13 @@ pub fn review(
     for (i, &mv) in moves.iter().enumerate() {
         let mover = pos
             .to_move()
-            .ok_or_else(|| format!("move {} is played after the game ended", i + 1))?;
+            .ok_or(ReviewError::AfterGameEnd { ply: i + 1 })?;
         // Each search starts from an empty table, so that a position's judgement does not
         // depend on what was searched before it: the same game always gets the same review.
         engine.set_root_moves(None);
         engine.clear();
         let best = engine.search(&pos, limits, stop, &mut |_| {});
-        let best_move = best
-            .best
-            .ok_or_else(|| format!("move {}: no move to play", i + 1))?;
+        let best_move = best.best.ok_or(ReviewError::NoMove { ply: i + 1 })?;
         let played_score = if best_move == mv {
             best.score
         } else {
@@ -141,7 +160,7 @@ pub fn review(
             let alone = engine.search(&pos, limits, stop, &mut |_| {});
             engine.set_root_moves(None);
             if alone.best != Some(mv) {
-                return Err(format!("move {} ({mv}) is not legal here", i + 1));
+                return Err(ReviewError::NotLegal { ply: i + 1, mv });
             }
             alone.score
         };
@@ -157,8 +176,11 @@ pub fn review(
             loss,
             mark: Mark::of(loss),
         });
-        pos.play(mv)
-            .map_err(|e| format!("move {} ({mv}): {e}", i + 1))?;
+        pos.play(mv).map_err(|error| ReviewError::Play {
+            ply: i + 1,
+            mv,
+            error,
+        })?;
         progress(i + 1, moves.len());
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             break;

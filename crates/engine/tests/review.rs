@@ -178,6 +178,6 @@ fn a_finished_game_ends_on_its_final_difference() {
         &AtomicBool::new(false),
         &mut |_, _| {},
     );
-    let err = err.unwrap_err();
+    let err = err.unwrap_err().to_string();
     assert!(err.contains("move 3"), "{err}");
 }

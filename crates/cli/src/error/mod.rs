@@ -104,7 +104,7 @@ pub enum Failure {
     Record(anywoli_core::RecordError),
     /// The engine's review of a game failed.
     #[error("{0}")]
-    Review(String),
+    Review(anywoli_engine::review::ReviewError),
     /// The review as JSON.
     #[error("{0}")]
     ReviewJson(serde_json::Error),

@@ -22,7 +22,7 @@ mod verify;
 
 pub use place::{from_env, open, Place};
 pub use puzzle::{puzzle, PuzzleArgs};
-pub use solve::{solve, SolveArgs};
+pub use solve::{solve, ExactArgs, SolveArgs};
 
 #[derive(Subcommand)]
 pub enum TablebaseCommand {

@@ -12,17 +12,24 @@ use clap::Args;
 use super::place::{folder, open};
 use crate::common::{parse_moves, play_all, CmdResult, Start};
 
+/// The databases and the node budget of an exact search (`solve`, `compose`).
+#[derive(Args)]
+pub struct ExactArgs {
+    /// The databases' folder (default $ANYWOLI_TABLEBASES, else ./tablebases; none is fine).
+    #[arg(long, value_name = "DIR")]
+    pub tablebases: Option<PathBuf>,
+    /// Give up after this many nodes of exact search per question.
+    #[arg(long, default_value_t = 20_000_000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000_000))]
+    pub nodes: u64,
+}
+
 /// `anywoli solve`.
 #[derive(Args)]
 pub struct SolveArgs {
     #[command(flatten)]
     start: Start,
-    /// The databases' folder (default $ANYWOLI_TABLEBASES, else ./tablebases; none is fine).
-    #[arg(long, value_name = "DIR")]
-    tablebases: Option<PathBuf>,
-    /// Give up after this many nodes of exact search per question.
-    #[arg(long, default_value_t = 20_000_000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000_000))]
-    nodes: u64,
+    #[command(flatten)]
+    exact: ExactArgs,
     /// Moves to play before solving.
     #[arg(value_name = "MOVE")]
     moves: Vec<String>,
@@ -36,7 +43,7 @@ pub fn solve(args: &SolveArgs) -> CmdResult {
     let pos = args.start.position()?;
     let moves = parse_moves(&args.moves)?;
     let pos = play_all(pos, &moves)?.pop().unwrap_or(pos);
-    let tb = open(args.tablebases.as_deref())?;
+    let tb = open(args.exact.tablebases.as_deref())?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "position {pos}")?;
     let Some(me) = pos.to_move() else {
@@ -52,12 +59,12 @@ pub fn solve(args: &SolveArgs) -> CmdResult {
         writeln!(
             out,
             "databases: none found in {} (exact search only; `anywoli tablebase build` makes the 8-seed one)",
-            folder(args.tablebases.as_deref()).display()
+            folder(args.exact.tablebases.as_deref()).display()
         )?;
     }
     say_database(&mut out, &tb, &pos, me)?;
     let t0 = Instant::now();
-    let mut solver = Solver::new(Some(&tb), args.nodes);
+    let mut solver = Solver::new(Some(&tb), args.exact.nodes);
     match solver.solve(&pos) {
         Err(e) => {
             writeln!(

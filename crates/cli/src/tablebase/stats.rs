@@ -7,9 +7,42 @@ use anywoli_engine::endgame::{Stats, Stats12, Table, MARGINS12};
 
 use crate::common::CmdResult;
 
+/// `n` as a percentage of `whole` (0 when `whole` is 0).
+fn percent_of(whole: u64) -> impl Fn(u64) -> f64 {
+    move |n| 100.0 * n as f64 / whole.max(1) as f64
+}
+
+/// ", e.g. <position>" for the position of index `at`, or nothing when it has none.
+fn example(t: &Table, at: u64) -> String {
+    t.position_at(at, Rules::Anywoli)
+        .map_or_else(String::new, |p| format!(", e.g. {p}"))
+}
+
+/// The line "`what` within N plies: 1:x% 5:y% …": the share of `total` decided within each
+/// of `marks` plies, from the counts by distance.
+fn write_within(
+    out: &mut impl Write,
+    what: &str,
+    by_distance: impl Iterator<Item = u64>,
+    marks: &[usize],
+    total: u64,
+) -> CmdResult {
+    let pct = percent_of(total);
+    let mut cumulative = 0u64;
+    write!(out, "{what} within N plies:")?;
+    for (d, c) in by_distance.enumerate() {
+        cumulative += c;
+        if marks.contains(&d) {
+            write!(out, " {d}:{:.1}%", pct(cumulative))?;
+        }
+    }
+    writeln!(out)?;
+    Ok(())
+}
+
 pub fn print_stats12(out: &mut impl Write, s: &Stats12, t: &Table) -> CmdResult {
     let valid = s.positions - s.invalid;
-    let pct = |n: u64| 100.0 * n as f64 / valid.max(1) as f64;
+    let pct = percent_of(valid);
     writeln!(
         out,
         "positions: {} distributions of 12 seeds, {} with seeds for the side to move",
@@ -29,9 +62,7 @@ pub fn print_stats12(out: &mut impl Write, s: &Stats12, t: &Table) -> CmdResult 
         s.bounded,
         pct(s.bounded)
     )?;
-    let longest = t
-        .position_at(s.longest_at, Rules::Anywoli)
-        .map_or_else(String::new, |p| format!(", e.g. {p}"));
+    let longest = example(t, s.longest_at);
     writeln!(
         out,
         "longest distance to the deciding capture: {} plies{longest}",
@@ -49,26 +80,19 @@ pub fn print_stats12(out: &mut impl Write, s: &Stats12, t: &Table) -> CmdResult 
         "without a hole of 4 (play never leaves 4 in a hole): {} proven margins, {} only bounds, the longest {} plies, {} longer than {}",
         s.playable, s.playable_bounded, s.longest_playable, s.playable_over_quiet_limit, QUIET_LIMIT
     )?;
-    let mut cumulative = 0u64;
-    let proven: u64 = s.exact.iter().sum();
-    write!(out, "proven margins within N plies:")?;
-    for (d, c) in s.by_dtc.iter().enumerate() {
-        cumulative += c;
-        if [1, 5, 10, 20, 40, 60, 80, 100, 150, 200].contains(&d) {
-            write!(
-                out,
-                " {d}:{:.1}%",
-                100.0 * cumulative as f64 / proven.max(1) as f64
-            )?;
-        }
-    }
-    writeln!(out)?;
+    write_within(
+        out,
+        "proven margins",
+        s.by_dtc.iter().copied(),
+        &[1, 5, 10, 20, 40, 60, 80, 100, 150, 200],
+        s.exact.iter().sum(),
+    )?;
     Ok(())
 }
 
 pub fn print_stats(out: &mut impl Write, s: &Stats, t: &Table) -> CmdResult {
     let valid = s.positions - s.invalid;
-    let pct = |n: u64| 100.0 * n as f64 / valid.max(1) as f64;
+    let pct = percent_of(valid);
     writeln!(
         out,
         "positions: {} distributions of {} seeds, {} with seeds for the side to move (South to move; North to move is the same turned round)",
@@ -90,9 +114,7 @@ pub fn print_stats(out: &mut impl Write, s: &Stats, t: &Table) -> CmdResult {
     if s.stuck > 0 {
         writeln!(out, "no move ever ends: {}", s.stuck)?;
     }
-    let longest = t
-        .position_at(s.longest_at, Rules::Anywoli)
-        .map_or_else(String::new, |p| format!(", e.g. {p}"));
+    let longest = example(t, s.longest_at);
     writeln!(out, "longest forced capture: {} plies{longest}", s.longest)?;
     writeln!(
         out,
@@ -106,19 +128,12 @@ pub fn print_stats(out: &mut impl Write, s: &Stats, t: &Table) -> CmdResult {
         "without a hole of 4 (play never leaves 4 in a hole): {} forced captures, the longest {} plies, {} longer than {}",
         s.playable, s.longest_playable, s.playable_over_quiet_limit, QUIET_LIMIT
     )?;
-    let mut cumulative = 0u64;
-    let forced = s.wins + s.losses;
-    write!(out, "forced captures within N plies:")?;
-    for (d, c) in s.by_dtc.iter().enumerate() {
-        cumulative += c[0] + c[1];
-        if [1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100].contains(&d) {
-            write!(
-                out,
-                " {d}:{:.1}%",
-                100.0 * cumulative as f64 / forced.max(1) as f64
-            )?;
-        }
-    }
-    writeln!(out)?;
+    write_within(
+        out,
+        "forced captures",
+        s.by_dtc.iter().map(|c| c[0] + c[1]),
+        &[1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100],
+        s.wins + s.losses,
+    )?;
     Ok(())
 }

@@ -16,8 +16,8 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::MovesRequest;
 use super::{common_view, line, theme_names};
+use super::{Asked, MovesRequest};
 use crate::account::session::check_csrf;
 use crate::api::client::ClientIp;
 use crate::api::extract::Viewer;
@@ -384,27 +384,23 @@ pub async fn get(State(st): State<AppState>, Path(id): Path<String>) -> ApiResul
 /// `POST /api/puzzles/community/{id}/moves`: as the collection's.
 pub async fn moves(
     State(st): State<AppState>,
-    viewer: Viewer,
-    headers: HeaderMap,
     Path(id): Path<String>,
-    JsonBody(req): JsonBody<MovesRequest>,
+    asked: Asked<MovesRequest>,
 ) -> ApiResult<Json<Value>> {
     let row = find(&st, &id).await?;
     let pz = puzzle_of_row(&row)?;
-    super::answer_moves(&st, &viewer, &headers, row.id, &pz, req).await
+    super::answer_moves(&st, asked, row.id, &pz).await
 }
 
 /// `POST /api/puzzles/community/{id}/solution`: as the collection's.
 pub async fn give_up_solution(
     State(st): State<AppState>,
-    viewer: Viewer,
-    headers: HeaderMap,
     Path(id): Path<String>,
-    JsonBody(req): JsonBody<super::rating::SolverRequest>,
+    asked: Asked<super::rating::SolverRequest>,
 ) -> ApiResult<Json<Value>> {
     let row = find(&st, &id).await?;
     let pz = puzzle_of_row(&row)?;
-    super::give_up(&st, &viewer, &headers, row.id, &pz, req).await
+    super::give_up(&st, asked, row.id, &pz).await
 }
 
 /// `GET /api/puzzles/community/{id}/solution`.

@@ -9,9 +9,10 @@ use crate::error::ErrorCode;
 use anywoli_core::{Position, Side};
 use anywoli_engine::puzzles::{self, Judgement, Puzzle};
 use anywoli_engine::themes::{self, Theme};
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{FromRequest, FromRequestParts, Path, RawQuery, Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -157,6 +158,31 @@ pub async fn get(State(st): State<AppState>, Path(id): Path<String>) -> ApiResul
     Ok(Json(v))
 }
 
+/// A request that rates a solver: who asks (the session, and its headers for the CSRF check)
+/// and the JSON body. One extractor, so that the collection's and the community's handlers
+/// read it alike; the session is read before the body, as when they were separate.
+pub(crate) struct Asked<T> {
+    pub viewer: Viewer,
+    pub headers: HeaderMap,
+    pub body: T,
+}
+
+impl<T: DeserializeOwned> FromRequest<AppState> for Asked<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, st: &AppState) -> Result<Self, ApiError> {
+        let (mut parts, body) = req.into_parts();
+        let viewer = Viewer::from_request_parts(&mut parts, st).await?;
+        let headers = parts.headers.clone();
+        let JsonBody(body) = JsonBody::from_request(Request::from_parts(parts, body), st).await?;
+        Ok(Asked {
+            viewer,
+            headers,
+            body,
+        })
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct MovesRequest {
@@ -170,27 +196,23 @@ pub(crate) struct MovesRequest {
 /// right, adds the opponent's defence, with the traces of the moves to animate.
 pub async fn moves(
     State(st): State<AppState>,
-    viewer: Viewer,
-    headers: HeaderMap,
     Path(id): Path<String>,
-    JsonBody(req): JsonBody<MovesRequest>,
+    asked: Asked<MovesRequest>,
 ) -> ApiResult<Json<Value>> {
     let pz = find(&id)?;
-    answer_moves(&st, &viewer, &headers, pz.id.to_string(), pz, req).await
+    answer_moves(&st, asked, pz.id.to_string(), pz).await
 }
 
 /// What `moves` answers, for the collection's puzzles and the community's alike: the
 /// judgement, and the solver's rating change when it ends the solver's first attempt.
 pub(crate) async fn answer_moves(
     st: &AppState,
-    viewer: &Viewer,
-    headers: &HeaderMap,
+    asked: Asked<MovesRequest>,
     key: String,
     pz: &Puzzle,
-    req: MovesRequest,
 ) -> ApiResult<Json<Value>> {
-    let (mut v, token) = judge(pz, req)?;
-    let solver = rating::solver_key(viewer, headers, token.as_deref())?;
+    let (mut v, token) = judge(pz, asked.body)?;
+    let solver = rating::solver_key(&asked.viewer, &asked.headers, token.as_deref())?;
     let won = match v["result"].as_str() {
         Some("solved") => Some(true),
         Some("wrong") => Some(false),
@@ -207,13 +229,11 @@ pub(crate) async fn answer_moves(
 /// had not attempted the puzzle before (looking is giving up).
 pub(crate) async fn give_up(
     st: &AppState,
-    viewer: &Viewer,
-    headers: &HeaderMap,
+    asked: Asked<rating::SolverRequest>,
     key: String,
     pz: &Puzzle,
-    req: rating::SolverRequest,
 ) -> ApiResult<Json<Value>> {
-    let solver = rating::solver_key(viewer, headers, req.solver.as_deref())?;
+    let solver = asked.solver()?;
     let change = rating::rate(st, solver, key, pz.grade, false).await?;
     Ok(Json(
         json!({ "solution": line(pz), "themes": theme_names(pz), "rating": change }),
@@ -286,13 +306,11 @@ fn judge(pz: &Puzzle, req: MovesRequest) -> ApiResult<(Value, Option<String>)> {
 /// attempt for the solver (the page's "Show the solution").
 pub async fn give_up_solution(
     State(st): State<AppState>,
-    viewer: Viewer,
-    headers: HeaderMap,
     Path(id): Path<String>,
-    JsonBody(req): JsonBody<rating::SolverRequest>,
+    asked: Asked<rating::SolverRequest>,
 ) -> ApiResult<Json<Value>> {
     let pz = find(&id)?;
-    give_up(&st, &viewer, &headers, pz.id.to_string(), pz, req).await
+    give_up(&st, asked, pz.id.to_string(), pz).await
 }
 
 /// `GET /api/puzzles/{id}/solution`: the whole line, rating nothing (for tools).

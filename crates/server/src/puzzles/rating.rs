@@ -13,9 +13,9 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use super::Asked;
 use crate::account::session::{check_csrf, token_of};
 use crate::api::extract::Viewer;
-use crate::api::JsonBody;
 use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::rating::Rating;
@@ -114,6 +114,13 @@ pub struct SolverRequest {
     pub solver: Option<String>,
 }
 
+impl Asked<SolverRequest> {
+    /// The solver this request names ([`solver_key`]).
+    pub fn solver(&self) -> ApiResult<Option<String>> {
+        solver_key(&self.viewer, &self.headers, self.body.solver.as_deref())
+    }
+}
+
 async fn solver_rating(st: &AppState, solver: &Option<String>) -> ApiResult<PuzzleRatingRow> {
     let stored = match solver.clone() {
         Some(s) => st.db(move |db| db.solver_rating(&s)).await?,
@@ -136,11 +143,9 @@ fn solver_json(r: &PuzzleRatingRow) -> Value {
 /// solver's when it has none yet).
 pub async fn mine(
     State(st): State<AppState>,
-    viewer: Viewer,
-    headers: HeaderMap,
-    JsonBody(req): JsonBody<SolverRequest>,
+    asked: Asked<SolverRequest>,
 ) -> ApiResult<Json<Value>> {
-    let solver = solver_key(&viewer, &headers, req.solver.as_deref())?;
+    let solver = asked.solver()?;
     Ok(Json(
         json!({"solver": solver_json(&solver_rating(&st, &solver).await?)}),
     ))
@@ -158,11 +163,9 @@ struct Candidate {
 /// community puzzles (all of them again once every one was attempted).
 pub async fn next(
     State(st): State<AppState>,
-    viewer: Viewer,
-    headers: HeaderMap,
-    JsonBody(req): JsonBody<SolverRequest>,
+    asked: Asked<SolverRequest>,
 ) -> ApiResult<Json<Value>> {
-    let solver = solver_key(&viewer, &headers, req.solver.as_deref())?;
+    let solver = asked.solver()?;
     let mine = solver_rating(&st, &solver).await?;
     let done = match solver.clone() {
         Some(s) => st.db(move |db| db.attempted(&s)).await?,
