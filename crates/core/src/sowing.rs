@@ -82,11 +82,7 @@ pub(crate) fn play<O: Observer>(p: &mut Position, mv: Move, obs: &mut O) -> Resu
     let mut laps = 1u32;
     obs.lap(h, hand, laps);
 
-    // Brent's cycle finder over the states at the start of each relay lap (rule 4).
-    let mut guard_board = [0u8; Hole::COUNT];
-    let mut guard_hole = h;
-    let mut guard_power = 1u32;
-    let mut guard_len = 0u32;
+    let mut guard = Guard::new(h);
 
     loop {
         // Every seed of the lap but the last (rule 2: mid-sow fours go to the hole's owner).
@@ -96,14 +92,9 @@ pub(crate) fn play<O: Observer>(p: &mut Position, mv: Move, obs: &mut O) -> Resu
             let c = p.holes[h.index()];
             obs.sow(h, c + 1);
             if c == 3 {
-                p.holes[h.index()] = 0;
-                p.hash ^= zobrist::hole(h, 3);
-                let owner = h.owner();
-                p.stores[owner.index()] += 4;
-                p.last_capturer = Some(owner);
+                let owner = take_mid_sow_four(p, h, obs);
                 captured = true;
                 in_play -= 4;
-                obs.capture(h, owner, crate::CaptureKind::MidSow);
                 if in_play == threshold {
                     end_with_last_seeds(p, owner, obs);
                     return Ok(());
@@ -120,16 +111,8 @@ pub(crate) fn play<O: Observer>(p: &mut Position, mv: Move, obs: &mut O) -> Resu
         obs.sow(h, c + 1);
         match c {
             3 => {
-                p.holes[h.index()] = 0;
-                p.hash ^= zobrist::hole(h, 3);
-                p.stores[mover.index()] += 4;
-                p.last_capturer = Some(mover);
-                if p.first_final.is_none() {
-                    p.first_final = Some(mover);
-                    p.hash ^= zobrist::first_final(Some(mover));
-                }
+                take_last_seed_four(p, h, mover, obs);
                 in_play -= 4;
-                obs.capture(h, mover, CaptureKind::LastSeed);
                 if in_play == threshold {
                     end_with_last_seeds(p, mover, obs);
                     return Ok(());
@@ -149,19 +132,8 @@ pub(crate) fn play<O: Observer>(p: &mut Position, mv: Move, obs: &mut O) -> Resu
                 if laps >= GUARD_AFTER_LAPS {
                     // The board before the pickup, with `h` now holding c + 1.
                     p.holes[h.index()] = c + 1;
-                    if laps == GUARD_AFTER_LAPS {
-                        guard_board = p.holes;
-                        guard_hole = h;
-                    } else if guard_hole == h && guard_board == p.holes {
+                    if guard.repeats(laps, h, &p.holes) {
                         return Err(PlayError::NeverEnds { mv });
-                    } else {
-                        guard_len += 1;
-                        if guard_len == guard_power {
-                            guard_board = p.holes;
-                            guard_hole = h;
-                            guard_power *= 2;
-                            guard_len = 0;
-                        }
                     }
                 }
                 p.hash ^= zobrist::hole(h, c);
@@ -172,6 +144,75 @@ pub(crate) fn play<O: Observer>(p: &mut Position, mv: Move, obs: &mut O) -> Resu
             }
         }
     }
+}
+
+/// Brent's cycle finder over the states at the start of each relay lap (rule 4): a sowing
+/// that comes back to a state it was in never ends.
+struct Guard {
+    board: [u8; Hole::COUNT],
+    hole: Hole,
+    power: u32,
+    len: u32,
+}
+
+impl Guard {
+    #[inline(always)]
+    fn new(h: Hole) -> Guard {
+        Guard {
+            board: [0u8; Hole::COUNT],
+            hole: h,
+            power: 1,
+            len: 0,
+        }
+    }
+
+    /// Whether the relay from `h` on `holes` (lap `laps`, at least [`GUARD_AFTER_LAPS`])
+    /// starts from a state seen before.
+    #[inline(always)]
+    fn repeats(&mut self, laps: u32, h: Hole, holes: &[u8; Hole::COUNT]) -> bool {
+        if laps == GUARD_AFTER_LAPS {
+            self.board = *holes;
+            self.hole = h;
+        } else if self.hole == h && self.board == *holes {
+            return true;
+        } else {
+            self.len += 1;
+            if self.len == self.power {
+                self.board = *holes;
+                self.hole = h;
+                self.power *= 2;
+                self.len = 0;
+            }
+        }
+        false
+    }
+}
+
+/// Rule 2: a seed sown mid-lap made `h` a four; its owner takes it. Gives the owner.
+#[inline(always)]
+fn take_mid_sow_four<O: Observer>(p: &mut Position, h: Hole, obs: &mut O) -> Side {
+    p.holes[h.index()] = 0;
+    p.hash ^= zobrist::hole(h, 3);
+    let owner = h.owner();
+    p.stores[owner.index()] += 4;
+    p.last_capturer = Some(owner);
+    obs.capture(h, owner, CaptureKind::MidSow);
+    owner
+}
+
+/// Rule 3: the last seed made `h` a four; the mover takes it (the game's first such capture
+/// is remembered for `firstfinal`).
+#[inline(always)]
+fn take_last_seed_four<O: Observer>(p: &mut Position, h: Hole, mover: Side, obs: &mut O) {
+    p.holes[h.index()] = 0;
+    p.hash ^= zobrist::hole(h, 3);
+    p.stores[mover.index()] += 4;
+    p.last_capturer = Some(mover);
+    if p.first_final.is_none() {
+        p.first_final = Some(mover);
+        p.hash ^= zobrist::first_final(Some(mover));
+    }
+    obs.capture(h, mover, CaptureKind::LastSeed);
 }
 
 /// The end: the seeds left in play (the threshold) go to one player as the rules say.
