@@ -11,7 +11,7 @@ use tokio::sync::broadcast;
 
 use crate::api::client::ClientIp;
 use crate::app::AppState;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::round::view::event_message;
 use crate::round::{game::Event, Command, Rounds};
 use crate::trace_json::side_name;
@@ -38,9 +38,7 @@ pub async fn events(
     };
     // Subscribing in the round means no event can fall between the state and the stream.
     let (first, rx) = st.rounds().call(&id, Command::Watch).await?;
-    let ws = ws.map_err(|e| {
-        ApiError::malformed(format!("this endpoint takes a WebSocket connection: {e}"))
-    })?;
+    let ws = crate::ws::caps::upgrade(ws)?;
     let channel = Watcher {
         rx,
         rounds: st.rounds().clone(),

@@ -43,9 +43,7 @@ pub async fn lobby(
     client: ClientIp,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
-    let ws = ws.map_err(|e| {
-        ApiError::malformed(format!("this endpoint takes a WebSocket connection: {e}"))
-    })?;
+    let ws = crate::ws::caps::upgrade(ws)?;
     let permit = match st.sockets().admit(client.0) {
         Ok(p) => p,
         Err(e) => return Ok(crate::ws::caps::refused(e)),

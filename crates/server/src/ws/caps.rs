@@ -179,6 +179,17 @@ impl SocketCaps {
     }
 }
 
+/// The upgrade a WebSocket route was asked for; a plain HTTP request to the route gets a JSON
+/// error instead.
+pub fn upgrade(
+    ws: Result<
+        axum::extract::ws::WebSocketUpgrade,
+        axum::extract::ws::rejection::WebSocketUpgradeRejection,
+    >,
+) -> Result<axum::extract::ws::WebSocketUpgrade, ApiError> {
+    ws.map_err(|e| ApiError::malformed(format!("this endpoint takes a WebSocket connection: {e}")))
+}
+
 /// The answer to a refused upgrade: the JSON error, and `Connection: close`, so that the
 /// refused client's connection goes at once instead of idling in the listener's count until
 /// its idle timeout (a flood of refused upgrades would otherwise fill the connections).
