@@ -40,23 +40,8 @@ fn create_schema(config: &Target) -> StoreResult<String> {
     Ok(name)
 }
 
-/// Two stores on one new schema (tests of several instances), like two servers' on one
-/// database; the schema goes with the first, so the second is to be dropped before it.
-pub(in crate::store) fn open_scratch_pair(config: Target) -> StoreResult<(Store, Store)> {
-    let name = create_schema(&config)?;
-    let scratch = DropSchema {
-        config: config.clone(),
-        name: name.clone(),
-    };
-    let mut config = config;
-    config.config.options(&format!("-c search_path={name}"));
-    config.config.application_name(&name);
-    let first = open(config.clone(), Some(scratch))?;
-    Ok((first, open(config, None)?))
-}
-
-/// A store in a new schema of its own (tests), dropped with it.
-pub(in crate::store) fn open_scratch(config: Target) -> StoreResult<Store> {
+/// A new schema, the connection settings that work in it, and what drops it.
+fn scratch_target(config: Target) -> StoreResult<(Target, DropSchema)> {
     let name = create_schema(&config)?;
     let scratch = DropSchema {
         config: config.clone(),
@@ -66,6 +51,20 @@ pub(in crate::store) fn open_scratch(config: Target) -> StoreResult<Store> {
     config.config.options(&format!("-c search_path={name}"));
     // Names the store's connections, for a test that cuts them.
     config.config.application_name(&name);
+    Ok((config, scratch))
+}
+
+/// Two stores on one new schema (tests of several instances), like two servers' on one
+/// database; the schema goes with the first, so the second is to be dropped before it.
+pub(in crate::store) fn open_scratch_pair(config: Target) -> StoreResult<(Store, Store)> {
+    let (config, scratch) = scratch_target(config)?;
+    let first = open(config.clone(), Some(scratch))?;
+    Ok((first, open(config, None)?))
+}
+
+/// A store in a new schema of its own (tests), dropped with it.
+pub(in crate::store) fn open_scratch(config: Target) -> StoreResult<Store> {
+    let (config, scratch) = scratch_target(config)?;
     open(config, Some(scratch))
 }
 
