@@ -6,8 +6,9 @@
 // its games and rating graph (screenshots on a desktop and a phone into a scratch folder), and
 // the profile and lobby in dark colours.
 //
-// The server's time is moved forward for the flag (`anywoli_server::dates::shift_for_tests`)
-// instead of waiting a minute: it shifts for the whole test binary, so everything is one test.
+// The server's time is moved forward for the flag and the claim delay
+// (`anywoli_server::dates::shift_for_tests`) instead of waiting a minute and 40 s: it shifts for
+// the whole test binary, so everything is one test, run alone.
 //
 // (Plain comments: `browser_players_postgres.rs` includes this file. The server's database
 // comes from `fresh_db`: a SQLite file here, from `support`; a PostgreSQL schema there.)
@@ -682,7 +683,17 @@ async fn claimed(a: &Client, b: &Client, server: &Server) -> String {
         json!(true),
         "no claim before the delay"
     );
-    // The claim delay (40 s untimed) passes on the server's own timer; the page shows the button then.
+    // The claim delay (40 s untimed) passes: the server's time goes 37 s forward (instead of
+    // waiting them), A's page reads the game again, and its own timer counts the last seconds
+    // down and shows the button then.
+    shift_for_tests(37_000);
+    a.refresh().await.unwrap();
+    wait_for(
+        a,
+        "!document.querySelector('#away-note').hidden",
+        "A told again that B left",
+    )
+    .await;
     wait_for(
         a,
         "!document.querySelector('#claim').hidden",
