@@ -45,10 +45,12 @@ impl Key {
 /// The solver ran out of its node budget before proving the value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Unproven {
+    /// Nodes searched.
     pub nodes: u64,
     /// What it did prove about the value in question (seeds still to be won by the side to
     /// move): at least `lower`, at most `upper`.
     pub lower: i32,
+    /// See `lower`.
     pub upper: i32,
 }
 

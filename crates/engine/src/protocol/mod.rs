@@ -50,6 +50,7 @@ pub type Output = Arc<dyn Fn(&str) + Send + Sync>;
 /// Whether to go on reading after a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
+    /// Read the next command.
     Continue,
     /// `quit` was read: the search (if any) has been stopped and its `bestmove` sent.
     Quit,
