@@ -38,7 +38,7 @@ impl Verdict {
         }
     }
 
-    /// The word `info` and the CLI print for it: `win`, `loss` or `unforced`.
+    /// The lower-case word for the verdict: `win`, `loss` or `unforced`.
     pub fn name(self) -> &'static str {
         match self {
             Verdict::Win => "win",

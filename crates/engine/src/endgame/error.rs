@@ -39,7 +39,7 @@ pub enum Defect {
     /// The header's or block index's checksum does not match.
     #[error("checksum mismatch in its header or index (the file is damaged)")]
     IndexChecksum,
-    /// The block offsets do not increase.
+    /// The block offsets do not start at 0 and rise within the data.
     #[error("its block index is out of order")]
     IndexOrder,
     /// The last block does not end where the data does.
