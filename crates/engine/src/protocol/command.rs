@@ -38,13 +38,13 @@ pub enum Command {
     },
     /// `go ...`: search the position.
     Go(Go),
-    /// `stop`: end the running search, which then sends its `bestmove`.
+    /// `stop`: end the running search, which then sends its `bestmove` (nothing if none runs).
     Stop,
     /// Any words after `quit` are ignored: it always quits.
     Quit,
-    /// `show`: print the position (an extension for people at a terminal).
+    /// `show`: the position the next `go` searches, and its rules, as an `info string`.
     Show,
-    /// `options`: list the options with their ranges and current values.
+    /// `options`: one `option` line per option, with its range and value, then `optionsok`.
     Options,
 }
 
