@@ -11,8 +11,11 @@ use crate::players::Player;
 /// A finished (or abandoned) game.
 #[derive(Clone, Debug)]
 pub struct Game {
+    /// The position the game started from.
     pub start: Position,
+    /// The moves played from `start`.
     pub moves: Vec<Move>,
+    /// The position the game stopped in.
     pub end: Position,
     /// Why it stopped before the end, if it did (a player gave no move or an illegal one).
     pub error: Option<String>,
@@ -150,9 +153,11 @@ pub fn balanced_openings(
 /// A match score turned into an Elo difference with its 95% error margin.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EloEstimate {
+    /// Games played.
     pub games: usize,
     /// Points of the first player (win 1, draw ½).
     pub score: f64,
+    /// The first player's Elo advantage (negative: disadvantage).
     pub elo: f64,
     /// Half-width of the 95% interval; infinite when the score is 0% or 100%.
     pub error: f64,

@@ -35,6 +35,7 @@ pub struct ComposeLimits {
 }
 
 impl ComposeLimits {
+    /// At most `nodes` nodes, and solutions up to [`MAX_PLIES`].
     pub fn nodes(nodes: u64) -> ComposeLimits {
         ComposeLimits {
             nodes,
@@ -52,20 +53,39 @@ pub enum Refusal {
     /// The side to move does not force a win: `value` is what best play wins from here on
     /// (net seeds for the side to move), `margin` the final store difference it leads to.
     #[error("the side to move does not force a win: best play ends {margin:+} (winning {value:+} seeds from here)")]
-    NotAWin { value: i32, margin: i32 },
+    NotAWin {
+        /// Net seeds best play wins from here on, for the side to move.
+        value: i32,
+        /// The final store difference best play leads to, for the side to move.
+        margin: i32,
+    },
     /// Several first moves win: a puzzle needs exactly one.
     #[error("{} first moves win ({}): a puzzle needs exactly one", .moves.len(), letters(.moves))]
-    SeveralWinningFirstMoves { moves: Vec<Move> },
+    SeveralWinningFirstMoves {
+        /// The winning first moves.
+        moves: Vec<Move>,
+    },
     /// At ply `ply` of the solution (counted from 0, the first move), the solver has two or
     /// more winning moves (`moves`) but not every move wins.
     #[error("at ply {ply} of the solution {} moves win ({}) but not all: the solution would not be one line", .moves.len(), letters(.moves))]
-    Dual { ply: usize, moves: Vec<Move> },
+    Dual {
+        /// The ply, from 0.
+        ply: usize,
+        /// The winning moves there.
+        moves: Vec<Move>,
+    },
     /// The solver's node budget ran out before the answer was proven.
     #[error("not proven within the limit of {nodes} nodes")]
-    Unproven { nodes: u64 },
+    Unproven {
+        /// The budget that ran out.
+        nodes: u64,
+    },
     /// The solution is longer than the limit.
     #[error("the solution is longer than {max} plies")]
-    TooLong { max: usize },
+    TooLong {
+        /// The limit, in plies.
+        max: usize,
+    },
 }
 
 impl Refusal {

@@ -5,6 +5,26 @@
 //! features of what decides Anywoli, the weights fitted by `anywoli-tune` (see
 //! docs/tuning.md) and kept in [`TUNED`], plus the correction of a small network
 //! ([`crate::net`]) that sees where each count sits, which the linear terms cannot.
+//!
+//! # Examples
+//!
+//! ```
+//! use anywoli_core::{parse_position, Position, Rules};
+//! use anywoli_engine::eval::{evaluate, evaluate_with, features, linear, TUNED, UNTUNED};
+//!
+//! let pos = Position::start(Rules::Anywoli);
+//! let v = evaluate(&pos);
+//! // Never more than the seeds in play, in centiseeds.
+//! assert!(v.abs() <= 100 * pos.seeds_in_play() as i32);
+//! // Without the network, the evaluation is the weighted sum of the features.
+//! let f = features(&pos);
+//! assert_eq!(evaluate_with(&pos, &TUNED), linear(&f, &TUNED));
+//! assert_eq!(evaluate_with(&pos, &UNTUNED), linear(&f, &UNTUNED));
+//! // Near the end only the seeds left in play count: 8 here, so 800 centiseeds at most.
+//! let text = "0,0,0,0,0,0,0,0,0,1,0,3/0,0,2,0,2,0,0,0,0,0,0,0 s 44 44 - - 0 0";
+//! let end = parse_position(text, Rules::Anywoli).unwrap();
+//! assert!(evaluate(&end).abs() <= 800);
+//! ```
 
 use anywoli_core::Position;
 

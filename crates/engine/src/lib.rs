@@ -1,5 +1,7 @@
 //! Search, evaluation and endgame databases for Anywoli.
 
+#![deny(missing_docs)]
+
 pub mod arena;
 pub mod book;
 pub mod compose;

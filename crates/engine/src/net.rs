@@ -19,7 +19,9 @@ pub const CLASSES: usize = 16;
 pub const SPARSE: usize = Hole::COUNT * CLASSES;
 /// Dense inputs: the linear features, the seeds in play and the quiet counter.
 pub const DENSE: usize = FEATURES + 2;
+/// All inputs: one-hot, then dense.
 pub const INPUTS: usize = SPARSE + DENSE;
+/// Rectified units of the hidden layer.
 pub const HIDDEN: usize = 32;
 /// Dense features are divided by this so that they start on the one-hot inputs' scale.
 pub const DENSE_SCALE: f32 = 1.0 / 8.0;
@@ -42,31 +44,52 @@ const fn class(c: u8) -> usize {
 pub struct Net {
     /// One row of hidden weights for each input.
     pub w1: Vec<[f32; HIDDEN]>,
+    /// The hidden units' biases.
     pub b1: [f32; HIDDEN],
+    /// The output weight of each hidden unit.
     pub w2: [f32; HIDDEN],
+    /// The output's bias.
     pub b2: f32,
 }
 
 /// What [`Net::from_bytes`] refuses.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum NetError {
+    /// The bytes do not start with the format's magic.
     #[error("not a network file (the first 8 bytes are not {MAGIC:?})")]
     Magic,
+    /// The bytes are not as many as a network of this shape takes.
     #[error("the file holds {got} bytes, a network of this shape needs {want}")]
-    Length { got: usize, want: usize },
+    Length {
+        /// Bytes given.
+        got: usize,
+        /// Bytes a network takes, magic included.
+        want: usize,
+    },
+    /// A weight is infinite or not a number.
     #[error("weight {index} is not a finite number")]
-    NotFinite { index: usize },
+    NotFinite {
+        /// The weight's place in the file, from 0.
+        index: usize,
+    },
+    /// A weight is beyond what the quantized network can hold.
     #[error("weight {index} is {value}, beyond ±{limit}")]
     OutOfRange {
+        /// The weight's place in the file, from 0.
         index: usize,
+        /// Its value.
         value: f32,
+        /// The largest magnitude allowed for it.
         limit: f32,
     },
 }
 
 /// The active inputs of a position: its 24 one-hot indices, and the dense values.
 pub struct Inputs {
+    /// The index of each hole's active one-hot input, in `0..SPARSE`.
     pub sparse: [u16; Hole::COUNT],
+    /// The dense inputs, each count times its unit: the features times [`DENSE_SCALE`], the
+    /// seeds in play over 96, the quiet counter over [`QUIET_LIMIT`].
     pub dense: [f32; DENSE],
 }
 
@@ -164,6 +187,8 @@ impl Net {
         s
     }
 
+    /// The network file: the magic, then every weight as a little-endian `f32` (`w1` row by
+    /// row, `b1`, `w2`, `b2`).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
         let mut put = |x: f32| out.extend_from_slice(&x.to_le_bytes());
@@ -176,6 +201,7 @@ impl Net {
         out
     }
 
+    /// Reads a network file written by [`Net::to_bytes`], checking every weight.
     pub fn from_bytes(bytes: &[u8]) -> Result<Net, NetError> {
         let body = bytes.strip_prefix(MAGIC).ok_or(NetError::Magic)?;
         let count = INPUTS * HIDDEN + 2 * HIDDEN + 1;
@@ -234,7 +260,7 @@ pub const MAX_WEIGHT: f32 = 16.0;
 /// stays far under the hundredth of a seed the evaluation counts in.
 const SPARSE_ONE: f32 = (1 << 13) as f32;
 
-/// The largest one-hot weight: what 16 bits hold at [`SPARSE_ONE`] (the shipped one's is 3.26).
+/// The largest one-hot weight: what 16 bits hold at `SPARSE_ONE` (the shipped one's is 3.26).
 pub const MAX_SPARSE_WEIGHT: f32 = 3.99;
 
 /// The bound on the weights of row `row` of the file's order (the one-hot rows, the dense

@@ -14,6 +14,7 @@ pub use crate::timeman::ClockLeft;
 /// How a level plays: how deep it looks and how much noise blurs its judgement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LevelSpec {
+    /// Its rung, 1 (weakest) to 10.
     pub level: u8,
     /// Search depth in plies; `None` means a timed search at full strength.
     pub depth: Option<u32>,
@@ -52,12 +53,14 @@ const fn level(level: u8, depth: Option<u32>, noise: i32) -> LevelSpec {
     }
 }
 
+/// The rung `level` of [`LEVELS`] (1 to 10); `None` for any other number.
 pub fn level_spec(level: u8) -> Option<LevelSpec> {
     LEVELS.get((level as usize).wrapping_sub(1)).copied()
 }
 
 /// Something that chooses moves.
 pub trait Player: Send {
+    /// What the player is called in results and logs (`level 3`, `greedy`).
     fn name(&self) -> String;
     /// Called before each game.
     fn new_game(&mut self) {}
@@ -85,6 +88,31 @@ pub struct LevelPlayer {
 }
 
 impl LevelPlayer {
+    /// The rung `level` of [`LEVELS`] (`None` for any other number), its noise drawn from
+    /// `seed`, its engine with a table of `hash_mib` MiB and `threads` threads. Level 10 opens
+    /// from the shipped book.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// use anywoli_core::{Position, Rules};
+    /// use anywoli_engine::{book, LevelPlayer, Player};
+    ///
+    /// let pos = Position::start(Rules::Anywoli);
+    /// let think = Duration::from_millis(100);
+    /// let mut weak = LevelPlayer::new(3, 7, 1, 1).expect("3 is a level");
+    /// let mv = weak.choose(&pos, think).expect("the start has moves");
+    /// assert!(pos.moves().contains(mv));
+    /// // The same level and seed choose the same move.
+    /// let mut again = LevelPlayer::new(3, 7, 1, 1).unwrap();
+    /// assert_eq!(again.choose(&pos, think), Some(mv));
+    /// // Level 10 plays the book's move where the book has one.
+    /// let mut best = LevelPlayer::new(10, 7, 1, 1).unwrap();
+    /// assert_eq!(best.choose(&pos, think), book::shipped().unwrap().best_move(&pos));
+    /// assert!(LevelPlayer::new(11, 7, 1, 1).is_none());
+    /// ```
     pub fn new(level: u8, seed: u64, hash_mib: usize, threads: usize) -> Option<LevelPlayer> {
         let mut p = LevelPlayer::with_spec(level_spec(level)?, seed, hash_mib, threads);
         // The strongest level opens from the shipped book (docs/book.md); the others keep the
@@ -113,6 +141,7 @@ impl LevelPlayer {
         self.book = book;
     }
 
+    /// The player's engine, to change its settings (table, threads, databases).
     pub fn engine_mut(&mut self) -> &mut Engine {
         &mut self.engine
     }
@@ -190,6 +219,7 @@ pub struct Greedy {
 }
 
 impl Greedy {
+    /// A greedy player whose ties are drawn by a generator seeded with `seed`.
     pub fn new(seed: u64) -> Greedy {
         Greedy {
             rng: SmallRng::seed_from_u64(seed),
@@ -226,6 +256,7 @@ pub struct RandomMover {
 }
 
 impl RandomMover {
+    /// A random player whose moves are drawn by a generator seeded with `seed`.
     pub fn new(seed: u64) -> RandomMover {
         RandomMover {
             rng: SmallRng::seed_from_u64(seed),
@@ -255,6 +286,7 @@ pub struct Minimax {
 }
 
 impl Minimax {
+    /// Minimax to `plies` plies (at least 1), ties drawn by a generator seeded with `seed`.
     pub fn new(plies: u32, seed: u64) -> Minimax {
         Minimax {
             plies: plies.max(1),

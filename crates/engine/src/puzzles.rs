@@ -24,6 +24,7 @@ pub const PUZZLES_TXT: &str = include_str!("../puzzles.txt");
 /// One puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Puzzle {
+    /// Its number in the collection, from 1.
     pub id: u32,
     /// 1 (easiest) to 5, from the length of the solution and the defences North has.
     pub grade: u8,
@@ -32,6 +33,7 @@ pub struct Puzzle {
     /// North's moves along the solution that do not give the capture away at once: the
     /// defences a solver must see through.
     pub defences: u32,
+    /// The position to solve: its side to move is the solver.
     pub position: Position,
     /// The solution: South's only moves and North's longest defence, to the capture.
     pub line: Vec<Move>,
@@ -179,12 +181,21 @@ impl Puzzle {
 pub enum Judgement {
     /// The right move; the opponent answered with `replies` (none when the solver moves
     /// again).
-    Right { replies: Vec<Move> },
+    Right {
+        /// The opponent's answers, in order.
+        replies: Vec<Move>,
+    },
     /// The right move, and it wins (after the opponent's last replies, if any): the game is
     /// over, or the line is played out.
-    Solved { replies: Vec<Move> },
+    Solved {
+        /// The opponent's last answers, in order.
+        replies: Vec<Move>,
+    },
     /// A legal move that gives the win away: `expected` was the only way.
-    Wrong { expected: Move },
+    Wrong {
+        /// The solution's move.
+        expected: Move,
+    },
     /// The rules forbid the move.
     Illegal(String),
     /// The attempt does not follow the puzzle (earlier moves off its line, not the solver's
@@ -200,7 +211,12 @@ pub enum PuzzleLineError {
     FieldCount(usize),
     /// The id, grade, plies or defences field is not a number.
     #[error("bad {field} '{text}'")]
-    Number { field: &'static str, text: String },
+    Number {
+        /// The field's name.
+        field: &'static str,
+        /// Its text.
+        text: String,
+    },
     /// The position field.
     #[error(transparent)]
     Position(#[from] PositionError),
@@ -213,7 +229,9 @@ pub enum PuzzleLineError {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("puzzle line {line}: {error}")]
 pub struct CollectionError {
+    /// The line, from 1.
     pub line: usize,
+    /// What is wrong with it.
     pub error: PuzzleLineError,
 }
 

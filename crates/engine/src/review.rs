@@ -16,18 +16,24 @@ use serde::Serialize;
 
 use crate::search::{Engine, Limits};
 
-/// Seeds thrown away (in centiseeds) from which a move is an inaccuracy, a mistake, a blunder.
+/// Seeds thrown away (in centiseeds) from which a move is an inaccuracy.
 pub const INACCURACY: i32 = 200;
+/// From which a move is a mistake, in centiseeds.
 pub const MISTAKE: i32 = 500;
+/// From which a move is a blunder, in centiseeds.
 pub const BLUNDER: i32 = 1000;
 /// A move that throws `ACCURACY_SCALE` centiseeds away scores 1/e (37 %) of a perfect move.
 pub const ACCURACY_SCALE: f64 = 800.0;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+/// How bad a move was, by the seeds it threw away.
 pub enum Mark {
+    /// [`INACCURACY`] centiseeds or more, below [`MISTAKE`].
     Inaccuracy,
+    /// [`MISTAKE`] centiseeds or more, below [`BLUNDER`].
     Mistake,
+    /// [`BLUNDER`] centiseeds or more.
     Blunder,
 }
 
@@ -42,6 +48,7 @@ impl Mark {
         }
     }
 
+    /// The stable lower-case name (as serialised).
     pub fn name(self) -> &'static str {
         match self {
             Mark::Inaccuracy => "inaccuracy",
@@ -56,8 +63,10 @@ impl Mark {
 pub struct MoveReview {
     /// The move's number in the game, from 1.
     pub ply: usize,
+    /// Who played it.
     #[serde(serialize_with = "side_name")]
     pub mover: Side,
+    /// The move played.
     #[serde(serialize_with = "move_letter")]
     pub played: Move,
     /// The engine's choice in the position the move was played from.
@@ -66,9 +75,11 @@ pub struct MoveReview {
     /// What the best and the played move were worth to the mover (centiseeds of final store
     /// difference, stores included).
     pub best_score: i32,
+    /// See `best_score`.
     pub played_score: i32,
     /// `best_score - played_score`, at least 0.
     pub loss: i32,
+    /// The mark its loss earns, if any.
     pub mark: Option<Mark>,
 }
 
@@ -79,6 +90,7 @@ pub struct Review {
     /// (centiseeds): what the evaluation graph draws. The last is the final store difference
     /// when the game is over.
     pub evals: Vec<i32>,
+    /// Every move, in order.
     pub moves: Vec<MoveReview>,
     /// Each player's accuracy (South, North), 0 to 100; `None` for a side that did not move.
     pub accuracy: [Option<f64>; 2],
@@ -110,18 +122,32 @@ fn for_south(pos: &Position, score_for_mover: Option<i32>) -> i32 {
 pub enum ReviewError {
     /// A move comes after the game is over.
     #[error("move {ply} is played after the game ended")]
-    AfterGameEnd { ply: usize },
+    AfterGameEnd {
+        /// The move's number, from 1.
+        ply: usize,
+    },
     /// The engine found no move in the position before this one.
     #[error("move {ply}: no move to play")]
-    NoMove { ply: usize },
+    NoMove {
+        /// The move's number, from 1.
+        ply: usize,
+    },
     /// The engine's search restricted to the move did not play it: the move is illegal.
     #[error("move {ply} ({mv}) is not legal here")]
-    NotLegal { ply: usize, mv: Move },
+    NotLegal {
+        /// The move's number, from 1.
+        ply: usize,
+        /// The move.
+        mv: Move,
+    },
     /// The move could not be played.
     #[error("move {ply} ({mv}): {error}")]
     Play {
+        /// The move's number, from 1.
         ply: usize,
+        /// The move.
         mv: Move,
+        /// Why it could not be played.
         error: PlayError,
     },
 }

@@ -19,10 +19,15 @@ pub const RACE_PLIES: usize = 10;
 /// A theme of a puzzle's solution (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Theme {
+    /// Two or more last-seed captures of the solver in a row, each giving the next move.
     Chain,
+    /// A solver's sowing makes a four mid-sow in the opponent's row, which the opponent takes.
     Sacrifice,
+    /// The opponent is left without seeds and must pass.
     Pass,
+    /// [`RACE_PLIES`] plies or more in a row without a capture.
     Race,
+    /// One move of the solver.
     Short,
 }
 

@@ -22,7 +22,9 @@ pub fn grace(movetime: Duration) -> Duration {
 /// What a game's clock leaves the side to move: its time left and its increment, in ms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClockLeft {
+    /// Time left on the clock, in ms.
     pub left_ms: i64,
+    /// What each move adds to the clock, in ms.
     pub increment_ms: i64,
 }
 

@@ -6,21 +6,32 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use anywoli_core::{Hole, Move};
 
+/// What a stored score says of the position's value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Bound {
+    /// The value itself.
     Exact = 0,
+    /// At least the score (the search failed high).
     Lower = 1,
+    /// At most the score (the search failed low).
     Upper = 2,
 }
 
+/// What the table keeps of one searched position.
 #[derive(Clone, Copy, Debug)]
 pub struct Entry {
+    /// In centiseeds of future net gain for the side to move (the search's unit); kept in 16
+    /// bits.
     pub score: i32,
+    /// The depth searched, in plies (at most 127).
     pub depth: u8,
+    /// How `score` bounds the value.
     pub bound: Bound,
+    /// The best move found, if any.
     pub mv: Option<Move>,
 }
 
+/// A fixed-size table of searched positions, shared by the threads of a search.
 pub struct Table {
     /// The buckets' memory: an anonymous map, so that it can be asked for huge pages.
     map: memmap2::MmapMut,
@@ -88,6 +99,7 @@ impl Table {
         &self.buckets()[key as usize & self.mask]
     }
 
+    /// Empties every bucket and restarts the generations.
     pub fn clear(&self) {
         for b in self.buckets() {
             for e in b {
@@ -97,6 +109,7 @@ impl Table {
         self.generation.store(0, Relaxed);
     }
 
+    /// The table's size in MiB.
     pub fn size_mib(&self) -> usize {
         (self.buckets().len() * BUCKET_BYTES) >> 20
     }
@@ -152,6 +165,7 @@ impl Table {
     }
 
     #[inline]
+    /// The entry stored for `key`, if any still is.
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let check = key & 0xffff_ffff_0000_0000;
         let data = self

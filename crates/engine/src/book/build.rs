@@ -32,12 +32,15 @@ pub struct BuildOptions {
 
 /// One searched position, as the builder reports it.
 pub struct Progress {
+    /// The ply being built (0 is the start position).
     pub ply: u32,
     /// Positions done at this ply, and how many it has.
     pub done: usize,
+    /// See `done`.
     pub of: usize,
     /// Positions in the book so far, this one included.
     pub total: usize,
+    /// Time since the build started.
     pub elapsed: Duration,
 }
 

@@ -18,6 +18,24 @@
 //! of its table (`crates/core/src/zobrist.rs`), so transpositions share a line. A move's score
 //! is in centiseeds of *future* net gain for the side to move (the search's own unit before the
 //! stores are added), so it holds whatever the stores are.
+//!
+//! # Examples
+//!
+//! The shipped book knows the start position; a book written out reads back the same:
+//!
+//! ```
+//! use anywoli_core::{Position, Rules};
+//! use anywoli_engine::book::{self, Book};
+//!
+//! let book = book::shipped().expect("the shipped book parses");
+//! let start = Position::start(Rules::Anywoli);
+//! let entry = book.lookup(&start).expect("the start is in the book");
+//! assert_eq!(entry.moves.len(), 12);
+//! assert_eq!(book.best_move(&start), entry.best());
+//! // Another rules' game is not in this book.
+//! assert!(book.lookup(&Position::start(Rules::FirstFinal)).is_none());
+//! assert_eq!(Book::parse(&book.serialise()).as_ref(), Ok(book));
+//! ```
 
 mod build;
 
@@ -45,7 +63,9 @@ pub fn shipped() -> Result<&'static Book, &'static BookError> {
 /// What identifies a book position: the holes and the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Key {
+    /// Seeds in each hole, in [`Hole::index`] order.
     pub holes: [u8; Hole::COUNT],
+    /// The side to move.
     pub to_move: Side,
 }
 
@@ -97,6 +117,7 @@ impl Entry {
 /// How a book was made: what `anywoli book build` was given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The rules the book's positions are played under.
     pub rules: Rules,
     /// Positions before this ply are in the book (0 is the start).
     pub plies: u32,
@@ -111,6 +132,7 @@ pub struct Header {
 /// An opening book: positions in the order they were built (by ply), each with its moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Book {
+    /// How the book was made.
     pub header: Header,
     entries: Vec<(Key, Entry)>,
     index: HashMap<Key, usize>,
@@ -120,42 +142,62 @@ pub struct Book {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("bad book, line {line}: {kind}")]
 pub struct BookError {
+    /// The line at fault, from 1.
     pub line: usize,
+    /// What is wrong with it.
     pub kind: BookErrorKind,
 }
 
+/// What is wrong with a line of a book. The texts quoted are cut after 40 characters.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BookErrorKind {
+    /// No line but comments and blank ones.
     #[error("the book is empty: the first line must be '{MAGIC}'")]
     Empty,
+    /// The first line is not [`MAGIC`] (the line).
     #[error("expected '{MAGIC}', found '{0}'")]
     Magic(String),
+    /// A header line is missing or out of order (the field expected).
     #[error("expected the header line '{0} <value>'")]
     MissingHeader(&'static str),
+    /// A header's value is not one.
     #[error("header '{field}': '{value}' is not {expected}")]
     BadHeader {
+        /// The header's field (`rules`, `plies`, …).
         field: &'static str,
+        /// Its value.
         value: String,
+        /// What the value should be.
         expected: &'static str,
     },
+    /// A position line has fewer than four words.
     #[error("expected '<holes> <s|n> <depth> <move>:<score> …'")]
     Shape,
+    /// The holes are not 12 counts, `/`, 12 counts (the word).
     #[error("holes '{0}': expected 12 counts, '/', 12 counts (0 to 96)")]
     Holes(String),
+    /// The side to move is neither `s` nor `n` (the word).
     #[error("side to move '{0}' is not s or n")]
     Side(String),
+    /// The depth is not from 1 to 96 (the word).
     #[error("depth '{0}' is not a whole number from 1 to 96")]
     Depth(String),
+    /// A word is not `<move>:<score>` (the word).
     #[error("'{0}' is not <move>:<score> (a hole letter, a colon, whole centiseeds)")]
     MoveScore(String),
+    /// The holes and side make no position (why).
     #[error("not a position: {0}")]
     Position(String),
+    /// A move cannot be played in its position (the move's letter, why).
     #[error("move {0} cannot be played here: {1}")]
     Illegal(char, String),
+    /// A move is given twice (its letter).
     #[error("move {0} is listed twice")]
     DuplicateMove(char),
+    /// A move's score is above the one before it (its letter).
     #[error("the moves are not best first: {0} after a lower score")]
     Order(char),
+    /// The position is on an earlier line too (that line).
     #[error("the position is listed twice (first on line {0})")]
     DuplicatePosition(usize),
 }
@@ -170,6 +212,7 @@ fn shown(s: &str) -> String {
 }
 
 impl Book {
+    /// An empty book with this header.
     pub fn new(header: Header) -> Book {
         Book {
             header,
@@ -192,18 +235,22 @@ impl Book {
         self.lookup(pos)?.best()
     }
 
+    /// Positions in the book.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// Whether the book has no position.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
+    /// The positions with their moves, in the order they were inserted (by ply).
     pub fn entries(&self) -> impl Iterator<Item = (&Key, &Entry)> {
         self.entries.iter().map(|(k, e)| (k, e))
     }
 
+    /// Whether the book has this position.
     pub fn contains(&self, key: &Key) -> bool {
         self.index.contains_key(key)
     }

@@ -188,14 +188,17 @@ impl Compact {
         })
     }
 
+    /// Seeds in play in the table's positions.
     pub fn seeds(&self) -> u8 {
         self.seeds
     }
 
+    /// Entries in the table: one per position, valid or not.
     pub fn len(&self) -> u64 {
         self.len
     }
 
+    /// Whether the table has no entries.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -331,7 +334,7 @@ pub fn encode_block(
     comp.compress(&planes)
 }
 
-pub fn compressor() -> std::io::Result<zstd::bulk::Compressor<'static>> {
+fn compressor() -> std::io::Result<zstd::bulk::Compressor<'static>> {
     let mut c = zstd::bulk::Compressor::new(LEVEL)?;
     c.set_parameter(zstd::zstd_safe::CParameter::ChecksumFlag(true))?;
     Ok(c)

@@ -6,9 +6,13 @@
 /// [`STUCK`] no move of the side to move ever ends (docs/rules.md, "A sowing that never ends";
 /// none exists, see docs/tablebase.md).
 pub type Entry = u16;
+/// No side can force a capture.
 pub const UNFORCED: Entry = 0;
+/// Set when the opponent of the side to move makes the next capture; the low bits give its distance.
 pub const LOSS_BIT: Entry = 0x8000;
+/// Not a position: the side to move has no seeds.
 pub const INVALID: Entry = 0xffff;
+/// No move of the side to move ever ends.
 pub const STUCK: Entry = 0xfffe;
 /// Longest distance an entry can hold.
 pub const MAX_DTC: u32 = 0x7ffd;
@@ -34,6 +38,7 @@ impl Verdict {
         }
     }
 
+    /// The lower-case word for the verdict: `win`, `loss` or `unforced`.
     pub fn name(self) -> &'static str {
         match self {
             Verdict::Win => "win",

@@ -13,12 +13,16 @@ pub const INVALID12: u16 = 0xc000;
 /// capture that proves the further of the two (0 when neither bound is forced).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry12 {
+    /// The lowest margin the side to move can force, an index of [`MARGINS12`].
     pub lower: u8,
+    /// The highest margin the opponent lets it have, an index of [`MARGINS12`], at least `lower`.
     pub upper: u8,
+    /// Plies to the proving capture, at most 4095.
     pub dtc: u16,
 }
 
 impl Entry12 {
+    /// The 16 bits: `lower` in bits 14–15, `upper` in 12–13, `dtc` (capped at 4095) in 0–11.
     pub fn encode(self) -> u16 {
         (self.lower as u16) << 14 | (self.upper as u16) << 12 | self.dtc.min(0xfff)
     }
@@ -33,6 +37,7 @@ impl Entry12 {
         (x.lower <= x.upper).then_some(x)
     }
 
+    /// The margin, when both bounds meet.
     pub fn exact(self) -> Option<i32> {
         (self.lower == self.upper).then(|| MARGINS12[self.lower as usize])
     }

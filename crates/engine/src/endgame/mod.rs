@@ -8,14 +8,14 @@
 //! question once for all three rules; [`Tablebase::probe`] applies the rules and the quiet
 //! counter. See docs/tablebase.md for the method, the figures and why the build is a forward
 //! move graph walked backwards rather than a generator of unmoves. The 12-seed database of
-//! `anywoli` is built from the 8-seed one ([`build12`]), and the exact solver ([`solve`]) ends
+//! `anywoli` is built from the 8-seed one ([`build12()`]), and the exact solver ([`solve`]) ends
 //! its lines in both.
 //!
 //! The parts, each importing only those listed before it: [`index`] and [`entry`] (where a
 //! position sits and what its 16 bits say), [`entry12`], [`error`], [`work`] (stages, progress,
-//! threads), [`compact`], [`table`] with its [`file`] and [`stats`], [`moves`] (forward and
-//! backward), [`build8`], [`retro`], [`probe`], [`build12`], [`verify`], [`solve`],
-//! [`crosscheck`], [`shared`].
+//! threads), [`compact`], [`table`] with its [`mod@file`] and [`stats`], [`moves`] (forward and
+//! backward), [`build8`], [`retro`], [`probe`], [`mod@build12`], [`mod@verify`], [`solve`],
+//! [`crosscheck`], [`mod@shared`].
 
 pub mod build12;
 pub mod build8;

@@ -1,4 +1,4 @@
-//! The moves of a position as the builders and checkers see them: forward ([`expand`]: what
+//! The moves of a position as the builders and checkers see them: forward (`expand`: what
 //! each move does, by index) and backward ([`unmoves`]: the positions a quiet move came from).
 
 use anywoli_core::{Rules, Side};

@@ -75,10 +75,12 @@ impl Tablebase {
         })
     }
 
+    /// Whether no table was found.
     pub fn is_empty(&self) -> bool {
         self.tables.is_empty()
     }
 
+    /// The folder the tables were opened from, if any.
     pub fn folder(&self) -> Option<&Path> {
         self.dir.as_deref()
     }

@@ -26,6 +26,7 @@ use super::work::{Progress, Stage, MAX_THREADS};
 
 /// What a retrograde analysis needs to know about the game.
 pub struct Game<'a> {
+    /// Seeds in play.
     pub seeds: u8,
     /// The thresholds, lowest first: "the side to move can force at least this".
     pub thresholds: Vec<i32>,
@@ -45,6 +46,7 @@ pub struct Game<'a> {
 /// distance is known only once settled and a move count only before, so one byte holds
 /// either; 4 bytes a position instead of the 9 of separate state and counts.
 pub struct Solved {
+    /// Thresholds per position, 1 to 3.
     pub thresholds: usize,
     cells: Vec<u16>,
 }
@@ -90,6 +92,7 @@ impl Solved {
         self.cells[2 * i] as u32 | (self.cells[2 * i + 1] as u32) << 16
     }
 
+    /// Positions analysed: one per index, valid or not.
     pub fn positions(&self) -> usize {
         self.cells.len() / 2
     }

@@ -45,10 +45,12 @@ impl Key {
 /// The solver ran out of its node budget before proving the value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Unproven {
+    /// Nodes searched.
     pub nodes: u64,
     /// What it did prove about the value in question (seeds still to be won by the side to
     /// move): at least `lower`, at most `upper`.
     pub lower: i32,
+    /// See `lower`.
     pub upper: i32,
 }
 
@@ -124,6 +126,31 @@ fn gain(before: &Position, after: &Position, me: Side) -> i32 {
 
 /// The exact solver. Keep one for several questions about positions of the same rules: its
 /// table of proven bounds carries over.
+///
+/// # Examples
+///
+/// The first puzzle of the collection, without any database: South, to move with 8 seeds in
+/// play and 44 in each store, forces the next capture, which takes all 8 (52-44).
+///
+/// ```
+/// use anywoli_core::{parse_position, Rules};
+/// use anywoli_engine::endgame::Solver;
+///
+/// let text = "0,0,0,0,0,0,0,0,0,1,0,3/0,0,2,0,2,0,0,0,0,0,0,0 s 44 44 - - 0 0";
+/// let pos = parse_position(text, Rules::Anywoli).unwrap();
+/// let mut solver = Solver::new(None, 1_000_000);
+/// assert_eq!(solver.value(&pos), Ok(8));
+/// let s = solver.solve(&pos).unwrap();
+/// assert_eq!((s.value, s.margin), (8, 8));
+/// assert_eq!(s.line.first(), Some(&"j".parse().unwrap()));
+/// // Played out, the line ends the game with South 8 seeds ahead.
+/// let mut end = pos;
+/// for &m in &s.line {
+///     end.play(m).unwrap();
+/// }
+/// assert!(end.is_over());
+/// assert_eq!(end.store(anywoli_core::Side::South), 52);
+/// ```
 pub struct Solver<'a> {
     tb: Option<&'a Tablebase>,
     /// Proven bounds: `(key, depth left or EXACT, side the horizon is pessimistic for)`.

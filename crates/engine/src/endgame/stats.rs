@@ -12,7 +12,9 @@ use super::table::Table;
 /// What a database holds, counted.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
+    /// Seeds in play.
     pub seeds: u8,
+    /// Entries: one per index, valid or not.
     pub positions: u64,
     /// Not positions: the side to move has no seeds.
     pub invalid: u64,
@@ -20,11 +22,13 @@ pub struct Stats {
     pub wins: u64,
     /// The opponent forces it.
     pub losses: u64,
+    /// Neither side can force a capture.
     pub unforced: u64,
     /// Positions where no move ends (none).
     pub stuck: u64,
     /// The longest forced capture, in plies, and the index of a position that needs it.
     pub longest: u32,
+    /// The index of a position whose forced capture is `longest` plies away.
     pub longest_at: u64,
     /// `by_dtc[d] = [wins, losses]` with the capture `d` plies away.
     pub by_dtc: Vec<[u64; 2]>,
@@ -32,7 +36,9 @@ pub struct Stats {
     /// untouched since the start): how many, the longest, and how many need more plies than
     /// the quiet rule's 100.
     pub playable: u64,
+    /// The longest of the `playable` forced captures, in plies.
     pub longest_playable: u32,
+    /// `playable` forced captures more than [`QUIET_LIMIT`] plies away.
     pub playable_over_quiet_limit: u64,
 }
 
@@ -97,7 +103,9 @@ impl Table {
 /// What the 12-seed database holds, counted.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stats12 {
+    /// Entries: one per index, valid or not.
     pub positions: u64,
+    /// Not positions: the side to move has no seeds.
     pub invalid: u64,
     /// Positions whose margin is proven, by margin (−12, −4, +4, +12).
     pub exact: [u64; 4],
@@ -105,17 +113,23 @@ pub struct Stats12 {
     pub bounded: u64,
     /// Proven positions by distance to the deciding capture.
     pub by_dtc: Vec<u64>,
+    /// The longest distance of a proven position, in plies.
     pub longest: u32,
+    /// The index of a position at that distance.
     pub longest_at: u64,
     /// The same for positions without a hole of 4 (what play can reach but for holes
     /// untouched since the start): proven, only bounds, the longest distance, and how many
     /// proven margins need more plies than the quiet rule's 100.
     pub playable: u64,
+    /// `playable` positions with only bounds.
     pub playable_bounded: u64,
+    /// The longest distance among the `playable` proven positions, in plies.
     pub longest_playable: u32,
+    /// `playable` proven positions more than [`QUIET_LIMIT`] plies from their capture.
     pub playable_over_quiet_limit: u64,
 }
 
+/// Counts of each kind of 12-seed entry and the distribution of proof lengths.
 pub fn stats12(t: &Table) -> Stats12 {
     let mut s = Stats12 {
         positions: t.len() as u64,

@@ -44,6 +44,7 @@ impl Table {
         }
     }
 
+    /// Seeds in play in the table's positions.
     pub fn seeds(&self) -> u8 {
         self.seeds
     }
@@ -59,6 +60,7 @@ impl Table {
         Ok(Table::in_memory(seeds, data))
     }
 
+    /// Entries: one per position, valid or not.
     pub fn len(&self) -> usize {
         match &self.store {
             Store::Plain(d) => d.len(),
@@ -66,6 +68,7 @@ impl Table {
         }
     }
 
+    /// Whether the table has no entries.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -82,6 +85,7 @@ impl Table {
     }
 
     #[inline]
+    /// The raw entry at index `idx` (of [`rank`], below [`Table::len`]), South to move.
     pub fn entry_at(&self, idx: u64) -> Entry {
         match &self.store {
             Store::Plain(d) => d[idx as usize],

@@ -17,6 +17,7 @@ pub enum Stage {
 }
 
 impl Stage {
+    /// The word progress lines print for the stage.
     pub fn name(self) -> &'static str {
         match self {
             Stage::Moves => "moves",

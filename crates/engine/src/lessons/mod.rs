@@ -47,15 +47,20 @@ pub enum Goal {
 /// [`Goal::ForceCapture`] the opponent's defence between them).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Exercise {
+    /// The prepared position, the learner to move.
     pub position: Position,
+    /// What the learner must reach.
     pub goal: Goal,
+    /// A way to reach it, in order.
     pub solution: Vec<Move>,
 }
 
 /// One lesson: a stable name (the page's words are keyed by it) and its exercises, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lesson {
+    /// The stable name.
     pub id: &'static str,
+    /// The exercises, in order.
     pub exercises: Vec<Exercise>,
 }
 
@@ -74,33 +79,74 @@ pub enum Ending {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Why {
     /// The move ended elsewhere (`EndIn`).
-    EndedElsewhere { ending: Ending, want: Hole },
+    EndedElsewhere {
+        /// Where it ended.
+        ending: Ending,
+        /// The hole it should have ended in.
+        want: Hole,
+    },
     /// The move had `laps` laps, fewer than `want`.
     TooFewLaps {
+        /// Laps the move made.
         laps: u32,
+        /// Laps the goal asks for.
         want: u32,
+        /// Where it ended.
         ending: Ending,
     },
     /// No four was taken in the middle of the sowing; the move ended as `ending`.
-    NoMidSowCapture { ending: Ending },
+    NoMidSowCapture {
+        /// Where it ended.
+        ending: Ending,
+    },
     /// The opponent took the four of `hole` in the middle of the learner's sowing.
-    GaveFour { hole: Hole },
+    GaveFour {
+        /// The opponent's hole.
+        hole: Hole,
+    },
     /// The move captured nothing with its last seed; it ended as `ending`.
-    NoLastSeedCapture { ending: Ending },
+    NoLastSeedCapture {
+        /// Where it ended.
+        ending: Ending,
+    },
     /// The turn went to the opponent, which has seeds: no pass. `fed`: its row was empty
     /// before the move, which sowed seeds into it (so "it still has seeds" would be wrong).
-    OpponentPlays { ending: Ending, fed: bool },
+    OpponentPlays {
+        /// Where the move ended.
+        ending: Ending,
+        /// Whether the opponent's row was empty before the move.
+        fed: bool,
+    },
     /// The game goes on after the move (`WinNow`).
-    GameGoesOn { ending: Ending },
+    GameGoesOn {
+        /// Where the move ended.
+        ending: Ending,
+    },
     /// The game ended, but not with the learner ahead: the final stores.
-    NotAhead { south: u8, north: u8 },
+    NotAhead {
+        /// South's final store.
+        south: u8,
+        /// North's final store.
+        north: u8,
+    },
     /// The opponent's `reply` would capture the four of `hole`.
-    OpponentCaptures { reply: Move, hole: Hole },
+    OpponentCaptures {
+        /// The opponent's move.
+        reply: Move,
+        /// The hole of the four it takes.
+        hole: Hole,
+    },
     /// After the learner's turn, the opponent's `reply` leaves the learner nothing to capture
     /// (`ForceCapture`).
-    Parried { reply: Move },
+    Parried {
+        /// The opponent's move.
+        reply: Move,
+    },
     /// The learner's move after the opponent's answer captured nothing (`ForceCapture`).
-    MissedCapture { ending: Ending },
+    MissedCapture {
+        /// Where it ended.
+        ending: Ending,
+    },
 }
 
 /// The answer to the learner's moves.

@@ -21,35 +21,50 @@ const SETOPTION_USAGE: &str = "expected setoption name NAME value VALUE";
 /// One command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
+    /// `aei`: asks for the engine's name, author and `aeiok`.
     Aei,
+    /// `isready`: asks for `readyok`, at once even while a search runs.
     IsReady,
+    /// `setoption name NAME value VALUE`.
     SetOption(EngineOption),
     /// `newgame [rules NAME] [seed N]`: the rules (`anywoli` when not given).
     NewGame(Rules),
+    /// `position startpos|pos P1..P8 [moves M...]`.
     Position {
+        /// The position the moves start from.
         base: Base,
+        /// The moves played from `base`, in order; not yet checked for legality.
         moves: Vec<Move>,
     },
+    /// `go ...`: search the position.
     Go(Go),
+    /// `stop`: end the running search, which then sends its `bestmove` (nothing if none runs).
     Stop,
     /// Any words after `quit` are ignored: it always quits.
     Quit,
+    /// `show`: the position the next `go` searches, and its rules, as an `info string`.
     Show,
+    /// `options`: one `option` line per option, with its range and value, then `optionsok`.
     Options,
 }
 
 /// An option `setoption` sets, with its value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EngineOption {
+    /// The level `go level` plays at, 1 to 10.
     Level(u8),
+    /// The transposition table's size in MiB, 1 to [`MAX_HASH_MIB`].
     Hash(usize),
+    /// Search threads, 1 to [`MAX_THREADS`].
     Threads(usize),
+    /// Lines a search reports, 1 to [`MAX_MULTIPV`].
     MultiPv(usize),
 }
 
 /// Where `position` starts from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Base {
+    /// `startpos`: the start position of the game's rules.
     StartPos,
     /// The 8 fields of a position string, one space between them: read under the rules of
     /// the game, which only the session knows.
@@ -61,9 +76,11 @@ pub enum Base {
 pub enum Go {
     /// At least one of movetime, depth and nodes.
     Search(Limits),
+    /// `go infinite`: until `stop` (or the deepest depth).
     Infinite,
     /// `go level [movetime MS]`.
     Level {
+        /// The time for the move; the level's own default when `None`.
         movetime: Option<Duration>,
     },
 }
@@ -71,73 +88,148 @@ pub enum Go {
 /// What is wrong with a command line; the text is what `info string error:` says.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ParseError {
+    /// The first word is no command.
     #[error("unknown command {} (commands: {COMMANDS})", shown(.word))]
-    Unknown { word: String },
+    Unknown {
+        /// The first word (empty for an empty line).
+        word: String,
+    },
+    /// A command that takes nothing after it got a word.
     #[error("{command} takes no arguments, got {}", shown(.got))]
-    NoArguments { command: &'static str, got: String },
+    NoArguments {
+        /// The command word.
+        command: &'static str,
+        /// The first word after it.
+        got: String,
+    },
+    /// A number is missing at the end of the line.
     #[error("{what} needs a number{unit} from {min} to {max}")]
     NoNumber {
+        /// What the number is, with its command (`go: depth`).
         what: &'static str,
+        /// Its unit as the message says it (` of ms`), or empty.
         unit: &'static str,
+        /// The smallest value allowed.
         min: u64,
+        /// The largest value allowed.
         max: u64,
     },
+    /// A word where a number belongs is not one, or is out of range.
     #[error("{what} {} is not a whole number{unit} from {min} to {max}", shown(.token))]
     BadNumber {
+        /// What the number is, with its command (`go: depth`).
         what: &'static str,
+        /// The word given.
         token: String,
+        /// Its unit as the message says it (` of ms`), or empty.
         unit: &'static str,
+        /// The smallest value allowed.
         min: u64,
+        /// The largest value allowed.
         max: u64,
     },
+    /// A keyword that may come once came twice.
     #[error("{command}: {word} is given twice")]
     Twice {
+        /// The command word.
         command: &'static str,
+        /// The repeated keyword.
         word: &'static str,
     },
+    /// `setoption` with nothing after it.
     #[error("setoption: {SETOPTION_USAGE}")]
     SetOptionEmpty,
+    /// `setoption` not followed by `name`.
     #[error("setoption: {} where 'name' belongs ({SETOPTION_USAGE})", shown(.got))]
-    NotName { got: String },
+    NotName {
+        /// The word where `name` belongs.
+        got: String,
+    },
+    /// `setoption name ...` without `value`.
     #[error("setoption: no 'value' ({SETOPTION_USAGE})")]
     NoValue,
+    /// `setoption name value ...`: no words between `name` and `value`.
     #[error("setoption: no option name ({SETOPTION_USAGE})")]
     NoOptionName,
+    /// More than one word after `value`.
     #[error("setoption: {} after the value {}: a value is one word", shown(.extra), shown(.value))]
-    ValueWords { value: String, extra: String },
+    ValueWords {
+        /// The first word after `value`.
+        value: String,
+        /// The second.
+        extra: String,
+    },
+    /// The option name is none of Level, Hash, Threads and MultiPV (in any case).
     #[error("setoption: unknown option {} (options: Level, Hash, Threads, MultiPV)", shown(.name))]
-    UnknownOption { name: String },
+    UnknownOption {
+        /// The name, its words joined by one space.
+        name: String,
+    },
+    /// `newgame rules` at the end of the line.
     #[error("newgame: rules needs a name (see `anywoli rules`)")]
     NoRulesName,
+    /// A word after `newgame` that is neither `rules` nor `seed`.
     #[error("newgame: {} where 'rules NAME' or 'seed N' belongs", shown(.got))]
-    NewGameWord { got: String },
+    NewGameWord {
+        /// The word.
+        got: String,
+    },
+    /// The rules' name is unknown.
     #[error("newgame: {0}")]
     Rules(#[from] UnknownRules),
+    /// A seed for rules that draw no lots.
     #[error("newgame: seed is only for anywoli-lottery, not {rules}")]
-    SeedNotLottery { rules: Rules },
+    SeedNotLottery {
+        /// The rules named.
+        rules: Rules,
+    },
+    /// `position` with nothing after it.
     #[error("position: expected 'startpos' or 'pos <position string>'")]
     NoBase,
+    /// `position` followed by neither `startpos` nor `pos`.
     #[error("position: {} where 'startpos' or 'pos' belongs", shown(.got))]
-    NotBase { got: String },
+    NotBase {
+        /// The word.
+        got: String,
+    },
+    /// `position pos` not followed by 8 fields (then `moves` or the end).
     #[error("position pos: a position string has 8 fields, got {fields}")]
-    FieldCount { fields: usize },
+    FieldCount {
+        /// The words up to `moves` or the end.
+        fields: usize,
+    },
+    /// A word after the position that is not `moves`.
     #[error("position: {} after the position, where 'moves' belongs", shown(.got))]
-    NotMoves { got: String },
+    NotMoves {
+        /// The word.
+        got: String,
+    },
     /// Move `index` (from 1) is not a move. The session still reports an earlier fault first,
     /// in the order of the words: a bad position string, or an illegal move among `before`.
     #[error("position: move {index}: {source}")]
     Move {
+        /// Which move, counted from 1.
         index: usize,
+        /// Why it is not a move.
         source: ParseMoveError,
+        /// The position the moves start from.
         base: Base,
+        /// The moves before it, all well formed.
         before: Vec<Move>,
     },
+    /// A word after `go` that is no limit.
     #[error("go: {} is not a limit (expected movetime MS, depth D, nodes N, level or infinite)", shown(.got))]
-    NotLimit { got: String },
+    NotLimit {
+        /// The word.
+        got: String,
+    },
+    /// `go level` with `depth`, `nodes` or `infinite`.
     #[error("go level takes no other limit than movetime (go level [movetime MS])")]
     LevelWithLimit,
+    /// `go infinite` with another limit.
     #[error("go infinite takes no limit")]
     InfiniteWithLimit,
+    /// `go` alone.
     #[error("go needs a limit: movetime MS, depth D, nodes N, level or infinite")]
     NoLimit,
 }

@@ -7,6 +7,7 @@ use super::MAX_LINE;
 /// One line read by [`read_line`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
+    /// A line, without its line break.
     Line(String),
     /// A line longer than [`MAX_LINE`] bytes (its length); it was read to its end and dropped.
     TooLong(usize),

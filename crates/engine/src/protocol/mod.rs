@@ -8,6 +8,39 @@
 //! `go`, from the search thread (`search_thread.rs`, with the watchdog that sends `bestmove`
 //! itself if a timed search is late). [`read_line`] reads one line of at most [`MAX_LINE`]
 //! bytes from any reader, without ever holding more.
+//!
+//! # Examples
+//!
+//! ```
+//! use std::sync::{Arc, Mutex};
+//!
+//! use anywoli_engine::protocol::{Command, Flow, Go, Output, Protocol, Reply};
+//! use anywoli_engine::Limits;
+//!
+//! // The wire text reads as types and writes back in its canonical form.
+//! let cmd: Command = "go  depth 3".parse().unwrap();
+//! assert_eq!(cmd, Command::Go(Go::Search(Limits::depth(3))));
+//! assert_eq!(cmd.to_string(), "go depth 3");
+//! assert!("go fast".parse::<Command>().is_err());
+//! let reply: Reply = "bestmove e".parse().unwrap();
+//! assert_eq!(reply, Reply::BestMove(Some("e".parse().unwrap())));
+//! assert_eq!(reply.to_string(), "bestmove e");
+//!
+//! // A session answers through its output, one call a line.
+//! let lines = Arc::new(Mutex::new(Vec::new()));
+//! let sink = lines.clone();
+//! let out: Output = Arc::new(move |l: &str| sink.lock().unwrap().push(l.to_string()));
+//! let mut engine = Protocol::new(out);
+//! assert_eq!(engine.handle("isready"), Flow::Continue);
+//! engine.handle("position startpos moves e");
+//! engine.handle("go depth 3");
+//! engine.wait();
+//! assert_eq!(engine.handle("quit"), Flow::Quit);
+//! let lines = lines.lock().unwrap();
+//! assert_eq!(lines[0], "readyok");
+//! let last: Reply = lines.last().unwrap().parse().unwrap();
+//! assert!(matches!(last, Reply::BestMove(Some(_))));
+//! ```
 
 mod command;
 mod input;
@@ -50,6 +83,7 @@ pub type Output = Arc<dyn Fn(&str) + Send + Sync>;
 /// Whether to go on reading after a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
+    /// Read the next command.
     Continue,
     /// `quit` was read: the search (if any) has been stopped and its `bestmove` sent.
     Quit,

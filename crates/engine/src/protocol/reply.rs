@@ -17,10 +17,13 @@ pub enum Reply {
     IdName(String),
     /// `id author TEXT`.
     IdAuthor(String),
+    /// `aeiok`: the end of the answer to `aei`.
     AeiOk,
+    /// `readyok`: the answer to `isready`.
     ReadyOk,
     /// `option name NAME type spin default D min A max B value V`.
     Option(SpinOption),
+    /// `optionsok`: the end of the answer to `options`.
     OptionsOk,
     /// One completed depth's line.
     Info(SearchInfo),
@@ -35,22 +38,32 @@ pub enum Reply {
 pub struct SpinOption {
     /// One word.
     pub name: String,
+    /// The value at start.
     pub default: u64,
+    /// The smallest value allowed.
     pub min: u64,
+    /// The largest value allowed.
     pub max: u64,
+    /// The value now.
     pub value: u64,
 }
 
 /// `info depth D [multipv K] score S nodes N nps X time MS pv M...`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchInfo {
+    /// The depth completed, in plies.
     pub depth: u32,
     /// Which line, when the search reports several (`MultiPV` above 1).
     pub multipv: Option<usize>,
+    /// In centiseeds, from the side to move's point of view.
     pub score: i32,
+    /// Nodes searched so far, all threads together.
     pub nodes: u64,
+    /// Nodes a second.
     pub nps: u64,
+    /// Time since `go`, in milliseconds.
     pub time_ms: u128,
+    /// The principal variation, its first move the one the line is about.
     pub pv: Vec<Move>,
 }
 
@@ -97,14 +110,34 @@ impl Reply {
 /// What is wrong with an answer line.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ReplyError {
+    /// The first word is no answer's.
     #[error("not an answer line: {line:?}")]
-    Unknown { line: String },
+    Unknown {
+        /// The line.
+        line: String,
+    },
+    /// The word after `bestmove` is neither a move nor `(none)`.
     #[error("bestmove {word:?} is not a move")]
-    BestMove { word: String },
+    BestMove {
+        /// The word.
+        word: String,
+    },
+    /// A word where a number belongs is not one.
     #[error("{what} {word:?} is not a number")]
-    Number { what: &'static str, word: String },
+    Number {
+        /// The keyword before it (`depth`, `default`, …).
+        what: &'static str,
+        /// The word.
+        word: String,
+    },
+    /// A known line with words missing or out of place.
     #[error("malformed {what} line: {line:?}")]
-    Malformed { what: &'static str, line: String },
+    Malformed {
+        /// The line's kind (`info`, `option`, …).
+        what: &'static str,
+        /// The line.
+        line: String,
+    },
 }
 
 impl fmt::Display for SearchInfo {

@@ -27,20 +27,47 @@ const IDLE_ONLY: [&str; 4] = ["setoption", "newgame", "position", "go"];
 /// Why a command line gets `info string error: …` and changes nothing.
 #[derive(Debug, Error)]
 pub enum CommandError {
+    /// The line is longer than [`MAX_LINE`] bytes.
     #[error("line of {len} bytes refused: a line is at most {MAX_LINE} bytes")]
-    TooLong { len: usize },
+    TooLong {
+        /// Its length in bytes.
+        len: usize,
+    },
+    /// The line is not UTF-8.
     #[error("line refused: it is not UTF-8 text")]
     NotUtf8,
+    /// The line is no well-formed command.
     #[error(transparent)]
     Parse(#[from] ParseError),
+    /// A command that changes the state came while a search runs.
     #[error("{command} refused: a search is running (send stop, or wait for bestmove)")]
-    Busy { command: String },
+    Busy {
+        /// The command word.
+        command: String,
+    },
+    /// The transposition table of that size could not be allocated.
     #[error("setoption: Hash {mib} MiB: not that much memory")]
-    NoMemory { mib: usize },
+    NoMemory {
+        /// The size asked for, in MiB.
+        mib: usize,
+    },
+    /// The position string is not a position under the game's rules.
     #[error("position pos: {source} (rules {rules})")]
-    Position { source: PositionError, rules: Rules },
+    Position {
+        /// What is wrong with it.
+        source: PositionError,
+        /// The rules of the game (set by `newgame`).
+        rules: Rules,
+    },
+    /// A move of `position` cannot be played.
     #[error("position: move {index} is illegal: {source}")]
-    Illegal { index: usize, source: PlayError },
+    Illegal {
+        /// Which move, counted from 1.
+        index: usize,
+        /// Why it cannot be played.
+        source: PlayError,
+    },
+    /// The operating system refused a thread for the search.
     #[error("go: cannot start the search thread: {0}")]
     Thread(io::Error),
 }

@@ -6,8 +6,8 @@
 //! differ only in them. A move that gives the same side the next move (an extra move, or the
 //! opponent passing) adds the child's value instead of subtracting it: no sign flip.
 //!
-//! This module owns the [`Engine`] facade and the search's answer types; [`node`] holds one
-//! thread's alpha-beta, [`iterate`] the deepening at the root, [`team`] what the threads of
+//! This module owns the [`Engine`] facade and the search's answer types; `node` holds one
+//! thread's alpha-beta, `iterate` the deepening at the root, `team` what the threads of
 //! one search share.
 
 mod iterate;
@@ -37,24 +37,30 @@ const INF: i32 = 30_000;
 /// [`MAX_PLY`] or until stopped.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
+    /// The deepest iteration, in plies (1 to [`MAX_PLY`]).
     pub depth: Option<u32>,
+    /// About this many nodes, all threads together (checked every 256 nodes a thread).
     pub nodes: Option<u64>,
+    /// Time from the search's start.
     pub movetime: Option<Duration>,
 }
 
 impl Limits {
+    /// To depth `d` only.
     pub fn depth(d: u32) -> Limits {
         Limits {
             depth: Some(d),
             ..Limits::default()
         }
     }
+    /// For time `t` only.
     pub fn movetime(t: Duration) -> Limits {
         Limits {
             movetime: Some(t),
             ..Limits::default()
         }
     }
+    /// For about `n` nodes only.
     pub fn nodes(n: u64) -> Limits {
         Limits {
             nodes: Some(n),
@@ -68,15 +74,20 @@ impl Limits {
 pub struct Info {
     /// Which line this is, from 1 (the best), when the search reports several (multi-PV).
     pub multipv: usize,
+    /// The depth completed, in plies.
     pub depth: u32,
     /// Expected final store difference for the side to move, in centiseeds (stores included).
     pub score: i32,
+    /// Nodes searched so far, all threads together.
     pub nodes: u64,
+    /// Time since the search started.
     pub time: Duration,
+    /// The principal variation, from the root.
     pub pv: Vec<Move>,
 }
 
 impl Info {
+    /// Nodes a second (0 before any time has passed).
     pub fn nps(&self) -> u64 {
         let s = self.time.as_secs_f64();
         if s > 0.0 {
@@ -94,9 +105,13 @@ pub struct SearchResult {
     pub best: Option<Move>,
     /// As [`Info::score`].
     pub score: i32,
+    /// The last depth completed, in plies (0 when none was).
     pub depth: u32,
+    /// Nodes searched, all threads together.
     pub nodes: u64,
+    /// Time the search took.
     pub time: Duration,
+    /// The principal variation, from `best`.
     pub pv: Vec<Move>,
     /// Every root move with its score at the last completed depth, best first.
     pub root_scores: Vec<(Move, i32)>,
@@ -108,7 +123,9 @@ pub struct SearchResult {
 /// One of the best root moves, its exact score (as [`Info::score`]) and its line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
+    /// As [`Info::score`].
     pub score: i32,
+    /// The line, from its root move.
     pub pv: Vec<Move>,
 }
 
@@ -143,6 +160,7 @@ fn gain(before: &Position, after: &Position, me: Side) -> i32 {
 pub struct Engine {
     tt: Table,
     threads: usize,
+    /// The linear evaluation's weights ([`eval::TUNED`] by default).
     pub weights: Weights,
     /// The network that corrects the linear evaluation (the shipped one by default; `None`:
     /// the linear evaluation alone, as the tuning tool's comparisons use).
@@ -164,6 +182,31 @@ pub struct Engine {
 pub const MAX_MULTIPV: usize = 12;
 
 impl Engine {
+    /// An engine with a table of at most `hash_mib` MiB and `threads` search threads (1 to
+    /// 64), the tuned evaluation, the shipped network and no endgame databases.
+    ///
+    /// # Examples
+    ///
+    /// Search the start position to depth 6 and get a move:
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    ///
+    /// use anywoli_core::{Position, Rules};
+    /// use anywoli_engine::{Engine, Limits};
+    ///
+    /// let engine = Engine::new(1, 1);
+    /// let pos = Position::start(Rules::Anywoli);
+    /// let stop = AtomicBool::new(false);
+    /// let mut depths = Vec::new();
+    /// let r = engine.search(&pos, &Limits::depth(6), &stop, &mut |info| depths.push(info.depth));
+    /// let best = r.best.expect("the start has moves");
+    /// assert!(pos.moves().contains(best));
+    /// assert_eq!(r.depth, 6);
+    /// assert_eq!(depths, [1, 2, 3, 4, 5, 6]);
+    /// assert_eq!(r.pv.first(), Some(&best));
+    /// assert_eq!(r.root_scores.len(), 12);
+    /// ```
     pub fn new(hash_mib: usize, threads: usize) -> Engine {
         Engine {
             tt: Table::new(hash_mib),
@@ -189,6 +232,7 @@ impl Engine {
         self.multipv = n.clamp(1, MAX_MULTIPV);
     }
 
+    /// Root moves searched exactly (see [`Engine::set_multipv`]).
     pub fn multipv(&self) -> usize {
         self.multipv
     }
@@ -199,22 +243,27 @@ impl Engine {
         self.tablebase = tb;
     }
 
+    /// The endgame databases in use, if any.
     pub fn tablebase(&self) -> Option<&Arc<Tablebase>> {
         self.tablebase.as_ref()
     }
 
+    /// A new, empty table of at most `mib` MiB (the largest power of two that fits).
     pub fn set_hash(&mut self, mib: usize) {
         self.tt = Table::new(mib);
     }
 
+    /// The table's size in MiB.
     pub fn hash_mib(&self) -> usize {
         self.tt.size_mib()
     }
 
+    /// Searches with `n` threads from now on (1 to 64).
     pub fn set_threads(&mut self, n: usize) {
         self.threads = n.clamp(1, 64);
     }
 
+    /// Search threads.
     pub fn threads(&self) -> usize {
         self.threads
     }

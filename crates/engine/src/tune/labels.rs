@@ -18,6 +18,7 @@ use crate::search::{Engine, Limits};
 /// One position of a training file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Labelled {
+    /// The position.
     pub pos: Position,
     /// Centiseeds the side to move won from here to the end of its game.
     pub outcome: i32,
@@ -36,6 +37,7 @@ impl Labelled {
     }
 }
 
+/// The training file of `rows`: one line each (see the module's documentation).
 pub fn to_text(rows: &[Labelled]) -> String {
     let mut s = String::new();
     for r in rows {
@@ -51,16 +53,42 @@ pub fn to_text(rows: &[Labelled]) -> String {
 /// What is wrong with a line of a labelled-positions file (lines from 1).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum LabelsError {
+    /// The first field is not a position string.
     #[error("line {line}: position: {source}")]
-    Position { line: usize, source: PositionError },
+    Position {
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong with the position.
+        source: PositionError,
+    },
+    /// The line has no tab and outcome after the position.
     #[error("line {line}: no outcome")]
-    NoOutcome { line: usize },
+    NoOutcome {
+        /// The line, from 1.
+        line: usize,
+    },
+    /// The outcome is not a whole number.
     #[error("line {line}: outcome: {source}")]
-    Outcome { line: usize, source: ParseIntError },
+    Outcome {
+        /// The line, from 1.
+        line: usize,
+        /// Why it is not.
+        source: ParseIntError,
+    },
+    /// The search value is not a whole number.
     #[error("line {line}: value: {source}")]
-    Value { line: usize, source: ParseIntError },
+    Value {
+        /// The line, from 1.
+        line: usize,
+        /// Why it is not.
+        source: ParseIntError,
+    },
+    /// The line has a fourth field.
     #[error("line {line}: more than three fields")]
-    ExtraField { line: usize },
+    ExtraField {
+        /// The line, from 1.
+        line: usize,
+    },
 }
 
 /// Reads [`to_text`]'s output; an error names the line and the field.

@@ -4,7 +4,7 @@
 //! went on to win from there (final store difference minus the current one, in centiseeds).
 //! Least squares with a small ridge term gives the weights that predict that best. The
 //! procedure is deterministic for a given seed. [`net`] trains the network that corrects the
-//! linear evaluation, on positions labelled by a deeper search ([`label`]).
+//! linear evaluation, on positions labelled by a deeper search ([`labels`]).
 
 pub mod labels;
 pub mod net;
@@ -21,8 +21,10 @@ use crate::eval::{features, Weights, FEATURES};
 use crate::net::Quantized;
 use crate::players::{LevelPlayer, LevelSpec, Player};
 
+/// One position of a self-play game, as the fit sees it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
+    /// The position's features (those of [`crate::eval::features`]).
     pub features: [i32; FEATURES],
     /// Centiseeds the side to move won from here to the end.
     pub target: i32,
@@ -174,6 +176,7 @@ pub fn mse(samples: &[Sample], w: &Weights) -> f64 {
         / n
 }
 
+/// The samples as CSV: a header of the feature names and `target`, then one line each.
 pub fn to_csv(samples: &[Sample]) -> String {
     let mut s = crate::eval::FEATURE_NAMES.join(",");
     s.push_str(",target\n");
@@ -191,12 +194,22 @@ pub fn to_csv(samples: &[Sample]) -> String {
 /// What is wrong with a line of a samples file (lines from 1).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum CsvError {
+    /// A field is not a whole number.
     #[error("line {line}: {source}")]
-    Number { line: usize, source: ParseIntError },
+    Number {
+        /// The line, from 1 (the header is line 1).
+        line: usize,
+        /// Why it is not.
+        source: ParseIntError,
+    },
+    /// The line has not one number a feature and the target.
     #[error("line {line}: {found} numbers, expected {expected}")]
     Count {
+        /// The line, from 1 (the header is line 1).
         line: usize,
+        /// Numbers on the line.
         found: usize,
+        /// Numbers a line has.
         expected: usize,
     },
 }

@@ -13,6 +13,7 @@ use crate::net::{inputs, weight_limit, Inputs, Net, HIDDEN, INPUTS, MAX_WEIGHT, 
 
 /// One training example.
 pub struct Example {
+    /// The position's inputs.
     pub x: Inputs,
     /// Seeds the network should add to the linear evaluation.
     pub residual: f32,
@@ -51,9 +52,13 @@ pub fn mse(net: Option<&Net>, examples: &[Example]) -> f64 {
 /// How training goes.
 #[derive(Clone, Copy, Debug)]
 pub struct Schedule {
+    /// Passes over the training examples.
     pub epochs: usize,
+    /// Examples a gradient step.
     pub batch: usize,
+    /// Adam's learning rate.
     pub rate: f32,
+    /// Seeds the initial weights and the shuffling.
     pub seed: u64,
 }
 
