@@ -511,7 +511,8 @@ fn review_judges_every_move_of_a_record() {
         played.join(" ")
     );
     let record = record.as_str();
-    let dir = std::env::temp_dir().join(format!("anywoli-review-{}", std::process::id()));
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("anywoli-review-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("game.txt");
     std::fs::write(&path, record).unwrap();
