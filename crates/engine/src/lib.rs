@@ -21,7 +21,6 @@ pub mod tt;
 pub mod tune;
 
 pub use anywoli_core as core;
-pub use players::{
-    builtin, level_spec, ClockLeft, Greedy, LevelPlayer, LevelSpec, Minimax, Player, LEVELS,
-};
+pub use players::{builtin, level_spec, Greedy, LevelPlayer, LevelSpec, Minimax, Player, LEVELS};
 pub use search::{Engine, Info, Limits, Line, SearchResult, MAX_MULTIPV};
+pub use timeman::ClockLeft;

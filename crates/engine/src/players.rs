@@ -9,7 +9,6 @@ use rand::{RngExt, SeedableRng};
 
 use crate::book::{self, Book};
 use crate::search::Engine;
-pub use crate::timeman::ClockLeft;
 
 /// How a level plays: how deep it looks and how much noise blurs its judgement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -362,6 +361,7 @@ pub fn builtin(name: &str, seed: u64, hash_mib: usize, threads: usize) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::timeman::ClockLeft;
 
     #[test]
     fn levels_search_or_choose_as_specified() {

@@ -13,7 +13,7 @@ use crate::api::client::ClientIp;
 use crate::app::AppState;
 use crate::error::ApiResult;
 use crate::round::view::event_message;
-use crate::round::{game::Event, Command, Rounds};
+use crate::round::{change::Event, Command, Rounds};
 use crate::trace_json::side_name;
 use crate::ws::{text as text_of, Bounds, Channel, SocketError};
 

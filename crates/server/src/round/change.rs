@@ -1,9 +1,13 @@
-//! A game's changes (decided, stored, then applied) and the events they make for watchers.
+//! A game's changes (decided, stored, then applied) and the events they make for watchers,
+//! with [`Game::apply`], which makes a change in memory: here rather than in `game.rs`, which
+//! then needs nothing of this module.
 
-use anywoli_core::{Position, Side, Trace};
+use anywoli_core::{Outcome, Position, Side, Trace};
 
 use super::game::Game;
 use super::offer::Offer;
+use super::status::{status_after, Status};
+use super::termination::Termination;
 
 /// A change to a game, checked against the game before it is stored. The same value is stored
 /// (crate::round::persist) and applied to memory ([`Game::apply`]), so the two cannot differ.
@@ -112,4 +116,162 @@ pub enum Event {
     Claimed {
         side: Side,
     },
+}
+
+/// How each change happens in memory.
+impl Game {
+    /// Makes `change` happen in memory (it was checked and stored before) and says what
+    /// happened. The only place a game changes.
+    pub fn apply(&mut self, change: &Change) -> Event {
+        self.revision += 1;
+        self.flips = 0;
+        // An offer stands until it is answered or the game moves on in any other way (a player
+        // coming or going is not the game moving on).
+        if !matches!(change, Change::Presence { .. }) {
+            self.offer = None;
+        }
+        match change {
+            Change::Move { trace, at, lag_ms } => self.apply_move(trace, *at, *lag_ms),
+            Change::TakeBack { keep, at } => self.apply_take_back(*keep, *at),
+            Change::Resign { loser, at } => {
+                self.end(
+                    Outcome::Win(loser.opponent()),
+                    Termination::Resignation,
+                    *at,
+                );
+                Event::Resign { side: *loser }
+            }
+            Change::Flag { loser, at } => {
+                // The flag falls on the loser's clock, whoever the position says is to move.
+                self.clock = self.clock.map(|c| {
+                    let mut c = c.stopped(Some(*loser), *at);
+                    c.left[loser.index()] = 0;
+                    c
+                });
+                self.end(Outcome::Win(loser.opponent()), Termination::Time, *at);
+                Event::Flag { side: *loser }
+            }
+            Change::Abort { at } => {
+                self.stop_clock(*at);
+                self.status = Status::Aborted;
+                self.updated = *at;
+                Event::Aborted
+            }
+            Change::Offer(offer) => {
+                self.offer = Some(*offer);
+                Event::Offer(*offer)
+            }
+            Change::Decline { by } => Event::Declined { by: *by },
+            Change::Presence { side, away } => {
+                self.away[side.index()] = *away;
+                Event::Presence {
+                    side: *side,
+                    here: away.is_none(),
+                }
+            }
+            Change::Claim { winner, at } => {
+                self.end(Outcome::Win(*winner), Termination::Abandoned, *at);
+                Event::Claimed { side: *winner }
+            }
+            Change::Draw { at } => {
+                self.end(Outcome::Draw, Termination::Agreement, *at);
+                Event::Drawn
+            }
+            Change::Join {
+                seat,
+                secret,
+                account,
+                at,
+            } => {
+                self.secrets[seat.index()] = Some(secret.clone());
+                self.people.accounts[seat.index()] = account.clone();
+                self.updated = *at;
+                Event::Seat
+            }
+            Change::Seating { accounts, public } => {
+                self.people.accounts = accounts.clone();
+                self.people.public = *public;
+                Event::Seat
+            }
+            Change::Rematch { next } => {
+                self.rematch = Some(next.id.clone());
+                Event::Rematch {
+                    id: next.id.clone(),
+                }
+            }
+        }
+    }
+
+    fn apply_move(&mut self, trace: &Trace, at: i64, lag_ms: i64) -> Event {
+        let before = self.pos;
+        let mover = before.to_move();
+        if let Some(side) = mover {
+            self.moved[side.index()] = true;
+        }
+        self.moves.push(trace.mv);
+        self.pos = trace.after;
+        self.status = status_after(trace);
+        self.updated = at;
+        if let (Some(clock), Some(side)) = (self.clock, mover) {
+            let both = self.moved == [true, true];
+            self.clock = Some(clock.after_move(side, at, lag_ms, both, !self.is_playing()));
+        }
+        Event::Move {
+            before,
+            trace: trace.clone(),
+        }
+    }
+
+    fn apply_take_back(&mut self, keep: usize, at: i64) -> Event {
+        self.moves.truncate(keep);
+        self.pos = self.position_after(keep);
+        self.moved = self.sides_moved();
+        self.status = Status::Playing;
+        self.updated = at;
+        let running = self.moved == [true, true];
+        self.clock = self.clock.map(|c| c.restarted(running, at));
+        Event::TakeBack
+    }
+
+    /// The game ends by a player's act or the clock (the rules' own ends come with a move).
+    fn end(&mut self, outcome: Outcome, termination: Termination, at: i64) {
+        self.stop_clock(at);
+        self.status = Status::Over {
+            outcome,
+            termination: Some(termination),
+        };
+        self.updated = at;
+    }
+
+    /// Stops the clocks, charging the side to move for its time so far (a clock already
+    /// stopped stays as it is).
+    fn stop_clock(&mut self, at: i64) {
+        self.clock = self.clock.map(|c| c.stopped(self.pos.to_move(), at));
+    }
+
+    /// Which sides have moved in the moves played, replayed from the start.
+    fn sides_moved(&self) -> [bool; 2] {
+        let mut moved = [false; 2];
+        let mut p = self.start;
+        for &mv in &self.moves {
+            if let Some(side) = p.to_move() {
+                moved[side.index()] = true;
+            }
+            if p.play(mv).is_err() {
+                break;
+            }
+        }
+        moved
+    }
+
+    /// Marks the engine as thinking (or not), which watchers see.
+    pub fn set_thinking(&mut self, thinking: bool) -> Event {
+        self.thinking = thinking;
+        self.flips = self.flips.saturating_add(1);
+        if thinking {
+            Event::Thinking
+        } else {
+            Event::State
+        }
+    }
 }

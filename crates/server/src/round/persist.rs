@@ -2,7 +2,8 @@
 //! transaction (the store's methods), with the game as it will be after it.
 
 use crate::rating::GameRatings;
-use crate::round::game::{Change, Game};
+use crate::round::change::Change;
+use crate::round::game::Game;
 use crate::store::{Head, RateGame, StatusRow, Store, StoreResult};
 
 /// Stores `change`, whose result is `after` (the game with the change applied, its revision

@@ -3,7 +3,8 @@
 use anywoli_core::Side;
 use serde::Serialize;
 
-use crate::round::game::{Change, Event, Game, Player, Status};
+use crate::round::change::{Change, Event};
+use crate::round::game::{Game, Player, Status};
 use crate::store::Summary;
 use crate::trace_json::{side_name, JsonTrace};
 

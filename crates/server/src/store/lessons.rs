@@ -3,9 +3,9 @@
 //! localStorage). Progress only grows: an exercise done stays done.
 
 use super::sql::Sql;
-use super::writer::{self, Op};
-use super::Store;
+use super::writer::Change;
 use super::StoreResult;
+use super::{Conn, Store};
 
 /// The table, the same text in both backends.
 pub(super) const LESSON_TABLES: &str = "
@@ -17,14 +17,36 @@ CREATE TABLE IF NOT EXISTS lesson_progress (
 );
 ";
 
+/// Exercises of the course an account has done (not a change of any game); answers whether
+/// any was new.
+struct LessonsDone {
+    account: String,
+    exercises: Vec<String>,
+    at: i64,
+}
+
+impl Change for LessonsDone {
+    type Out = bool;
+
+    fn apply(&self, c: &mut dyn Conn) -> StoreResult<bool> {
+        Ok(record(c.sql(), &self.account, &self.exercises, self.at)? > 0)
+    }
+}
+
+/// Course progress copied from another store (`anywoli db migrate`): how many rows it wrote.
+struct ImportLessonProgress(Vec<(String, String, i64)>);
+
+impl Change for ImportLessonProgress {
+    type Out = u64;
+
+    fn apply(&self, c: &mut dyn Conn) -> StoreResult<u64> {
+        import(c.sql(), &self.0)
+    }
+}
+
 /// Marks `exercises` done for `account` at `at` (those done before keep their time): how
 /// many were new.
-pub(super) fn record(
-    db: &mut dyn Sql,
-    account: &str,
-    exercises: &[String],
-    at: i64,
-) -> StoreResult<u64> {
+fn record(db: &mut dyn Sql, account: &str, exercises: &[String], at: i64) -> StoreResult<u64> {
     let mut n = 0;
     for e in exercises {
         n += db.execute(
@@ -59,7 +81,7 @@ pub(super) fn dump(db: &mut dyn Sql) -> StoreResult<Vec<(String, String, i64)>> 
 }
 
 /// Writes the rows of `rows` that are not there yet: how many.
-pub(super) fn import(db: &mut dyn Sql, rows: &[(String, String, i64)]) -> StoreResult<u64> {
+fn import(db: &mut dyn Sql, rows: &[(String, String, i64)]) -> StoreResult<u64> {
     let mut n = 0;
     for (account, exercise, at) in rows {
         n += record(db, account, std::slice::from_ref(exercise), *at)?;
@@ -72,7 +94,7 @@ impl Store {
     /// Marks exercises of the course done for an account (`lesson#n`); those done before
     /// keep their time. Whether any was new.
     pub fn lessons_done(&self, account: &str, exercises: Vec<String>) -> StoreResult<bool> {
-        self.writer.call(Op::LessonsDone {
+        self.writer.call(LessonsDone {
             account: account.to_string(),
             exercises,
             at: crate::dates::now_ms(),
@@ -91,6 +113,6 @@ impl Store {
 
     /// Writes the rows of `rows` that are not there yet: how many.
     pub fn import_lesson_progress(&self, rows: Vec<(String, String, i64)>) -> StoreResult<u64> {
-        self.writer.call(writer::ImportLessonProgress(rows))
+        self.writer.call(ImportLessonProgress(rows))
     }
 }

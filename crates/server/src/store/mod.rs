@@ -58,7 +58,7 @@ use std::sync::{Arc, Mutex};
 use rusqlite::Connection;
 
 use read::Readers;
-use writer::{Op, Writer};
+use writer::{Publish, SetReadOnly, Writer};
 
 /// The connection-level operations of a backend, used by the writer thread (its batches of
 /// savepoints) and by the readers: what the two dialects do differently. One trait, two
@@ -274,20 +274,17 @@ impl Store {
     /// maintenance, and for the tests of what the server does when the database refuses one.
     /// Changes sent before this call are committed first; reads go on either way.
     pub fn set_read_only(&self, on: bool) -> StoreResult<()> {
-        self.writer.call(Op::SetReadOnly(on)).map(drop)
+        self.writer.call(SetReadOnly(on))
     }
 
     /// Tells the other instances' lobbies `payload` (once committed, in a transaction of its
     /// own); nothing to tell with SQLite, which one process uses.
     pub fn publish(&self, payload: &str) -> StoreResult<()> {
         match &self.lobby_channel {
-            Some(channel) => self
-                .writer
-                .call(Op::Publish {
-                    channel: channel.clone(),
-                    payload: payload.to_string(),
-                })
-                .map(drop),
+            Some(channel) => self.writer.call(Publish {
+                channel: channel.clone(),
+                payload: payload.to_string(),
+            }),
             None => Ok(()),
         }
     }

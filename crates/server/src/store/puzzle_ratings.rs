@@ -4,9 +4,9 @@
 //! Later attempts at the same puzzle change nothing: the answer is known by then.
 
 use super::sql::{FromRow, Row, Sql, Val};
-use super::writer;
-use super::Store;
+use super::writer::Change;
 use super::StoreResult;
+use super::{Conn, Store};
 use crate::rating::{self, Rating};
 
 /// The tables, the same text in both backends. `puzzle` is the collection's number or the
@@ -79,7 +79,7 @@ impl FromRow for RatingRow {
 /// Rates `a` if it is the solver's first attempt at the puzzle: both ratings read (locked on
 /// PostgreSQL, so that attempts on two instances are rated one after the other), aged, updated
 /// and written. `None` when the solver had attempted the puzzle before: nothing changes.
-pub(super) fn rate(db: &mut dyn Sql, a: &Attempt) -> StoreResult<Option<Rated>> {
+fn rate(db: &mut dyn Sql, a: &Attempt) -> StoreResult<Option<Rated>> {
     let first = db.execute(
         "INSERT INTO puzzle_attempts (puzzle, solver, won, at) VALUES ($1, $2, $3, $4)
          ON CONFLICT DO NOTHING",
@@ -284,7 +284,7 @@ pub(super) fn dump(db: &mut dyn Sql) -> StoreResult<RatingsDump> {
 }
 
 /// Writes `d`'s rows, leaving alone those whose keys are there already: how many were written.
-pub(super) fn import(db: &mut dyn Sql, d: &RatingsDump) -> StoreResult<u64> {
+fn import(db: &mut dyn Sql, d: &RatingsDump) -> StoreResult<u64> {
     let mut n = 0;
     for (solver, r, attempts, at) in &d.solvers {
         n += db.execute(
@@ -325,12 +325,35 @@ pub(super) fn import(db: &mut dyn Sql, d: &RatingsDump) -> StoreResult<u64> {
     Ok(n)
 }
 
+/// A solver's attempt at a puzzle, rated if it is the first: the ratings before and after,
+/// `None` when nothing changed.
+struct RatePuzzle(Attempt);
+
+impl Change for RatePuzzle {
+    type Out = Option<Rated>;
+
+    fn apply(&self, c: &mut dyn Conn) -> StoreResult<Self::Out> {
+        rate(c.sql(), &self.0)
+    }
+}
+
+/// Puzzle ratings copied from another store (`anywoli db migrate`): how many rows it wrote.
+struct ImportPuzzleRatings(RatingsDump);
+
+impl Change for ImportPuzzleRatings {
+    type Out = u64;
+
+    fn apply(&self, c: &mut dyn Conn) -> StoreResult<u64> {
+        import(c.sql(), &self.0)
+    }
+}
+
 /// Puzzle ratings and attempts.
 impl Store {
     /// Rates a solver's attempt at a puzzle if it is the solver's first at it: the ratings
     /// before and after, or `None` when nothing changed.
     pub fn rate_puzzle(&self, attempt: Attempt) -> StoreResult<Option<Rated>> {
-        self.writer.call(writer::RatePuzzle(attempt))
+        self.writer.call(RatePuzzle(attempt))
     }
 
     /// A solver's puzzle rating, if it has one.
@@ -350,7 +373,7 @@ impl Store {
 
     /// Writes the rows of `dump` that are not there yet, in one transaction: how many.
     pub fn import_puzzle_ratings(&self, dump: RatingsDump) -> StoreResult<u64> {
-        self.writer.call(writer::ImportPuzzleRatings(dump))
+        self.writer.call(ImportPuzzleRatings(dump))
     }
 
     /// The puzzles a solver has attempted.

@@ -3,9 +3,9 @@
 //! as the committed collection's do.
 
 use super::sql::{FromRow, Row, Sql, Val};
-use super::writer::Op;
-use super::Store;
+use super::writer::Change;
 use super::StoreResult;
+use super::{Conn, Store};
 
 /// The table, the same text in both backends. A position is a puzzle once per rules (and
 /// lottery seed): composing it again finds the puzzle already there.
@@ -67,7 +67,19 @@ impl FromRow for PuzzleRow {
 }
 
 /// Stores `p`; false (and nothing changed) when its position is a puzzle already.
-pub(super) fn save(db: &mut dyn Sql, p: &PuzzleRow) -> StoreResult<bool> {
+/// A community puzzle to store (not a change of any game): false when its position is a
+/// puzzle already.
+struct SavePuzzle(PuzzleRow);
+
+impl Change for SavePuzzle {
+    type Out = bool;
+
+    fn apply(&self, c: &mut dyn Conn) -> StoreResult<bool> {
+        save(c.sql(), &self.0)
+    }
+}
+
+fn save(db: &mut dyn Sql, p: &PuzzleRow) -> StoreResult<bool> {
     let n = db.execute(
         &format!(
             "INSERT INTO community_puzzles ({COLUMNS})
@@ -155,7 +167,7 @@ impl Store {
     /// Stores a community puzzle; false (nothing stored) when its position, rules and seed
     /// are a puzzle already.
     pub fn save_puzzle(&self, p: PuzzleRow) -> StoreResult<bool> {
-        self.writer.call(Op::SavePuzzle(p))
+        self.writer.call(SavePuzzle(p))
     }
 
     /// The community puzzle `id`, if any.

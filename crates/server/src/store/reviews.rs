@@ -2,9 +2,9 @@
 //! judged, so that the next visitor gets it at once and a game that moved on is reviewed again.
 
 use super::sql::{FromRow, Row, Sql};
-use super::writer::Op;
-use super::Store;
+use super::writer::Change;
 use super::StoreResult;
+use super::{Conn, Store};
 
 /// The table, the same text in both backends.
 pub(super) const REVIEW_TABLES: &str = "
@@ -25,7 +25,7 @@ pub struct ReviewRow {
     pub at: i64,
 }
 
-pub(super) fn save(db: &mut dyn Sql, r: &ReviewRow) -> StoreResult<()> {
+fn save(db: &mut dyn Sql, r: &ReviewRow) -> StoreResult<()> {
     db.execute(
         "INSERT INTO reviews (game, moves, body, at) VALUES ($1, $2, $3, $4)
          ON CONFLICT (game) DO UPDATE SET moves = excluded.moves, body = excluded.body,
@@ -51,6 +51,17 @@ impl FromRow for ReviewRow {
     }
 }
 
+/// Stores (or replaces) a game's review: not a change of the game.
+struct SaveReview(ReviewRow);
+
+impl Change for SaveReview {
+    type Out = ();
+
+    fn apply(&self, c: &mut dyn Conn) -> StoreResult<()> {
+        save(c.sql(), &self.0)
+    }
+}
+
 pub(super) fn load(db: &mut dyn Sql, game: &str) -> StoreResult<Option<ReviewRow>> {
     db.row(
         "SELECT game, moves, body, at FROM reviews WHERE game = $1",
@@ -62,7 +73,7 @@ pub(super) fn load(db: &mut dyn Sql, game: &str) -> StoreResult<Option<ReviewRow
 impl Store {
     /// Stores (or replaces) a game's review.
     pub fn save_review(&self, r: ReviewRow) -> StoreResult<()> {
-        self.writer.call(Op::SaveReview(r)).map(drop)
+        self.writer.call(SaveReview(r))
     }
 
     /// The review stored for game `id`, if any.

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use super::{Command, Round};
 use crate::dates::now_ms;
+use crate::round::change::Change;
 use crate::round::clock::LAG_CAP_MS;
-use crate::round::game::Change;
 
 impl Round {
     /// Ends the game on time if the side to move has used up its clock, allowance included,

@@ -3,7 +3,8 @@
 use anywoli_core::Side;
 
 use super::Refusal;
-use crate::round::game::{Change, Game};
+use crate::round::change::Change;
+use crate::round::game::Game;
 
 /// Calls the game off: only before each side has moved once.
 pub fn abort(g: &Game, at: i64) -> Result<Change, Refusal> {

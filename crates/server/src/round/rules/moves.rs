@@ -3,7 +3,8 @@
 use anywoli_core::{Move, Position, Side};
 
 use super::Refusal;
-use crate::round::game::{Change, Game, Mode};
+use crate::round::change::Change;
+use crate::round::game::{Game, Mode};
 use crate::round::lag::SeatLags;
 
 /// The seats `secret` holds in `g` (South, North or both).

@@ -4,7 +4,8 @@
 use anywoli_core::Side;
 
 use super::Refusal;
-use crate::round::game::{claim_after_ms, Change, Game, Mode, Offer, OfferKind};
+use crate::round::change::Change;
+use crate::round::game::{claim_after_ms, Game, Mode, Offer, OfferKind};
 
 /// The one side who holds `held` plays in a game between two people: offers are between them.
 pub fn one_of_two(g: &Game, held: &[Side]) -> Result<Side, Refusal> {

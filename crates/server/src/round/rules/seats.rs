@@ -4,7 +4,8 @@
 use anywoli_core::Side;
 
 use super::Refusal;
-use crate::round::game::{Change, Game, Mode};
+use crate::round::change::Change;
+use crate::round::game::{Game, Mode};
 
 /// The free seat of a friend game, taken with `invite` by whoever holds `secret` from now on.
 pub fn join(

@@ -5,8 +5,9 @@ use axum::http::StatusCode;
 
 use super::*;
 use crate::error::ErrorCode;
+use crate::round::change::Change;
 use crate::round::clock::TimeControl;
-use crate::round::game::{Change, Game, Mode, NewGame, OfferKind, People, Player, Status};
+use crate::round::game::{Game, Mode, NewGame, OfferKind, People, Player, Status};
 use crate::round::lag::SeatLags;
 
 const SOUTH: &str = "south-secret";

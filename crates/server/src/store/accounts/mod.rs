@@ -9,8 +9,8 @@ pub(super) use ratings::rate;
 pub use ratings::{RateGame, RatingPoint, RatingRow};
 
 use super::sql::{FromRow, Row, Sql};
-use super::writer::Op;
-use super::{Store, StoreResult};
+use super::writer::Change;
+use super::{Conn, Store, StoreResult};
 use ratings::{add_point, history, ratings};
 
 /// An account as stored.
@@ -85,7 +85,16 @@ pub struct ChallengeRow {
     pub at: i64,
 }
 
-pub(super) fn apply(db: &mut dyn Sql, op: &AccountOp) -> StoreResult<bool> {
+/// Answers whether it took effect: false for a name taken, a seek or challenge gone.
+impl Change for AccountOp {
+    type Out = bool;
+
+    fn apply(&self, c: &mut dyn Conn) -> StoreResult<bool> {
+        write(c.sql(), self)
+    }
+}
+
+fn write(db: &mut dyn Sql, op: &AccountOp) -> StoreResult<bool> {
     match op {
         AccountOp::Create { account, session } => {
             if !insert_account(db, account)? {
@@ -325,7 +334,7 @@ impl Store {
 
     /// A change to accounts and sessions; false for a new account whose name is taken.
     pub fn account_op(&self, op: AccountOp) -> StoreResult<bool> {
-        self.writer.call(Op::Account(op))
+        self.writer.call(op)
     }
 
     /// The account whose name is `key` in lower case.

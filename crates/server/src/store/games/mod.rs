@@ -1,19 +1,18 @@
 //! Games: their rows and moves, the changes a round makes to them (`change.rs`, each checked
-//! against the game's revision) and the reads (`read.rs`), in SQL that both backends share
-//! but for the head of a change (`Conn::change`).
+//! against the game's revision, sent to the writer as a `GameOp`: `op.rs`) and the reads
+//! (`read.rs`), in SQL that both backends share but for the head of a change
+//! (`Conn::change`).
 
 mod change;
 mod list;
+mod op;
 mod read;
 
-pub(crate) use change::{
-    append_move, claim_engine, claim_seat, create_rematch, insert_game, set_seating, set_status,
-    touch, truncate_moves, GameChange,
-};
+pub(crate) use change::GameChange;
 pub use list::{Counts, Listing, Outcome};
+pub(in crate::store) use op::GameOp;
 pub(crate) use read::{due, ids_after, load};
 
-use super::writer::Op;
 use super::RateGame;
 use super::{Store, StoreResult};
 
@@ -148,7 +147,7 @@ pub struct StatusRow {
 impl Store {
     pub fn create_game(&self, g: &GameRow, moves: &[String]) -> StoreResult<()> {
         self.writer
-            .call(Op::CreateGame {
+            .call(GameOp::CreateGame {
                 row: g.clone(),
                 moves: moves.to_vec(),
             })
@@ -170,7 +169,7 @@ impl Store {
         status: StatusRow,
     ) -> StoreResult<()> {
         self.writer
-            .call(Op::AppendMove {
+            .call(GameOp::AppendMove {
                 head,
                 ply: ply as i64,
                 mv: mv.to_string(),
@@ -182,7 +181,7 @@ impl Store {
     /// Keeps the first `keep` moves and deletes the rest (a take-back); the game is playing.
     pub fn truncate_moves(&self, head: Head, keep: usize) -> StoreResult<()> {
         self.writer
-            .call(Op::TruncateMoves {
+            .call(GameOp::TruncateMoves {
                 head,
                 keep: keep as i64,
             })
@@ -190,12 +189,14 @@ impl Store {
     }
 
     pub fn set_status(&self, head: Head, status: StatusRow) -> StoreResult<()> {
-        self.writer.call(Op::SetStatus { head, status }).map(drop)
+        self.writer
+            .call(GameOp::SetStatus { head, status })
+            .map(drop)
     }
 
     /// A change of what the head carries only (an offer made or answered).
     pub fn touch(&self, head: Head) -> StoreResult<()> {
-        self.writer.call(Op::Touch { head }).map(drop)
+        self.writer.call(GameOp::Touch { head }).map(drop)
     }
 
     /// Gives an untaken seat its secret. A seat someone took first is a
@@ -208,7 +209,7 @@ impl Store {
         account: Option<&str>,
     ) -> StoreResult<()> {
         self.writer
-            .call(Op::ClaimSeat {
+            .call(GameOp::ClaimSeat {
                 head,
                 seat,
                 secret: secret.to_string(),
@@ -221,7 +222,7 @@ impl Store {
     /// [`StoreError::Conflict`] (creating nothing) if the game already has a rematch.
     pub fn create_rematch(&self, head: Head, next: &GameRow) -> StoreResult<()> {
         self.writer
-            .call(Op::CreateRematch {
+            .call(GameOp::CreateRematch {
                 head,
                 next: next.clone(),
             })
@@ -232,7 +233,7 @@ impl Store {
     /// `until`, if nobody holds it or its holder's claim ran out before `now`. True if granted.
     /// The claim changes no revision: it is not a change of the game.
     pub fn claim_engine(&self, id: &str, expect: i64, now: i64, until: i64) -> StoreResult<bool> {
-        self.writer.call(Op::ClaimEngine {
+        self.writer.call(GameOp::ClaimEngine {
             id: id.to_string(),
             expect,
             claim: EngineClaim {
@@ -258,7 +259,7 @@ impl Store {
         public: bool,
     ) -> StoreResult<()> {
         self.writer
-            .call(Op::SetSeating {
+            .call(GameOp::SetSeating {
                 head,
                 accounts,
                 public,

@@ -60,7 +60,7 @@ fn a_failing_change_fails_alone_in_its_batch() {
     schema::set_up_writer(&conn).unwrap();
     let next = game("rematch01");
     let ops = vec![
-        Op::CreateGame {
+        GameOp::CreateGame {
             row: game("a"),
             moves: vec!["m1".to_string()],
         },
@@ -68,31 +68,31 @@ fn a_failing_change_fails_alone_in_its_batch() {
         append_op_at("a", 2, 1),
         append_op("nope", 1),
         append_op_at("a", 3, 1),
-        Op::ClaimSeat {
+        GameOp::ClaimSeat {
             head: head("a", 2, 0),
             seat: 1,
             secret: "n".to_string(),
             account: None,
         },
-        Op::ClaimSeat {
+        GameOp::ClaimSeat {
             head: head("a", 3, 0),
             seat: 0,
             secret: "x".to_string(),
             account: None,
         },
-        Op::CreateRematch {
+        GameOp::CreateRematch {
             head: head("a", 3, 0),
             next: next.clone(),
         },
-        Op::CreateRematch {
+        GameOp::CreateRematch {
             head: head("a", 4, 0),
             next: game("rematch02"),
         },
-        Op::CreateRematch {
+        GameOp::CreateRematch {
             head: head("a", 3, 0),
             next: game("rematch03"),
         },
-        Op::CreateGame {
+        GameOp::CreateGame {
             row: game("b"),
             moves: Vec::new(),
         },
@@ -155,16 +155,18 @@ fn a_failed_commit_fails_the_whole_batch() {
     let mut conn = Connection::open(&path).unwrap();
     schema::set_up_writer(&conn).unwrap();
     // A foreign key checked only at COMMIT makes the commit itself fail.
-    let ops = vec![
-        Op::CreateGame {
+    let jobs = vec![
+        job(GameOp::CreateGame {
             row: game("a"),
             moves: Vec::new(),
-        },
-        Op::Sql("PRAGMA defer_foreign_keys=ON"),
-        Op::Sql("INSERT INTO moves (game, ply, mv, at) VALUES ('nope', 1, 'x', 0)"),
-        append_op("a", 1),
+        }),
+        job(RunSql("PRAGMA defer_foreign_keys=ON")),
+        job(RunSql(
+            "INSERT INTO moves (game, ply, mv, at) VALUES ('nope', 1, 'x', 0)",
+        )),
+        job(append_op("a", 1)),
     ];
-    let (jobs, answers): (Vec<_>, Vec<_>) = ops.into_iter().map(job).unzip();
+    let (jobs, answers): (Vec<_>, Vec<_>) = jobs.into_iter().unzip();
     writer::run_batch(&mut conn, jobs);
     for a in &answers {
         let e = a.recv().unwrap().unwrap_err().to_string();
@@ -179,7 +181,7 @@ fn a_failed_commit_fails_the_whole_batch() {
         .unwrap();
     assert_eq!((games, moves), (0, 0));
     // The writer's connection works on afterwards.
-    let (j, a) = job(Op::CreateGame {
+    let (j, a) = job(GameOp::CreateGame {
         row: game("a"),
         moves: Vec::new(),
     });
@@ -204,8 +206,8 @@ fn reads_go_on_while_a_batch_is_being_written() {
         // test fails instead of hanging.
         let resume = resume;
         let held = s.spawn(|| {
-            store.writer.call(Op::Hold {
-                first: Box::new(append_op("a", 1)),
+            store.writer.call(Hold {
+                first: append_op("a", 1),
                 entered,
                 resume: resume_rx,
             })
@@ -309,7 +311,7 @@ fn dropping_the_store_finishes_what_is_queued() {
     let path = dir.join("games.sqlite");
     let store = Store::open(&path).unwrap();
     let mut answers = Vec::new();
-    let (j, a) = job(Op::CreateGame {
+    let (j, a) = job(GameOp::CreateGame {
         row: game("a"),
         moves: Vec::new(),
     });
@@ -338,18 +340,18 @@ fn a_failing_change_fails_alone_in_a_postgres_batch() {
     let store = Store::test_postgres("a_failing_change_fails_alone_in_a_postgres_batch");
     let (entered_tx, entered) = mpsc::sync_channel(1);
     let (resume, resume_rx) = mpsc::channel();
-    let (hold, held) = job(Op::Hold {
-        first: Box::new(Op::CreateGame {
+    let (hold, held) = job(Hold {
+        first: GameOp::CreateGame {
             row: game("first"),
             moves: Vec::new(),
-        }),
+        },
         entered: entered_tx,
         resume: resume_rx,
     });
     store.writer.send(hold).unwrap();
     entered.recv().unwrap();
     let ops = vec![
-        Op::CreateGame {
+        GameOp::CreateGame {
             row: game("a"),
             moves: vec!["m1".to_string()],
         },
@@ -357,17 +359,17 @@ fn a_failing_change_fails_alone_in_a_postgres_batch() {
         append_op_at("a", 2, 1),
         append_op("nope", 1),
         append_op_at("a", 3, 1),
-        Op::ClaimSeat {
+        GameOp::ClaimSeat {
             head: head("a", 2, 0),
             seat: 0,
             secret: "x".to_string(),
             account: None,
         },
-        Op::CreateRematch {
+        GameOp::CreateRematch {
             head: head("a", 2, 0),
             next: game("r1"),
         },
-        Op::CreateRematch {
+        GameOp::CreateRematch {
             head: head("a", 3, 0),
             next: game("r2"),
         },

@@ -10,8 +10,9 @@ use std::sync::Barrier;
 
 use rusqlite::{params, Connection};
 
+use super::games::GameOp;
 use super::schema::{self, SCHEMA};
-use super::writer::{self, Job, Op};
+use super::writer::{self, Change, Job};
 use super::*;
 
 fn scratch(name: &str) -> PathBuf {
@@ -99,19 +100,55 @@ fn append_at(store: &Store, id: &str, ply: usize, expect: i64) -> StoreResult<()
 }
 
 /// A job as the store would send it, and where its answer will arrive.
-fn job(op: Op) -> (Box<dyn Job>, mpsc::Receiver<Answer>) {
-    writer::job(op)
+fn job<C: Change>(change: C) -> (Box<dyn Job>, mpsc::Receiver<StoreResult<C::Out>>) {
+    writer::job(change)
 }
 
-/// What an [`Op`] answers: whether it took effect.
+/// What a [`GameOp`] answers: whether it took effect.
 type Answer = StoreResult<bool>;
 
-fn append_op(id: &str, ply: i64) -> Op {
+/// Runs SQL as a change of its own, for tests that need a batch to fail in some way; answers
+/// as a [`GameOp`] does, so that it can share a batch's list with them.
+struct RunSql(&'static str);
+
+impl Change for RunSql {
+    type Out = bool;
+
+    fn apply(&self, c: &mut dyn Conn) -> StoreResult<bool> {
+        c.exec(self.0)?;
+        Ok(true)
+    }
+}
+
+/// Runs `first`, says so on `entered`, then keeps the batch's transaction open until `resume`
+/// hears from the test (or is dropped).
+struct Hold<C> {
+    first: C,
+    entered: mpsc::SyncSender<()>,
+    resume: mpsc::Receiver<()>,
+}
+
+impl<C: Change> Change for Hold<C> {
+    type Out = C::Out;
+
+    fn heard(&self) -> Option<Heard> {
+        self.first.heard()
+    }
+
+    fn apply(&self, c: &mut dyn Conn) -> StoreResult<C::Out> {
+        let took = self.first.apply(c)?;
+        let _ = self.entered.send(());
+        let _ = self.resume.recv();
+        Ok(took)
+    }
+}
+
+fn append_op(id: &str, ply: i64) -> GameOp {
     append_op_at(id, ply, ply - 1)
 }
 
-fn append_op_at(id: &str, ply: i64, expect: i64) -> Op {
-    Op::AppendMove {
+fn append_op_at(id: &str, ply: i64, expect: i64) -> GameOp {
+    GameOp::AppendMove {
         head: head(id, expect, ply),
         ply,
         mv: format!("m{ply}"),

@@ -11,14 +11,14 @@
 //! is committed alone at once, and those that arrive during a commit make up the next batch,
 //! so batches grow exactly as fast as fsyncs fall behind.
 
-mod op;
+mod connection;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-pub(super) use op::{ImportLessonProgress, ImportPuzzleRatings, Op, RatePuzzle};
+pub(super) use connection::{Publish, SetReadOnly};
 
 use super::{Conn, Heard, StoreError, StoreResult};
 
@@ -26,7 +26,9 @@ use super::{Conn, Heard, StoreError, StoreResult};
 /// long its first change waits for the fsync, whatever the queue.
 pub(super) const MAX_BATCH: usize = 256;
 
-/// A change the writer runs, and what it answers once its batch is committed.
+/// A change the writer runs, and what it answers once its batch is committed. Each aggregate
+/// defines its own (`games::GameOp`, `accounts::AccountOp`...): the writer runs them without
+/// knowing what they change.
 pub(super) trait Change: Send + 'static {
     type Out: Send + 'static;
     /// Runs the change on either backend, inside the batch's transaction.
