@@ -162,13 +162,15 @@ fn postgres_over_tls_as_sslmode_says() {
     // Another root (the first of the system's bundle) did not sign it.
     let bundle = std::fs::read_to_string("/etc/ssl/certs/ca-certificates.crt").unwrap_or_default();
     if let Some(end) = bundle.find("-----END CERTIFICATE-----") {
-        let other = scratch("tls-root").join("other.pem");
+        let dir = scratch("tls-root");
+        let other = dir.join("other.pem");
         std::fs::write(&other, &bundle[..end + 25]).unwrap();
         let refused = tls_of(with(&format!(
             "sslmode=verify-ca&sslrootcert={}",
             other.display()
         )))
         .expect_err("a root that did not sign the certificate");
+        let _ = std::fs::remove_dir_all(&dir);
         assert!(refused.contains("certificate"), "{refused}");
     }
     // Debian's certificate names a host (`localhost`, or the machine's name when the package
