@@ -10,7 +10,7 @@ use std::sync::Barrier;
 
 use rusqlite::{params, Connection};
 
-use super::schema::{self, SCHEMA};
+use super::schema;
 use super::writer::{self, Job, Op};
 use super::*;
 
