@@ -10,7 +10,7 @@ pub(crate) use change::{
     append_move, claim_engine, claim_seat, create_rematch, insert_game, set_seating, set_status,
     touch, truncate_moves, GameChange,
 };
-pub use list::{Counts, Listing, Outcome};
+pub use list::{Counts, Listing, Outcome, PlayerGames};
 pub(crate) use read::{due, ids_after, load};
 
 use super::writer::Op;
