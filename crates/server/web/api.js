@@ -32,6 +32,37 @@ export async function api(method, path, body) {
 }
 
 /**
+ * Sends a move to the server that judges it (a lesson's, a puzzle's): none while one is on its
+ * way or `view` is not playing. `view` is busy from then until `idle(view)`, which an error
+ * does at once, saying it. `body` is called only for a move sent. Resolves to the answer's
+ * data, or null when nothing came of it.
+ * @param {{busy?: boolean, state: string, ui: any, setState: (state: string, text: string) => void}} view
+ * @param {string} path
+ * @param {() => object} body
+ */
+export async function sendMove(view, path, body) {
+  if (view.busy || view.state !== 'playing') return null;
+  view.busy = true;
+  view.ui.setBody({ busy: '1' });
+  const r = await api('POST', path, body());
+  if (!r.ok) {
+    idle(view);
+    view.setState('playing', view.ui.errorText(r));
+    return null;
+  }
+  return r.data;
+}
+
+/**
+ * The end of a move's busy time (`sendMove`).
+ * @param {{busy?: boolean, ui: any}} view
+ */
+export function idle(view) {
+  view.busy = false;
+  view.ui.setBody({ busy: '0' });
+}
+
+/**
  * Follows one game's events. On every (re)connection the server first sends the whole state,
  * so a reload or a lost network resumes where the game is.
  */

@@ -5,7 +5,7 @@
 // reader, with the account too (each gets what the other has), so it follows them to another
 // device.
 
-import { api } from './api.js';
+import { api, idle, sendMove } from './api.js';
 import { t } from './i18n.js';
 import { Board } from './board.js';
 import { loadAccount } from './account.js';
@@ -248,17 +248,8 @@ export class LessonView {
   }
 
   async play(letter) {
-    if (this.busy || this.state !== 'playing') return;
-    this.busy = true;
-    this.ui.setBody({ busy: '1' });
-    const r = await api('POST', `/lessons/${this.id}/${this.n}/moves`, { moves: [...this.moves, letter] });
-    if (!r.ok) {
-      this.busy = false;
-      this.ui.setBody({ busy: '0' });
-      this.setState('playing', this.ui.errorText(r));
-      return;
-    }
-    const d = r.data;
+    const d = await sendMove(this, `/lessons/${this.id}/${this.n}/moves`, () => ({ moves: [...this.moves, letter] }));
+    if (!d) return;
     for (const tr of d.traces) await this.board.animate(tr, this.ui.delay(), (text, show) => this.ui.say(text, show));
     // The line the next request carries: this move, then the opponent's answer to it.
     this.moves.push(letter, ...(d.reply || []));
@@ -289,7 +280,6 @@ export class LessonView {
       this.setState('wrong', whyText(d.why) + ' ' + t('ls_try_again'));
     }
     this.ui.say($('#lesson-status').textContent, false);
-    this.busy = false;
-    this.ui.setBody({ busy: '0' });
+    idle(this);
   }
 }

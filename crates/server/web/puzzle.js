@@ -3,7 +3,7 @@
 // solution and answers with the opponent's best defence; the streak of puzzles solved without
 // a mistake is kept in this browser.
 
-import { api } from './api.js';
+import { api, idle, sendMove } from './api.js';
 import { t } from './i18n.js';
 import { Board } from './board.js';
 import { themesText } from './composer.js';
@@ -246,17 +246,8 @@ export class PuzzleView {
   }
 
   async play(letter) {
-    if (this.busy || this.state !== 'playing') return;
-    this.busy = true;
-    this.ui.setBody({ busy: '1' });
-    const r = await api('POST', `${this.base}/moves`, { moves: [...this.moves, letter], solver: solverToken() });
-    if (!r.ok) {
-      this.busy = false;
-      this.ui.setBody({ busy: '0' });
-      this.setState('playing', this.ui.errorText(r));
-      return;
-    }
-    const d = r.data;
+    const d = await sendMove(this, `${this.base}/moves`, () => ({ moves: [...this.moves, letter], solver: solverToken() }));
+    if (!d) return;
     const say = (text, show) => this.ui.say(text, show);
     for (const tr of d.traces) {
       await this.board.animate(tr, this.ui.delay(), say);
@@ -280,7 +271,6 @@ export class PuzzleView {
       el.hidden = false;
     }
     this.ui.say(/** @type {HTMLInputElement} */ (this.ui.main.querySelector('#puzzle-status')).textContent, false);
-    this.busy = false;
-    this.ui.setBody({ busy: '0' });
+    idle(this);
   }
 }

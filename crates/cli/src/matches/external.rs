@@ -22,6 +22,14 @@ pub fn hard_limit(movetime: Duration) -> Duration {
     movetime * 5 + Duration::from_secs(1)
 }
 
+/// A move to choose: the game's start, the moves played since, and the position they reach.
+#[derive(Clone, Copy)]
+pub(super) struct Turn<'a> {
+    pub(super) start: &'a Position,
+    pub(super) moves: &'a [Move],
+    pub(super) pos: &'a Position,
+}
+
 /// The engine's last error line, if it said one, as a fault's text ends with it.
 #[derive(Debug, Default)]
 pub(super) struct Said(Option<String>);
@@ -305,13 +313,8 @@ impl External {
         }
     }
 
-    pub(super) fn choose(
-        &mut self,
-        start: &Position,
-        moves: &[Move],
-        pos: &Position,
-        movetime: Duration,
-    ) -> Result<Move, Fault> {
+    pub(super) fn choose(&mut self, turn: Turn<'_>, movetime: Duration) -> Result<Move, Fault> {
+        let Turn { start, moves, pos } = turn;
         let base = if *start == Position::start(start.rules()) {
             Base::StartPos
         } else {

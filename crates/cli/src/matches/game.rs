@@ -6,7 +6,7 @@ use std::time::Duration;
 use anywoli_core::{Move, Outcome, Position, Record, Rules, Side, QUIET_LIMIT};
 use anywoli_engine::Player;
 
-use super::external::{External, Fault};
+use super::external::{External, Fault, Turn};
 
 pub(super) enum Contestant {
     Builtin(Box<dyn Player>),
@@ -24,16 +24,10 @@ impl Contestant {
         }
     }
 
-    fn choose(
-        &mut self,
-        start: &Position,
-        moves: &[Move],
-        pos: &Position,
-        movetime: Duration,
-    ) -> Result<Move, Fault> {
+    fn choose(&mut self, turn: Turn<'_>, movetime: Duration) -> Result<Move, Fault> {
         match self {
-            Contestant::Builtin(p) => p.choose(pos, movetime).ok_or(Fault::NoMove),
-            Contestant::External(e) => e.choose(start, moves, pos, movetime),
+            Contestant::Builtin(p) => p.choose(turn.pos, movetime).ok_or(Fault::NoMove),
+            Contestant::External(e) => e.choose(turn, movetime),
         }
     }
 }
@@ -143,7 +137,12 @@ fn play_out(
         }
     }
     while let Some(side) = pos.to_move() {
-        match seats[seat(side)].choose(&start, moves, pos, movetime) {
+        let turn = Turn {
+            start: &start,
+            moves,
+            pos,
+        };
+        match seats[seat(side)].choose(turn, movetime) {
             Ok(mv) => match pos.play(mv) {
                 Ok(()) => moves.push(mv),
                 Err(source) => return Some((side, Fault::PlayedIllegal { mv, source })),

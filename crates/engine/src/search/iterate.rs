@@ -145,18 +145,12 @@ fn search_depth(
     while !todo.is_empty() {
         for &i in &todo {
             let r = &root[i];
-            let mark = match Busy::claim(busy, &r.child, first_pass && searched > 0) {
-                Claim::Later => {
-                    later.push(i);
-                    continue;
-                }
-                Claim::Search(mark) => mark,
+            let Claim::Search(mark) = Busy::claim(busy, &r.child, first_pass && searched > 0)
+            else {
+                later.push(i);
+                continue;
             };
-            let c = Child {
-                mover: me,
-                pos: &r.child,
-                gain: r.gain,
-            };
+            let c = Child::new(me, &r.child, r.gain);
             let floor = (exact.len() == multipv).then(|| exact[multipv - 1]);
             let v = root_value(t, c, depth, floor);
             drop(mark);

@@ -71,6 +71,13 @@ pub(super) struct Child<'p> {
     pub(super) gain: i32,
 }
 
+impl<'p> Child<'p> {
+    #[inline(always)]
+    pub(super) fn new(mover: Side, pos: &'p Position, gain: i32) -> Child<'p> {
+        Child { mover, pos, gain }
+    }
+}
+
 impl<'a> Thread<'a> {
     pub(super) fn new(
         tt: &'a Table,
@@ -305,19 +312,12 @@ impl<'a> Thread<'a> {
             };
             for &i in &todo {
                 let (mv, ref child, g, _) = children[i as usize];
-                let mark = match Busy::claim(busy, child, pass == 0 && node.searched > 0) {
-                    Claim::Later => {
-                        later.push(i);
-                        continue;
-                    }
-                    Claim::Search(mark) => mark,
+                let Claim::Search(mark) = Busy::claim(busy, child, pass == 0 && node.searched > 0)
+                else {
+                    later.push(i);
+                    continue;
                 };
-                let c = Child {
-                    mover: me,
-                    pos: child,
-                    gain: g,
-                };
-                let v = self.sibling_value(c, depth, node.alpha, node.beta, ply, node.searched);
+                let v = self.sibling_value(Child::new(me, child, g), node);
                 drop(mark);
                 if self.aborted {
                     return Some(0);
@@ -372,18 +372,13 @@ impl<'a> Thread<'a> {
         best
     }
 
-    /// The value of a child after the first (`searched` before it): a null window, and for a
-    /// late quiet move one ply less, then the full search only when it beats alpha.
+    /// The value at `node` of a child after the first (`node.searched` before it): a null
+    /// window, and for a late quiet move one ply less, then the full search only when it beats
+    /// alpha.
     #[inline]
-    fn sibling_value(
-        &mut self,
-        c: Child,
-        depth: u32,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-        searched: usize,
-    ) -> i32 {
+    fn sibling_value(&mut self, c: Child, node: &Node) -> i32 {
+        let (depth, alpha, beta, ply) = (node.depth, node.alpha, node.beta, node.ply);
+        let searched = node.searched;
         if searched == 0 {
             return self.child_value(c, depth - 1, alpha, beta, ply);
         }

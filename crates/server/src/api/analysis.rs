@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use anywoli_core::{parse_position, Rules};
 use anywoli_engine::{Engine, Info, Limits, MAX_MULTIPV};
-use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::State;
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
@@ -20,7 +19,10 @@ use crate::api::client::ClientIp;
 use crate::app::AppState;
 use crate::engine_queue::QueueError;
 use crate::error::{ApiError, ApiResult};
-use crate::ws::{text as text_of, Bounds, Channel, SocketError};
+use crate::ws::{
+    caps::{AskedUpgrade, Unopened},
+    text as text_of, Bounds, Channel, SocketError,
+};
 
 /// The longest one analysis searches, and how long when the request says nothing.
 pub const MAX_MOVETIME_MS: u64 = 30_000;
@@ -55,23 +57,15 @@ fn one() -> usize {
 /// What the analysis board may send: requests, stops and pings, each well under 4 KiB. A
 /// person stepping through a game asks for a new position per step: 60 in 10 s is holding an
 /// arrow key down.
-const BOUNDS: Bounds = Bounds {
-    max_message: MAX_MESSAGE,
-    max_messages: 60,
-    window: Duration::from_secs(10),
-};
+const BOUNDS: Bounds = Bounds::per_10s(MAX_MESSAGE, 60);
 
 /// `GET /api/analysis`.
 pub async fn analysis(
     State(st): State<AppState>,
     client: ClientIp,
-    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
-) -> ApiResult<Response> {
-    let ws = crate::ws::caps::upgrade(ws)?;
-    let permit = match st.sockets().admit(client.0) {
-        Ok(p) => p,
-        Err(e) => return Ok(crate::ws::caps::refused(e)),
-    };
+    ws: AskedUpgrade,
+) -> Result<Response, Unopened> {
+    let (ws, permit) = crate::ws::caps::open(st.sockets(), client.0, ws)?;
     let limits = st.sockets().limits();
     let (tx, rx) = mpsc::channel::<Reply>(64);
     let channel = Analyst {

@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Path, State};
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
@@ -15,22 +14,18 @@ use crate::error::ApiResult;
 use crate::round::view::event_message;
 use crate::round::{change::Event, Command, Rounds};
 use crate::trace_json::side_name;
-use crate::ws::{text as text_of, Bounds, Channel, SocketError};
+use crate::ws::{caps::AskedUpgrade, text as text_of, Bounds, Channel, SocketError};
 
 /// What a watcher may send: pings and one hello with its seat's secret, well under 4 KiB; the
 /// page pings every 15 s, so 20 in 10 s is a client gone wrong.
-const BOUNDS: Bounds = Bounds {
-    max_message: 4096,
-    max_messages: 20,
-    window: std::time::Duration::from_secs(10),
-};
+const BOUNDS: Bounds = Bounds::per_10s(4096, 20);
 
 /// `GET /api/games/{id}/events`.
 pub async fn events(
     State(st): State<AppState>,
     Path(id): Path<String>,
     client: ClientIp,
-    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+    ws: AskedUpgrade,
 ) -> ApiResult<Response> {
     let permit = match st.sockets().admit(client.0) {
         Ok(p) => p,

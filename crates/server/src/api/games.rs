@@ -23,7 +23,7 @@ use crate::round::clock::TimeControl;
 use crate::round::game::{Game, Mode, NewGame, People, Player};
 use crate::round::view::{GameView, SummaryView};
 use crate::site::SiteView;
-use crate::store::Listing;
+use crate::store::{Listing, PlayerGames};
 use crate::trace_json::{side_name, JsonTrace};
 
 /// Largest import: a record of 1 MiB (what `anywoli_core::Record` reads) once escaped in JSON.
@@ -262,15 +262,7 @@ pub async fn list(
     let listing = match (mine, live) {
         (true, _) => {
             let name = viewer.name().ok_or_else(not_logged_in)?;
-            Listing::Player {
-                name: name.to_string(),
-                all: true,
-                outcome: None,
-                category: None,
-                rated: None,
-                before: None,
-                limit,
-            }
+            Listing::Player(PlayerGames::new(name.to_string(), true, limit))
         }
         (false, true) => Listing::Live {
             limit,

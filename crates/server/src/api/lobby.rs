@@ -3,7 +3,6 @@
 
 use crate::error::ErrorCode;
 use anywoli_core::Rules;
-use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -27,27 +26,22 @@ use crate::lobby::start::{rating_of, start, Pairing};
 use crate::lobby::Membership;
 use crate::round::clock::TimeControl;
 use crate::trace_json::side_name;
-use crate::ws::{Bounds, Channel};
+use crate::ws::{
+    caps::{AskedUpgrade, Unopened},
+    Bounds, Channel,
+};
 
 /// What a lobby client may send: seeks (well under 1 KiB), cancels, accepts and pings.
-const BOUNDS: Bounds = Bounds {
-    max_message: 4096,
-    max_messages: 30,
-    window: std::time::Duration::from_secs(10),
-};
+const BOUNDS: Bounds = Bounds::per_10s(4096, 30);
 
 /// `GET /api/lobby`.
 pub async fn lobby(
     State(st): State<AppState>,
     viewer: Viewer,
     client: ClientIp,
-    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
-) -> ApiResult<Response> {
-    let ws = crate::ws::caps::upgrade(ws)?;
-    let permit = match st.sockets().admit(client.0) {
-        Ok(p) => p,
-        Err(e) => return Ok(crate::ws::caps::refused(e)),
-    };
+    ws: AskedUpgrade,
+) -> Result<Response, Unopened> {
+    let (ws, permit) = crate::ws::caps::open(st.sockets(), client.0, ws)?;
     let name = viewer.name().map(str::to_string);
     let limits = st.sockets().limits();
     Ok(BOUNDS.upgrade(ws).on_upgrade(move |socket| async move {

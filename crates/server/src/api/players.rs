@@ -12,7 +12,7 @@ use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::rating::Category;
 use crate::round::view::SummaryView;
-use crate::store::{Listing, Outcome};
+use crate::store::{Listing, Outcome, PlayerGames};
 
 /// Points of rating history a profile carries: a year of a game a day.
 pub const HISTORY_POINTS: usize = 400;
@@ -100,8 +100,8 @@ pub async fn games(
     RawQuery(query): RawQuery,
 ) -> ApiResult<Json<Value>> {
     let (name, _) = name_of(&st, &name).await?;
-    let (mut outcome, mut category, mut rated, mut before, mut limit) =
-        (None, None, None, None, 30);
+    let all = viewer.name() == Some(name.as_str());
+    let mut wanted = PlayerGames::new(name, all, 30);
     for pair in query
         .as_deref()
         .unwrap_or("")
@@ -111,7 +111,7 @@ pub async fn games(
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
         match k {
             "result" => {
-                outcome = Some(match v {
+                wanted.outcome = Some(match v {
                     "win" => Outcome::Win,
                     "draw" => Outcome::Draw,
                     "loss" => Outcome::Loss,
@@ -124,22 +124,22 @@ pub async fn games(
                         "category must be bullet, blitz, rapid, classical or correspondence",
                     )
                 })?;
-                category = Some(c.name().to_string());
+                wanted.category = Some(c.name().to_string());
             }
             "rated" => {
-                rated = Some(match v {
+                wanted.rated = Some(match v {
                     "true" => true,
                     "false" => false,
                     _ => return Err(ApiError::malformed("rated must be true or false")),
                 })
             }
             "before" => {
-                before = Some(v.parse().map_err(|_| {
+                wanted.before = Some(v.parse().map_err(|_| {
                     ApiError::malformed("before must be a time in milliseconds since 1970")
                 })?)
             }
             "limit" => {
-                limit = v
+                wanted.limit = v
                     .parse()
                     .ok()
                     .filter(|n| (1..=100).contains(n))
@@ -155,16 +155,7 @@ pub async fn games(
             }
         }
     }
-    let all = viewer.name() == Some(name.as_str());
-    let listing = Listing::Player {
-        name,
-        all,
-        outcome,
-        category,
-        rated,
-        before,
-        limit,
-    };
+    let listing = Listing::Player(wanted);
     let rows = st.db(move |s| s.list(&listing)).await?;
     let games: Vec<SummaryView> = rows.into_iter().map(SummaryView::from).collect();
     Ok(Json(json!({ "games": games })))

@@ -42,7 +42,7 @@ pub use accounts::{
     AccountOp, AccountRow, ChallengeRow, RateGame, RatingPoint, RatingRow, SessionRow, SESSION_MS,
 };
 pub use games::{
-    ClockRow, Counts, EngineClaim, GameRow, Head, Listing, Outcome, StatusRow, Summary,
+    ClockRow, Counts, EngineClaim, GameRow, Head, Listing, Outcome, PlayerGames, StatusRow, Summary,
 };
 pub use heard::{Changed, Heard, HeardMove};
 pub use puzzle_ratings::{Attempt, Rated, RatingRow as PuzzleRatingRow, RatingsDump};

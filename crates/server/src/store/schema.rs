@@ -3,13 +3,16 @@
 
 use rusqlite::Connection;
 
+use super::sql::Dialect;
 use super::{StoreError, StoreResult};
 
-pub(super) const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS games (
+/// `games` and `moves` as a new database makes them, written once for both dialects: `{if_new}`,
+/// `{int}`, `{later}` and `{options}` are what `games_tables` puts in for each.
+const GAMES_TABLES: &str = "
+CREATE TABLE {if_new}games (
     id TEXT PRIMARY KEY,
-    created INTEGER NOT NULL,
-    updated INTEGER NOT NULL,
+    created {int} NOT NULL,
+    updated {int} NOT NULL,
     mode TEXT NOT NULL,
     rules TEXT NOT NULL,
     seed TEXT NOT NULL,
@@ -22,17 +25,33 @@ CREATE TABLE IF NOT EXISTS games (
     result TEXT NOT NULL,
     termination TEXT,
     rematch TEXT,
-    tags TEXT NOT NULL DEFAULT '[]'
+    tags TEXT NOT NULL DEFAULT '[]'{later}
 );
-CREATE INDEX IF NOT EXISTS games_by_update ON games(updated DESC);
-CREATE TABLE IF NOT EXISTS moves (
+CREATE INDEX {if_new}games_by_update ON games(updated DESC);
+CREATE TABLE {if_new}moves (
     game TEXT NOT NULL REFERENCES games(id),
-    ply INTEGER NOT NULL,
+    ply {int} NOT NULL,
     mv TEXT NOT NULL,
-    at INTEGER NOT NULL,
+    at {int} NOT NULL,
     PRIMARY KEY (game, ply)
-) WITHOUT ROWID;
+){options};
 ";
+
+/// `games` and `moves` in `dialect`. SQLite's run at every open (hence `IF NOT EXISTS`), its
+/// later columns added by `STEPS`, so that a new database and an old one brought up to date
+/// are made alike; PostgreSQL's are its first migration, which already had `hints` and
+/// `invite`.
+pub(super) fn games_tables(dialect: Dialect) -> String {
+    let (if_new, int, later, options) = match dialect {
+        Dialect::Sqlite => ("IF NOT EXISTS ", "INTEGER", "", " WITHOUT ROWID"),
+        Dialect::Postgres => ("", "BIGINT", ",\n    hints BOOLEAN,\n    invite TEXT", ""),
+    };
+    GAMES_TABLES
+        .replace("{if_new}", if_new)
+        .replace("{int}", int)
+        .replace("{later}", later)
+        .replace("{options}", options)
+}
 
 /// Accounts (found by `key`, the name in lower case; known everywhere else by `name`, as
 /// typed, which never changes), their sessions and ratings, and the indexes that find a player's games (the
@@ -108,7 +127,7 @@ pub(super) fn set_up_writer(conn: &Connection) -> StoreResult<()> {
     conn.execute_batch(
         "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000;",
     )?;
-    conn.execute_batch(SCHEMA)?;
+    conn.execute_batch(&games_tables(Dialect::Sqlite))?;
     migrate(conn)?;
     conn.execute_batch(LOBBY_TABLES)?;
     conn.execute_batch(super::reviews::REVIEW_TABLES)?;

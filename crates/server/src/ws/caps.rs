@@ -179,15 +179,46 @@ impl SocketCaps {
     }
 }
 
+/// What a WebSocket route is given: the upgrade asked for, or why the request is none.
+pub type AskedUpgrade = Result<
+    axum::extract::ws::WebSocketUpgrade,
+    axum::extract::ws::rejection::WebSocketUpgradeRejection,
+>;
+
 /// The upgrade a WebSocket route was asked for; a plain HTTP request to the route gets a JSON
 /// error instead.
-pub fn upgrade(
-    ws: Result<
-        axum::extract::ws::WebSocketUpgrade,
-        axum::extract::ws::rejection::WebSocketUpgradeRejection,
-    >,
-) -> Result<axum::extract::ws::WebSocketUpgrade, ApiError> {
+pub fn upgrade(ws: AskedUpgrade) -> Result<axum::extract::ws::WebSocketUpgrade, ApiError> {
     ws.map_err(|e| ApiError::malformed(format!("this endpoint takes a WebSocket connection: {e}")))
+}
+
+/// The upgrade a WebSocket route was asked for ([`upgrade`]), then a place for its socket
+/// among `caps`, or why there is none.
+pub fn open(
+    caps: &Arc<SocketCaps>,
+    client: Option<IpAddr>,
+    ws: AskedUpgrade,
+) -> Result<(axum::extract::ws::WebSocketUpgrade, SocketPermit), Unopened> {
+    let ws = upgrade(ws).map_err(Unopened::NotAnUpgrade)?;
+    let permit = caps.admit(client).map_err(Unopened::Refused)?;
+    Ok((ws, permit))
+}
+
+/// Why [`open`] opened no socket; its answer is the route's.
+#[derive(Debug)]
+pub enum Unopened {
+    /// A plain HTTP request: the JSON error.
+    NotAnUpgrade(ApiError),
+    /// No place for the socket: [`refused`].
+    Refused(ApiError),
+}
+
+impl axum::response::IntoResponse for Unopened {
+    fn into_response(self) -> axum::response::Response {
+        match self {
+            Unopened::NotAnUpgrade(e) => e.into_response(),
+            Unopened::Refused(e) => refused(e),
+        }
+    }
 }
 
 /// The answer to a refused upgrade: the JSON error, and `Connection: close`, so that the

@@ -37,6 +37,15 @@ pub struct Bounds {
 }
 
 impl Bounds {
+    /// Messages of at most `max_message` bytes, at most `max_messages` frames in 10 s.
+    pub const fn per_10s(max_message: usize, max_messages: u32) -> Bounds {
+        Bounds {
+            max_message,
+            max_messages,
+            window: Duration::from_secs(10),
+        }
+    }
+
     /// The upgrade with this channel's buffers: small, since every open socket holds them
     /// (axum's default read buffer alone is 128 KiB), and a write buffer that cannot grow
     /// without end behind a slow reader.

@@ -30,18 +30,37 @@ pub enum Listing {
     /// Public games in play, to watch: those changed since `active_since` (milliseconds since
     /// the epoch), and correspondence games whatever their last change (days per move).
     Live { limit: usize, active_since: i64 },
-    /// One player's games: live ones too when `all` (the player asking), else only those
-    /// another person may see (finished, or public).
-    Player {
-        name: String,
-        all: bool,
-        outcome: Option<Outcome>,
-        category: Option<String>,
-        rated: Option<bool>,
-        /// Only games last changed before this (paging).
-        before: Option<i64>,
-        limit: usize,
-    },
+    /// One player's games.
+    Player(PlayerGames),
+}
+
+/// One player's games: live ones too when `all` (the player asking), else only those another
+/// person may see (finished, or public); the other fields narrow them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerGames {
+    pub name: String,
+    pub all: bool,
+    pub outcome: Option<Outcome>,
+    pub category: Option<String>,
+    pub rated: Option<bool>,
+    /// Only games last changed before this (paging).
+    pub before: Option<i64>,
+    pub limit: usize,
+}
+
+impl PlayerGames {
+    /// The newest `limit` of them, not narrowed.
+    pub fn new(name: String, all: bool, limit: usize) -> PlayerGames {
+        PlayerGames {
+            name,
+            all,
+            outcome: None,
+            category: None,
+            rated: None,
+            before: None,
+            limit,
+        }
+    }
 }
 
 /// `result` as a win for the player whose seat column is `side`: `1-0` for South. A game the
@@ -93,39 +112,31 @@ pub(super) fn list(db: &mut dyn Sql, l: &Listing) -> StoreResult<Vec<Summary>> {
                 *limit,
             )
         }
-        Listing::Player {
-            name,
-            all,
-            outcome,
-            category,
-            rated,
-            before,
-            limit,
-        } => {
-            params.push(name.into());
+        Listing::Player(p) => {
+            params.push((&p.name).into());
             let mut f = vec![MINE_SQL.to_string()];
-            if !all {
+            if !p.all {
                 f.push("(g.status != 'playing' OR g.public)".to_string());
             }
-            match outcome {
+            match p.outcome {
                 Some(Outcome::Win) => f.push(format!("g.status = 'over' AND {WIN_SQL}")),
                 Some(Outcome::Loss) => f.push(format!("g.status = 'over' AND {LOSS_SQL}")),
                 Some(Outcome::Draw) => f.push("g.result = '1/2-1/2'".to_string()),
                 None => {}
             }
-            if let Some(c) = category {
+            if let Some(c) = &p.category {
                 params.push(c.into());
                 f.push(format!("g.category = ${}", params.len()));
             }
-            if let Some(r) = rated {
-                params.push((*r).into());
+            if let Some(r) = p.rated {
+                params.push(r.into());
                 f.push(format!("g.rated = ${}", params.len()));
             }
-            if let Some(b) = before {
-                params.push((*b).into());
+            if let Some(b) = p.before {
+                params.push(b.into());
                 f.push(format!("g.updated < ${}", params.len()));
             }
-            (f.join(" AND "), *limit)
+            (f.join(" AND "), p.limit)
         }
     };
     params.push((limit as i64).into());

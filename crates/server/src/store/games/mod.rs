@@ -9,7 +9,7 @@ mod op;
 mod read;
 
 pub(crate) use change::GameChange;
-pub use list::{Counts, Listing, Outcome};
+pub use list::{Counts, Listing, Outcome, PlayerGames};
 pub(in crate::store) use op::GameOp;
 pub(crate) use read::{due, ids_after, load};
 

@@ -2,8 +2,12 @@
 //! one transaction holding an advisory lock, so that two servers starting together against
 //! one database do not both run them.
 
+use std::borrow::Cow;
+
 use postgres::Client;
 
+use crate::store::schema;
+use crate::store::sql::Dialect;
 use crate::store::{StoreError, StoreResult};
 
 /// The key of the advisory lock that migrations hold ("anywoli" in ASCII).
@@ -13,34 +17,9 @@ const MIGRATION_LOCK: i64 = 0x0061_6e79_776f_6c69;
 const MIGRATIONS: &[(i32, &str)] = &[
     (
         1,
-        "CREATE TABLE games (
-        id TEXT PRIMARY KEY,
-        created BIGINT NOT NULL,
-        updated BIGINT NOT NULL,
-        mode TEXT NOT NULL,
-        rules TEXT NOT NULL,
-        seed TEXT NOT NULL,
-        start TEXT NOT NULL,
-        south TEXT NOT NULL,
-        north TEXT NOT NULL,
-        south_secret TEXT,
-        north_secret TEXT,
-        status TEXT NOT NULL,
-        result TEXT NOT NULL,
-        termination TEXT,
-        rematch TEXT,
-        tags TEXT NOT NULL DEFAULT '[]',
-        hints BOOLEAN,
-        invite TEXT
-    );
-    CREATE INDEX games_by_update ON games (updated DESC);
-    CREATE TABLE moves (
-        game TEXT NOT NULL REFERENCES games (id),
-        ply BIGINT NOT NULL,
-        mv TEXT NOT NULL,
-        at BIGINT NOT NULL,
-        PRIMARY KEY (game, ply)
-    );",
+        // The games and their moves: their tables follow (`schema::games_tables`, written once
+        // with SQLite's).
+        "SELECT 1;",
     ),
     (
         2,
@@ -113,16 +92,18 @@ const MIGRATIONS: &[(i32, &str)] = &[
 ];
 
 /// What a migration runs after its own text.
-fn migration_tail(version: i32) -> &'static str {
-    match version {
-        6 => crate::store::schema::ACCOUNT_TABLES,
-        7 => crate::store::schema::LOBBY_TABLES,
+fn migration_tail(version: i32) -> Cow<'static, str> {
+    let shared = match version {
+        1 => return schema::games_tables(Dialect::Postgres).into(),
+        6 => schema::ACCOUNT_TABLES,
+        7 => schema::LOBBY_TABLES,
         8 => crate::store::reviews::REVIEW_TABLES,
         9 => crate::store::puzzles::PUZZLE_TABLES,
         10 => crate::store::puzzle_ratings::PUZZLE_RATING_TABLES,
         11 => crate::store::lessons::LESSON_TABLES,
         _ => "",
-    }
+    };
+    shared.into()
 }
 
 /// Brings the schema up to date: one transaction, holding the advisory lock, so that of two
@@ -150,7 +131,7 @@ pub(super) fn migrate(client: &mut Client) -> StoreResult<()> {
     for &(version, sql) in MIGRATIONS {
         if !done.contains(&version) {
             tx.batch_execute(sql)?;
-            tx.batch_execute(migration_tail(version))?;
+            tx.batch_execute(&migration_tail(version))?;
             tx.execute(
                 "INSERT INTO schema_migrations (version) VALUES ($1)",
                 &[&version],

@@ -142,15 +142,21 @@ fn client_config(verify: Verify, root: Option<&str>) -> Result<ClientConfig, Tls
         .with_safe_default_protocol_versions()
         .map_err(TlsError::Protocols)?;
     let verifier: Arc<dyn ServerCertVerifier> = match verify {
-        Verify::Nothing => Arc::new(Unverified(provider)),
+        Verify::Nothing => Arc::new(NameUnchecked {
+            chain: None,
+            provider,
+        }),
         Verify::Chain | Verify::Full => {
             let roots = Arc::new(roots(root)?);
-            let webpki = WebPkiServerVerifier::builder_with_provider(roots, provider)
+            let webpki = WebPkiServerVerifier::builder_with_provider(roots, provider.clone())
                 .build()
                 .map_err(TlsError::Verifier)?;
             match verify {
                 Verify::Full => webpki,
-                _ => Arc::new(ChainOnly(webpki)),
+                _ => Arc::new(NameUnchecked {
+                    chain: Some(webpki),
+                    provider,
+                }),
             }
         }
     };
@@ -212,24 +218,41 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// `require` and `prefer` without roots: the link is encrypted against eavesdroppers, but
-/// whoever answers is believed (libpq's meaning). The handshake's signatures are still checked,
-/// so the session is the one the certificate's key holder made.
+/// `require` and `prefer` without roots, and `verify-ca`: no host name is checked. Without
+/// `chain` whoever answers is believed (libpq's meaning: the link is encrypted against
+/// eavesdroppers); with it the certificate must be signed by a trusted root. Either way the
+/// handshake's signatures are checked, so the session is the one the certificate's key holder
+/// made.
 #[derive(Debug)]
-struct Unverified(Arc<CryptoProvider>);
+struct NameUnchecked {
+    /// The trusted roots' verifier (`verify-ca`), or none (`require`, `prefer`).
+    chain: Option<Arc<WebPkiServerVerifier>>,
+    /// The provider the chain's verifier was built with: its signature algorithms.
+    provider: Arc<CryptoProvider>,
+}
 
-impl ServerCertVerifier for Unverified {
+impl ServerCertVerifier for NameUnchecked {
     fn verify_server_cert(
         &self,
-        _end_entity: &CertificateDer<'_>,
-        _intermediates: &[CertificateDer<'_>],
-        _server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
-        _now: UnixTime,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp_response: &[u8],
+        now: UnixTime,
     ) -> Result<ServerCertVerified, rustls::Error> {
-        Ok(ServerCertVerified::assertion())
+        let Some(chain) = &self.chain else {
+            return Ok(ServerCertVerified::assertion());
+        };
+        // The name is checked last, once the chain is good.
+        match chain.verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now) {
+            Err(rustls::Error::InvalidCertificate(
+                CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
+            )) => Ok(ServerCertVerified::assertion()),
+            other => other,
+        }
     }
 
+    // The signatures as `WebPkiServerVerifier` checks them, with the same provider's algorithms.
     fn verify_tls12_signature(
         &self,
         message: &[u8],
@@ -240,7 +263,7 @@ impl ServerCertVerifier for Unverified {
             message,
             cert,
             dss,
-            &self.0.signature_verification_algorithms,
+            &self.provider.signature_verification_algorithms,
         )
     }
 
@@ -254,59 +277,13 @@ impl ServerCertVerifier for Unverified {
             message,
             cert,
             dss,
-            &self.0.signature_verification_algorithms,
+            &self.provider.signature_verification_algorithms,
         )
     }
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.signature_verification_algorithms.supported_schemes()
-    }
-}
-
-/// `verify-ca`: the certificate must be signed by a trusted root, for whatever host name.
-#[derive(Debug)]
-struct ChainOnly(Arc<WebPkiServerVerifier>);
-
-impl ServerCertVerifier for ChainOnly {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        server_name: &ServerName<'_>,
-        ocsp_response: &[u8],
-        now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        // The name is checked last, once the chain is good.
-        match self
-            .0
-            .verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now)
-        {
-            Err(rustls::Error::InvalidCertificate(
-                CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
-            )) => Ok(ServerCertVerified::assertion()),
-            other => other,
-        }
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.0.verify_tls12_signature(message, cert, dss)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.0.verify_tls13_signature(message, cert, dss)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.supported_verify_schemes()
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
     }
 }

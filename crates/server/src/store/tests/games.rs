@@ -11,8 +11,8 @@ fn an_older_database_gains_the_hints_column() {
     let path = dir.join("old.sqlite");
     {
         let c = Connection::open(&path).unwrap();
-        let old_schema = SCHEMA;
-        c.execute_batch(old_schema).unwrap();
+        let old_schema = schema::games_tables(sql::Dialect::Sqlite);
+        c.execute_batch(&old_schema).unwrap();
         for (id, mode) in [("friendgame01", "friend"), ("computer0001", "computer")] {
             c.execute(
                 "INSERT INTO games (id, created, updated, mode, rules, seed, start, south,

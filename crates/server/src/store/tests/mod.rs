@@ -11,7 +11,7 @@ use std::sync::Barrier;
 use rusqlite::{params, Connection};
 
 use super::games::GameOp;
-use super::schema::{self, SCHEMA};
+use super::schema;
 use super::writer::{self, Change, Job};
 use super::*;
 
