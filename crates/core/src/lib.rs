@@ -31,7 +31,9 @@ pub use hole::Hole;
 pub use moves::{Move, MoveSet, ParseMoveError};
 pub use notation::{parse_position, Counted, Field, PositionError, PositionErrorKind};
 pub use perft::{divide, perft};
-pub use position::{Outcome, PlayError, Position, QUIET_LIMIT, START_SEEDS, TOTAL_SEEDS};
+pub use position::{
+    Outcome, PlayError, Position, UnknownOutcome, QUIET_LIMIT, START_SEEDS, TOTAL_SEEDS,
+};
 pub use record::{Record, RecordError};
 pub use rules::{lottery_draw, Rules, UnknownRules, VARIANTS};
 pub use side::Side;

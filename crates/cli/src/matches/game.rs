@@ -99,10 +99,8 @@ pub(super) fn play_one(
                 north_label
             };
             let t = format!("{side} ({label}) {why}");
-            match side {
-                Side::South => (0.0, "0-1", t),
-                Side::North => (1.0, "1-0", t),
-            }
+            let outcome = Outcome::Win(side.opponent());
+            (outcome.score_for(Side::South), outcome.as_str(), t)
         }
         None => ended(&pos),
     };
@@ -157,11 +155,8 @@ fn play_out(
 /// South's points, the result and the termination of a game played to its end.
 fn ended(pos: &Position) -> (f64, &'static str, String) {
     let outcome = pos.outcome();
-    let score = match outcome {
-        Some(Outcome::Win(Side::South)) => 1.0,
-        Some(Outcome::Win(Side::North)) => 0.0,
-        _ => 0.5,
-    };
+    // A game played to its end has an outcome; ½ stands for one that somehow has none.
+    let score = outcome.map_or(0.5, |o| o.score_for(Side::South));
     let t = if pos.quiet_plies() >= QUIET_LIMIT {
         "quiet rule"
     } else {

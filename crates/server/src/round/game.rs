@@ -8,7 +8,7 @@ pub use super::change::{Change, Event};
 pub use super::fairness::{claim_after_ms, first_move_ms, MIN_RATED_PLIES};
 pub use super::mode::{Mode, Player};
 pub use super::offer::{Offer, OfferKind};
-pub use super::status::{parse_outcome, status_after, Status};
+pub use super::status::{status_after, Status};
 pub use super::termination::{Termination, MAX_RECORDED};
 use anywoli_core::{lottery_draw, Move, Outcome, Position, Rules, Side, Trace};
 
@@ -176,11 +176,7 @@ impl Game {
                     Some(Termination::Resignation | Termination::Agreement | Termination::Abandoned),
                 ..
             } if self.moves.len() < MIN_RATED_PLIES => None,
-            Status::Over { outcome, .. } => Some(match outcome {
-                Outcome::Win(Side::South) => 1.0,
-                Outcome::Win(Side::North) => 0.0,
-                Outcome::Draw => 0.5,
-            }),
+            Status::Over { outcome, .. } => Some(outcome.score_for(Side::South)),
             _ => None,
         }
     }

@@ -2,7 +2,7 @@
 
 use anywoli_core::{lottery_draw, PlayError, Record, Rules, Side};
 
-use super::game::{parse_outcome, Game, NewGame, Player, Status, Termination};
+use super::game::{Game, NewGame, Player, Status, Termination};
 
 /// Why a record cannot become a game.
 #[derive(Debug, thiserror::Error)]
@@ -24,7 +24,7 @@ impl Game {
         }
         g.moves = rec.moves.clone();
         let recorded = rec.tag("Termination").map(Termination::from_record);
-        g.status = match (g.pos.outcome(), parse_outcome(&rec.result)) {
+        g.status = match (g.pos.outcome(), rec.result.parse().ok()) {
             (Some(outcome), _) => Status::Over {
                 outcome,
                 termination: recorded.or(Some(Termination::Recorded("recorded".into()))),

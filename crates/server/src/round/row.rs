@@ -4,7 +4,7 @@
 use anywoli_core::{parse_position, Move, Rules};
 
 use super::clock::{Clock, TimeControl};
-use super::game::{parse_outcome, Game, Mode, Offer, People, Player, Status, Termination};
+use super::game::{Game, Mode, Offer, People, Player, Status, Termination};
 use crate::rating::GameRatings;
 use crate::store::{ClockRow, GameRow};
 
@@ -58,8 +58,10 @@ impl Game {
             "playing" => Status::Playing,
             "aborted" => Status::Aborted,
             "over" => Status::Over {
-                outcome: parse_outcome(&row.result)
-                    .ok_or_else(|| bad(format!("result {}", row.result)))?,
+                outcome: row
+                    .result
+                    .parse()
+                    .map_err(|_| bad(format!("result {}", row.result)))?,
                 termination: row.termination.as_deref().map(Termination::from_db),
             },
             other => return Err(bad(format!("status {other}"))),
