@@ -298,7 +298,8 @@ pub async fn positions(
 ) -> ApiResult<Json<Value>> {
     let g = st.rounds().snapshot(&id).await?;
     let moves: Vec<String> = g.moves.iter().map(|m| m.to_string()).collect();
-    Ok(Json(json!({"positions": g.positions(), "moves": moves})))
+    let positions: Vec<String> = g.line().positions().map(|p| p.to_string()).collect();
+    Ok(Json(json!({"positions": positions, "moves": moves})))
 }
 
 /// `GET /api/games/{id}/moves/{n}/trace`.
@@ -310,7 +311,7 @@ pub async fn move_trace(
         .parse()
         .map_err(|_| ApiError::malformed("the move number must be a whole number"))?;
     let g = st.rounds().snapshot(&id).await?;
-    let before = g.before_move(n).ok_or_else(|| {
+    let before = g.line().before(n).ok_or_else(|| {
         ApiError::new(
             StatusCode::NOT_FOUND,
             ErrorCode::UnknownMove,

@@ -10,7 +10,7 @@ pub use super::mode::{Mode, Player};
 pub use super::offer::{Offer, OfferKind};
 pub use super::status::{status_after, Status};
 pub use super::termination::{Termination, MAX_RECORDED};
-use anywoli_core::{lottery_draw, Move, Outcome, Position, Rules, Side, Trace};
+use anywoli_core::{lottery_draw, Line, Move, Outcome, Position, Rules, Side, Trace};
 
 use crate::rating::{Category, GameRatings};
 use crate::round::clock::{Clock, TimeControl};
@@ -350,8 +350,8 @@ impl Game {
 
     fn apply_take_back(&mut self, keep: usize, at: i64) -> Event {
         self.moves.truncate(keep);
-        self.pos = self.position_after(keep);
-        self.moved = self.sides_moved();
+        self.pos = self.line().after(keep);
+        self.moved = self.line().sides_moved().into();
         self.status = Status::Playing;
         self.updated = at;
         let running = self.moved == [true, true];
@@ -375,41 +375,9 @@ impl Game {
         self.clock = self.clock.map(|c| c.stopped(self.pos.to_move(), at));
     }
 
-    /// Which sides have moved in the moves played, replayed from the start.
-    fn sides_moved(&self) -> [bool; 2] {
-        let mut moved = [false; 2];
-        let mut p = self.start;
-        for &mv in &self.moves {
-            if let Some(side) = p.to_move() {
-                moved[side.index()] = true;
-            }
-            if p.play(mv).is_err() {
-                break;
-            }
-        }
-        moved
-    }
-
-    /// The number of moves to keep to take back `side`'s last move (with whatever followed
-    /// it); `None` if `side` has not moved.
-    pub fn keep_before_last_move_of(&self, side: Side) -> Option<usize> {
-        self.keep_before_last_move_of_any(&[side])
-    }
-
-    /// The same for the last move of any of `sides` (a take-back by who holds both seats of
-    /// one screen, or against the computer, which undoes the computer's replies too).
-    pub fn keep_before_last_move_of_any(&self, sides: &[Side]) -> Option<usize> {
-        let mut p = self.start;
-        let mut keep = None;
-        for (k, &mv) in self.moves.iter().enumerate() {
-            if p.to_move().is_some_and(|s| sides.contains(&s)) {
-                keep = Some(k);
-            }
-            if p.play(mv).is_err() {
-                break;
-            }
-        }
-        keep
+    /// The game's moves from its start: its positions, and how far a take-back goes.
+    pub fn line(&self) -> Line<'_> {
+        Line::new(self.start, &self.moves)
     }
 
     /// Whether the game can still be called off: it goes on and a side has not moved yet.
@@ -426,38 +394,6 @@ impl Game {
         } else {
             Event::State
         }
-    }
-
-    /// The position after the first `n` moves (every stored move was checked when played).
-    pub fn position_after(&self, n: usize) -> Position {
-        let mut p = self.start;
-        for &mv in &self.moves[..n.min(self.moves.len())] {
-            if p.play(mv).is_err() {
-                break;
-            }
-        }
-        p
-    }
-
-    /// The positions from the start through every move.
-    pub fn positions(&self) -> Vec<String> {
-        let mut out = Vec::with_capacity(self.moves.len() + 1);
-        let mut p = self.start;
-        out.push(p.to_string());
-        for &mv in &self.moves {
-            if p.play(mv).is_err() {
-                break;
-            }
-            out.push(p.to_string());
-        }
-        out
-    }
-
-    /// The position before move `n` (counting from 1), if there is such a move.
-    pub fn before_move(&self, n: usize) -> Option<Position> {
-        (1..=self.moves.len())
-            .contains(&n)
-            .then(|| self.position_after(n - 1))
     }
 }
 

@@ -1,14 +1,15 @@
 //! A game as a record (docs/record-format.md): written for export, read for an import.
 
-use anywoli_core::{lottery_draw, PlayError, Record, Rules, Side};
+use anywoli_core::{lottery_draw, IllegalMove, Record, Rules, Side};
 
 use super::game::{Game, NewGame, Player, Status, Termination};
 
 /// Why a record cannot become a game.
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
-    #[error("move {n} is illegal: {error}")]
-    IllegalMove { n: usize, error: PlayError },
+    /// `move {n} is illegal: {error}`.
+    #[error(transparent)]
+    IllegalMove(#[from] IllegalMove),
 }
 
 impl Game {
@@ -16,12 +17,7 @@ impl Game {
     pub fn from_record(n: NewGame, rec: &Record) -> Result<Game, RecordError> {
         let mut g = Game::new(n);
         g.start = rec.start;
-        g.pos = rec.start;
-        for (i, &mv) in rec.moves.iter().enumerate() {
-            g.pos
-                .play(mv)
-                .map_err(|error| RecordError::IllegalMove { n: i + 1, error })?;
-        }
+        g.pos = rec.line().end()?;
         g.moves = rec.moves.clone();
         let recorded = rec.tag("Termination").map(Termination::from_record);
         g.status = match (g.pos.outcome(), rec.result.parse().ok()) {

@@ -1,7 +1,7 @@
 //! A game in the store's form: the row (everything but the moves) and back, every move
 //! replayed.
 
-use anywoli_core::{parse_position, Move, Rules};
+use anywoli_core::{parse_position, Line, Move, Rules};
 
 use super::clock::{Clock, TimeControl};
 use super::game::{Game, Mode, Offer, People, Player, Status, Termination};
@@ -34,18 +34,27 @@ impl Game {
         for (i, s) in row.seats.iter().enumerate() {
             players[i] = Player::from_db(s).ok_or_else(|| bad(format!("seat {s}")))?;
         }
-        let mut pos = start;
+        // The moves up to the first that does not read; an illegal one before it is the
+        // first thing wrong.
         let mut mv_list = Vec::with_capacity(moves.len());
-        let mut moved = [false; 2];
+        let mut unread = None;
         for (i, m) in moves.iter().enumerate() {
-            let mv: Move = m.parse().map_err(|e| bad(format!("move {}: {e}", i + 1)))?;
-            if let Some(side) = pos.to_move() {
-                moved[side.index()] = true;
+            match m.parse::<Move>() {
+                Ok(mv) => mv_list.push(mv),
+                Err(e) => {
+                    unread = Some(bad(format!("move {}: {e}", i + 1)));
+                    break;
+                }
             }
-            pos.play(mv)
-                .map_err(|e| bad(format!("move {}: {e}", i + 1)))?;
-            mv_list.push(mv);
         }
+        let line = Line::new(start, &mv_list);
+        let pos = line
+            .end()
+            .map_err(|e| bad(format!("move {}: {}", e.n, e.error)))?;
+        if let Some(e) = unread {
+            return Err(e);
+        }
+        let moved = line.sides_moved().into();
         let clock = match &row.clock {
             None => None,
             Some(c) => Some(Clock {

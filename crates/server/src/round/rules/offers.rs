@@ -41,7 +41,7 @@ pub fn offer(g: &Game, me: Side, kind: OfferKind) -> Result<OfferStep, Refusal> 
         }
         None => {}
     }
-    if kind == OfferKind::TakeBack && g.keep_before_last_move_of(me).is_none() {
+    if kind == OfferKind::TakeBack && g.line().take_back_to(&[me]).is_none() {
         return Err(Refusal::NoMoveOfYours);
     }
     Ok(OfferStep::Make(Change::Offer(Offer { kind, by: me })))
@@ -63,7 +63,8 @@ pub fn answer(g: &Game, me: Side, accept: bool, at: i64) -> Result<Change, Refus
         OfferKind::Draw => Change::Draw { at },
         OfferKind::TakeBack => {
             let keep = g
-                .keep_before_last_move_of(offer.by)
+                .line()
+                .take_back_to(&[offer.by])
                 .ok_or(Refusal::NoMoveToTakeBack)?;
             Change::TakeBack { keep, at }
         }
