@@ -1,6 +1,6 @@
 //! A game's changes (decided, stored, then applied) and the events they make for watchers.
 
-use anywoli_core::{Position, Side, Trace};
+use anywoli_core::{BySide, Position, Side, Trace};
 
 use super::game::Game;
 use super::offer::Offer;
@@ -64,7 +64,7 @@ pub enum Change {
     },
     /// Who holds the seats by name, and whether the game is listed while played.
     Seating {
-        accounts: [Option<String>; 2],
+        accounts: BySide<Option<String>>,
         public: bool,
     },
     /// A rematch `next` was made (and is stored in the same transaction).

@@ -10,7 +10,7 @@ pub use super::mode::{Mode, Player};
 pub use super::offer::{Offer, OfferKind};
 pub use super::status::{status_after, Status};
 pub use super::termination::{Termination, MAX_RECORDED};
-use anywoli_core::{lottery_draw, Line, Move, Outcome, Position, Rules, Side, Trace};
+use anywoli_core::{lottery_draw, BySide, Line, Move, Outcome, Position, Rules, Side, Trace};
 
 use crate::rating::{Category, GameRatings};
 use crate::round::clock::{Clock, TimeControl};
@@ -24,9 +24,9 @@ pub struct Game {
     pub updated: i64,
     pub mode: Mode,
     pub rules: Rules,
-    /// South's and North's seats (index with `Side::index`).
-    pub players: [Player; 2],
-    pub(super) secrets: [Option<String>; 2],
+    /// South's and North's seats.
+    pub players: BySide<Player>,
+    pub(super) secrets: BySide<Option<String>>,
     pub start: Position,
     pub moves: Vec<Move>,
     pub pos: Position,
@@ -49,12 +49,12 @@ pub struct Game {
     pub clock: Option<Clock>,
     /// Whether each side (South, North) has moved at least once: the clocks run, and the game
     /// can no longer be aborted, once both have.
-    pub moved: [bool; 2],
+    pub moved: BySide<bool>,
     /// An offer waiting for the other player (between people).
     pub offer: Option<Offer>,
     /// Since when each side's player (South, North) has had no connection to the game, as
     /// stored: an opponent away long enough lets the other claim the win.
-    pub away: [Option<i64>; 2],
+    pub away: BySide<Option<i64>>,
     /// The engine is choosing (or storing) a move for this game.
     pub thinking: bool,
     /// Who plays it by name, and whether it counts for ratings.
@@ -65,7 +65,7 @@ pub struct Game {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct People {
     /// The account names holding South's and North's seats (none: anonymous, or the computer).
-    pub accounts: [Option<String>; 2],
+    pub accounts: BySide<Option<String>>,
     /// The game changes both players' ratings (both seats then belong to accounts).
     pub rated: bool,
     /// Listed while it is played (lobby games, and games their players made public).
@@ -91,8 +91,8 @@ pub struct NewGame {
     pub at: i64,
     pub mode: Mode,
     pub rules: Rules,
-    pub players: [Player; 2],
-    pub secrets: [Option<String>; 2],
+    pub players: BySide<Player>,
+    pub secrets: BySide<Option<String>>,
     pub start: Position,
     pub hints: bool,
     pub invite: Option<String>,
@@ -126,9 +126,9 @@ impl Game {
             flips: 0,
             engine: None,
             clock: n.clock.map(Clock::new),
-            moved: [false; 2],
+            moved: BySide::both(false),
             offer: None,
-            away: [None; 2],
+            away: BySide::both(None),
             thinking: false,
             people: n.people,
         }
@@ -151,8 +151,8 @@ impl Game {
         let wait = first_move_ms(self.category()?)?;
         let side = self.pos.to_move()?;
         let both_seated = self.secrets.iter().all(Option::is_some);
-        let people = self.mode == Mode::Friend && self.players == [Player::Human; 2];
-        (self.is_playing() && people && both_seated && !self.moved[side.index()])
+        let people = self.mode == Mode::Friend && self.players == BySide::both(Player::Human);
+        (self.is_playing() && people && both_seated && !self.moved[side])
             .then_some(self.updated + wait)
     }
 
@@ -197,7 +197,7 @@ impl Game {
         [Side::South, Side::North]
             .into_iter()
             .filter(|s| {
-                self.secrets[s.index()]
+                self.secrets[*s]
                     .as_deref()
                     .is_some_and(|held| constant_time_eq(held.as_bytes(), secret.as_bytes()))
             })
@@ -205,7 +205,7 @@ impl Game {
     }
 
     /// The secrets of both seats, for a rematch (the players keep theirs).
-    pub fn secrets(&self) -> &[Option<String>; 2] {
+    pub fn secrets(&self) -> &BySide<Option<String>> {
         &self.secrets
     }
 
@@ -213,7 +213,7 @@ impl Game {
     pub fn free_seat(&self) -> Option<Side> {
         [Side::South, Side::North]
             .into_iter()
-            .find(|s| self.players[s.index()] == Player::Human && self.secrets[s.index()].is_none())
+            .find(|&s| self.players[s] == Player::Human && self.secrets[s].is_none())
     }
 
     /// Whether `token` opens this game's free seat. A friend game made before invite tokens
@@ -231,7 +231,7 @@ impl Game {
         if !self.is_playing() {
             return None;
         }
-        match self.players[self.pos.to_move()?.index()] {
+        match self.players[self.pos.to_move()?] {
             Player::Computer(level) => Some(level),
             Player::Human => None,
         }
@@ -271,7 +271,7 @@ impl Game {
                 // The flag falls on the loser's clock, whoever the position says is to move.
                 self.clock = self.clock.map(|c| {
                     let mut c = c.stopped(Some(*loser), *at);
-                    c.left[loser.index()] = 0;
+                    c.left[*loser] = 0;
                     c
                 });
                 self.end(Outcome::Win(loser.opponent()), Termination::Time, *at);
@@ -289,7 +289,7 @@ impl Game {
             }
             Change::Decline { by } => Event::Declined { by: *by },
             Change::Presence { side, away } => {
-                self.away[side.index()] = *away;
+                self.away[*side] = *away;
                 Event::Presence {
                     side: *side,
                     here: away.is_none(),
@@ -309,8 +309,8 @@ impl Game {
                 account,
                 at,
             } => {
-                self.secrets[seat.index()] = Some(secret.clone());
-                self.people.accounts[seat.index()] = account.clone();
+                self.secrets[*seat] = Some(secret.clone());
+                self.people.accounts[*seat] = account.clone();
                 self.updated = *at;
                 Event::Seat
             }
@@ -332,14 +332,14 @@ impl Game {
         let before = self.pos;
         let mover = before.to_move();
         if let Some(side) = mover {
-            self.moved[side.index()] = true;
+            self.moved[side] = true;
         }
         self.moves.push(trace.mv);
         self.pos = trace.after;
         self.status = status_after(trace);
         self.updated = at;
         if let (Some(clock), Some(side)) = (self.clock, mover) {
-            let both = self.moved == [true, true];
+            let both = self.moved == BySide::both(true);
             self.clock = Some(clock.after_move(side, at, lag_ms, both, !self.is_playing()));
         }
         Event::Move {
@@ -351,10 +351,10 @@ impl Game {
     fn apply_take_back(&mut self, keep: usize, at: i64) -> Event {
         self.moves.truncate(keep);
         self.pos = self.line().after(keep);
-        self.moved = self.line().sides_moved().into();
+        self.moved = self.line().sides_moved();
         self.status = Status::Playing;
         self.updated = at;
-        let running = self.moved == [true, true];
+        let running = self.moved == BySide::both(true);
         self.clock = self.clock.map(|c| c.restarted(running, at));
         Event::TakeBack
     }
@@ -382,7 +382,7 @@ impl Game {
 
     /// Whether the game can still be called off: it goes on and a side has not moved yet.
     pub fn can_abort(&self) -> bool {
-        self.is_playing() && self.moved != [true, true]
+        self.is_playing() && self.moved != BySide::both(true)
     }
 
     /// Marks the engine as thinking (or not), which watchers see.
@@ -416,8 +416,8 @@ mod tests {
             at: 0,
             mode: Mode::Local,
             rules: Rules::Anywoli,
-            players: [Player::Human; 2],
-            secrets: [Some("s".into()), Some("s".into())],
+            players: BySide::both(Player::Human),
+            secrets: BySide::both(Some("s".into())),
             start: Position::start(Rules::Anywoli),
             hints: true,
             invite: None,

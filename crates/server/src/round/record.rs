@@ -58,17 +58,14 @@ impl Game {
                 "North"
             };
             if r.tag(tag).is_none() {
-                let name = match (
-                    self.players[side.index()],
-                    &self.people.accounts[side.index()],
-                ) {
+                let name = match (self.players[side], &self.people.accounts[side]) {
                     (Player::Human, Some(account)) => account.clone(),
                     (Player::Human, None) => "Player".to_string(),
                     (Player::Computer(l), _) => format!("Anywoli engine, level {l}"),
                 };
                 r.set_tag(tag, &name);
             }
-            if let Some(shown) = self.people.ratings.start[side.index()] {
+            if let Some(shown) = self.people.ratings.start[side] {
                 r.set_tag(&format!("{tag}Rating"), &format!("{:.0}", shown.rating));
             }
         }

@@ -54,12 +54,12 @@ impl Game {
         if let Some(e) = unread {
             return Err(e);
         }
-        let moved = line.sides_moved().into();
+        let moved = line.sides_moved();
         let clock = match &row.clock {
             None => None,
             Some(c) => Some(Clock {
                 control: TimeControl::parse(&c.control).map_err(|e| bad(e.to_string()))?,
-                left: c.left,
+                left: c.left.into(),
                 since: c.since,
             }),
         };
@@ -82,8 +82,8 @@ impl Game {
             updated: row.updated,
             mode,
             rules,
-            players,
-            secrets: row.secrets,
+            players: players.into(),
+            secrets: row.secrets.into(),
             start,
             moves: mv_list,
             pos,
@@ -98,10 +98,10 @@ impl Game {
             clock,
             moved,
             offer: row.offer.as_deref().and_then(Offer::from_db),
-            away: row.away,
+            away: row.away.into(),
             thinking: false,
             people: People {
-                accounts: row.accounts,
+                accounts: row.accounts.into(),
                 rated: row.rated,
                 public: row.public,
                 ratings: GameRatings::from_json(row.ratings.as_deref()),
@@ -120,8 +120,8 @@ impl Game {
             rules: self.rules.name().to_string(),
             seed: self.rules.seed().unwrap_or(0).to_string(),
             start: self.start.to_string(),
-            seats: [self.players[0].to_db(), self.players[1].to_db()],
-            secrets: self.secrets.clone(),
+            seats: self.players.map(Player::to_db).into(),
+            secrets: self.secrets.clone().into(),
             status: status.to_string(),
             result: result.to_string(),
             termination,
@@ -133,13 +133,13 @@ impl Game {
             engine: self.engine.clone(),
             clock: self.clock.map(|c| ClockRow {
                 control: c.control.name(),
-                left: c.left,
+                left: c.left.into(),
                 since: c.since,
                 deadline: self.deadline(),
             }),
             offer: self.offer.map(Offer::to_db),
-            away: self.away,
-            accounts: self.people.accounts.clone(),
+            away: self.away.into(),
+            accounts: self.people.accounts.clone().into(),
             rated: self.people.rated,
             public: self.people.public,
             ratings: self.people.ratings.to_json(),

@@ -78,7 +78,7 @@ pub fn claim(g: &Game, me: Side, now: i64) -> Result<Change, Refusal> {
     }
     let wait_ms = claim_after_ms(g.category()).ok_or(Refusal::ClockDecides)?;
     let other = me.opponent();
-    let since = g.away[other.index()].ok_or(Refusal::OpponentHere { other })?;
+    let since = g.away[other].ok_or(Refusal::OpponentHere { other })?;
     let gone_ms = now - since;
     if gone_ms < wait_ms {
         return Err(Refusal::TooSoonToClaim {
