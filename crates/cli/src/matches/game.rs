@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use anywoli_core::{Move, Outcome, Position, Record, Rules, Side, QUIET_LIMIT};
+use anywoli_core::{BySide, Move, Outcome, Position, Record, Rules, Side, QUIET_LIMIT};
 use anywoli_engine::Player;
 
 use super::external::{External, Fault};
@@ -80,7 +80,11 @@ pub(super) fn play_one(
     date: &str,
 ) -> Played {
     let [a, b] = players;
-    let mut seats = if game.a_is_south { [a, b] } else { [b, a] };
+    let mut seats = if game.a_is_south {
+        BySide::new(a, b)
+    } else {
+        BySide::new(b, a)
+    };
     let (south_label, north_label) = sides(game.a_is_south, labels);
     let start = game.start;
     let mut pos = start;
@@ -126,22 +130,21 @@ pub(super) fn play_one(
 }
 
 /// Plays from `pos` (after `moves` from `start`) to the end; the side at fault and why, if a
-/// player failed. `seats`: South's player, then North's.
+/// player failed.
 fn play_out(
-    seats: &mut [&mut Contestant; 2],
+    seats: &mut BySide<&mut Contestant>,
     start: Position,
     pos: &mut Position,
     moves: &mut Vec<Move>,
     movetime: Duration,
 ) -> Option<(Side, Fault)> {
-    let seat = |side: Side| usize::from(side == Side::North);
-    for side in [Side::South, Side::North] {
-        if let Err(e) = seats[seat(side)].new_game(start.rules()) {
+    for side in Side::ALL {
+        if let Err(e) = seats[side].new_game(start.rules()) {
             return Some((side, e));
         }
     }
     while let Some(side) = pos.to_move() {
-        match seats[seat(side)].choose(&start, moves, pos, movetime) {
+        match seats[side].choose(&start, moves, pos, movetime) {
             Ok(mv) => match pos.play(mv) {
                 Ok(()) => moves.push(mv),
                 Err(source) => return Some((side, Fault::PlayedIllegal { mv, source })),
