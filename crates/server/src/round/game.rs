@@ -462,6 +462,19 @@ mod tests {
     }
 
     #[test]
+    fn a_damaged_row_names_its_first_bad_move() {
+        let damage = |moves: &[&str]| {
+            let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+            Game::from_row(local().to_row(), &moves).unwrap_err().what
+        };
+        let good = Game::from_row(local().to_row(), &["e".into(), "F".into()]).unwrap();
+        assert_eq!(good.moved, BySide::both(true));
+        // South's hole on North's turn, before a move that does not read.
+        assert!(damage(&["e", "a", "?"]).starts_with("move 2: "));
+        assert!(damage(&["e", "F", "?", "a"]).starts_with("move 3: "));
+    }
+
+    #[test]
     fn take_back_returns_to_the_position_after_the_moves_kept() {
         let mut g = local();
         let mut after_one = None;

@@ -1,7 +1,7 @@
 //! A game in the store's form: the row (everything but the moves) and back, every move
 //! replayed.
 
-use anywoli_core::{parse_position, Line, Move, Rules};
+use anywoli_core::{parse_position, IllegalMove, Line, Move, ParseMoveError, Position, Rules};
 
 use super::clock::{Clock, TimeControl};
 use super::game::{Game, Mode, Offer, People, Player, Status, Termination};
@@ -34,27 +34,8 @@ impl Game {
         for (i, s) in row.seats.iter().enumerate() {
             players[i] = Player::from_db(s).ok_or_else(|| bad(format!("seat {s}")))?;
         }
-        // The moves up to the first that does not read; an illegal one before it is the
-        // first thing wrong.
-        let mut mv_list = Vec::with_capacity(moves.len());
-        let mut unread = None;
-        for (i, m) in moves.iter().enumerate() {
-            match m.parse::<Move>() {
-                Ok(mv) => mv_list.push(mv),
-                Err(e) => {
-                    unread = Some(bad(format!("move {}: {e}", i + 1)));
-                    break;
-                }
-            }
-        }
-        let line = Line::new(start, &mv_list);
-        let pos = line
-            .end()
-            .map_err(|e| bad(format!("move {}: {}", e.n, e.error)))?;
-        if let Some(e) = unread {
-            return Err(e);
-        }
-        let moved = line.sides_moved();
+        let (mv_list, pos) = replayed(start, moves).map_err(|e| bad(e.to_string()))?;
+        let moved = Line::new(start, &mv_list).sides_moved();
         let clock = match &row.clock {
             None => None,
             Some(c) => Some(Clock {
@@ -161,5 +142,37 @@ impl Game {
             ),
             Status::Aborted => ("aborted", "*", None),
         }
+    }
+}
+
+/// A stored move that does not read back, or cannot be played; `n` counts from 1.
+#[derive(Debug, thiserror::Error)]
+enum BadMove {
+    #[error("move {n}: {error}")]
+    Unread { n: usize, error: ParseMoveError },
+    #[error("move {}: {}", .0.n, .0.error)]
+    Illegal(IllegalMove),
+}
+
+/// A stored game's moves read and replayed from `start`, with the position after them; the
+/// first move that does not read or cannot be played otherwise.
+fn replayed(start: Position, moves: &[String]) -> Result<(Vec<Move>, Position), BadMove> {
+    // The moves up to the first that does not read; an illegal one before it is the first
+    // thing wrong.
+    let mut read = Vec::with_capacity(moves.len());
+    let mut unread = None;
+    for (i, m) in moves.iter().enumerate() {
+        match m.parse::<Move>() {
+            Ok(mv) => read.push(mv),
+            Err(error) => {
+                unread = Some(BadMove::Unread { n: i + 1, error });
+                break;
+            }
+        }
+    }
+    let end = Line::new(start, &read).end().map_err(BadMove::Illegal)?;
+    match unread {
+        Some(e) => Err(e),
+        None => Ok((read, end)),
     }
 }
