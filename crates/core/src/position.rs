@@ -1,7 +1,9 @@
 //! A position: the board, the stores, whose turn it is and the counters of docs/rules.md
 //! ("Position strings").
 
+use alloc::string::String;
 use core::fmt;
+use core::str::FromStr;
 
 use crate::sowing::{self, NoObserver};
 use crate::{zobrist, Hole, Move, MoveSet, Rules, Side};
@@ -54,7 +56,20 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The result as a record writes it: `1-0` South won, `0-1` North won, `1/2-1/2` a draw.
+    /// The result as a record writes it: `1-0` South won, `0-1` North won, `1/2-1/2` a draw;
+    /// [`FromStr`] reads it back. ([`Display`](fmt::Display) says it in words, for people.)
+    ///
+    /// ```
+    /// use anywoli_core::{Outcome, Side};
+    ///
+    /// let o: Outcome = "0-1".parse().unwrap();
+    /// assert_eq!(o, Outcome::Win(Side::North));
+    /// assert_eq!(o.as_str().parse(), Ok(o));
+    /// assert_eq!(o.to_string(), "North wins");
+    /// assert_eq!(o.score_for(Side::South), 0.0);
+    /// assert_eq!(Outcome::Draw.score_for(Side::North), 0.5);
+    /// assert!("*".parse::<Outcome>().is_err());
+    /// ```
     pub const fn as_str(self) -> &'static str {
         match self {
             Outcome::Win(Side::South) => "1-0",
@@ -62,8 +77,18 @@ impl Outcome {
             Outcome::Draw => "1/2-1/2",
         }
     }
+
+    /// `side`'s points: 1 for a win, ½ for a draw, 0 for a loss.
+    pub fn score_for(self, side: Side) -> f64 {
+        match self {
+            Outcome::Win(winner) if winner == side => 1.0,
+            Outcome::Win(_) => 0.0,
+            Outcome::Draw => 0.5,
+        }
+    }
 }
 
+/// For people: `South wins`, `North wins`, `draw` (a record's spelling is [`Outcome::as_str`]).
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -72,6 +97,41 @@ impl fmt::Display for Outcome {
         }
     }
 }
+
+impl FromStr for Outcome {
+    type Err = UnknownOutcome;
+
+    /// Reads `1-0`, `0-1` or `1/2-1/2` (a record's `*` is no outcome).
+    fn from_str(s: &str) -> Result<Outcome, UnknownOutcome> {
+        match s {
+            "1-0" => Ok(Outcome::Win(Side::South)),
+            "0-1" => Ok(Outcome::Win(Side::North)),
+            "1/2-1/2" => Ok(Outcome::Draw),
+            _ => Err(UnknownOutcome {
+                given: s.chars().take(60).collect(),
+            }),
+        }
+    }
+}
+
+/// A text that is not an outcome (`1-0`, `0-1` or `1/2-1/2`).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct UnknownOutcome {
+    /// The text read (its first 60 characters).
+    pub given: String,
+}
+
+impl fmt::Display for UnknownOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown outcome '{}': expected 1-0, 0-1 or 1/2-1/2",
+            self.given.escape_debug()
+        )
+    }
+}
+
+impl core::error::Error for UnknownOutcome {}
 
 /// Why a move cannot be played.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

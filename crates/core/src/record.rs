@@ -8,7 +8,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::{Move, Outcome, PlayError, Position, Rules};
+use crate::{Line, Move, Outcome, PlayError, Position, Rules};
 
 /// The result tokens a record may end with.
 pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
@@ -172,25 +172,28 @@ impl Record {
         });
     }
 
-    /// The position after every move; the first is [`Record::start`].
+    /// The game's line: its start and moves.
+    pub fn line(&self) -> Line<'_> {
+        Line::new(self.start, &self.moves)
+    }
+
+    /// The position after every move; the first is [`Record::start`]. The error is the first
+    /// illegal move's index (from 0) and why.
     pub fn positions(&self) -> Result<Vec<Position>, (usize, PlayError)> {
-        let mut out = Vec::with_capacity(self.moves.len() + 1);
-        let mut p = self.start;
-        out.push(p);
-        for (i, &mv) in self.moves.iter().enumerate() {
-            p.play(mv).map_err(|e| (i, e))?;
-            out.push(p);
+        let out: Vec<Position> = self.line().positions().collect();
+        // They stop before the first move that cannot be played: played again, it says why.
+        let last = out.len() - 1;
+        if let Some(&mv) = self.moves.get(last) {
+            let mut at = out[last];
+            at.play(mv).map_err(|e| (last, e))?;
         }
         Ok(out)
     }
 
-    /// The position after the last move.
+    /// The position after the last move; the error is the first illegal move's index (from
+    /// 0) and why.
     pub fn end(&self) -> Result<Position, (usize, PlayError)> {
-        let mut p = self.start;
-        for (i, &mv) in self.moves.iter().enumerate() {
-            p.play(mv).map_err(|e| (i, e))?;
-        }
-        Ok(p)
+        self.line().end().map_err(|e| (e.n - 1, e.error))
     }
 
     /// Sets the result from the final position, if the game is over there.

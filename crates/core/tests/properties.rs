@@ -188,7 +188,8 @@ fn reference(p: &Ref, rules: Rules, start: usize) -> Option<Ref> {
 // ---------------------------------------------------------------------------------------------
 // Generators
 
-fn rules_strategy() -> impl Strategy<Value = Rules> {
+/// Any variant, lotteries of any seed.
+pub(crate) fn rules_strategy() -> impl Strategy<Value = Rules> {
     prop_oneof![
         Just(Rules::Anywoli),
         Just(Rules::FirstFinal),

@@ -3,7 +3,7 @@
 //! reason as a kind with its data, which the page puts in the reader's words.
 
 use crate::error::ErrorCode;
-use anywoli_core::{Position, Side};
+use anywoli_core::{Line, Position, Side};
 use anywoli_engine::lessons::{self, Ending, Exercise, Goal, Step, Why};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -162,12 +162,10 @@ pub async fn moves(
     };
     // Judged moves can all be played: the board before the newest, then the newest and the
     // opponent's answer, each traced to animate.
-    let mut p: Position = e.position;
     let (&newest, earlier) = moves.split_last().expect("judged moves are not empty");
-    for &m in earlier {
-        p.play(m)
-            .map_err(|err| ApiError::storage(err.to_string()))?;
-    }
+    let mut p: Position = Line::new(e.position, earlier)
+        .end()
+        .map_err(|err| ApiError::storage(err.error.to_string()))?;
     let mut traces = Vec::new();
     for &m in std::iter::once(&newest).chain(&reply) {
         let trace = p

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use anywoli_core::{Position, Rules};
+use anywoli_core::{BySide, Position, Rules};
 use anywoli_server::rating::{GameRatings, Shown};
 use anywoli_server::round::clock::TimeControl;
 use anywoli_server::round::game::{Game, Mode, NewGame, People, Player};
@@ -442,18 +442,18 @@ async fn rated_game(srv: &Srv, id: &str, names: [&str; 2], clock: &str) -> (Stri
         at: anywoli_server::dates::now_ms(),
         mode: Mode::Friend,
         rules,
-        players: [Player::Human; 2],
-        secrets: [Some(secrets[0].clone()), Some(secrets[1].clone())],
+        players: BySide::both(Player::Human),
+        secrets: BySide::from(secrets.clone()).map(Some),
         start: Position::start(rules),
         hints: false,
         invite: None,
         clock: Some(TimeControl::parse(clock).unwrap()),
         people: People {
-            accounts: names.map(|n| Some(n.to_string())),
+            accounts: BySide::from(names).map(|n| Some(n.to_string())),
             rated: true,
             public: true,
             ratings: GameRatings {
-                start: [Some(new), Some(new)],
+                start: BySide::both(Some(new)),
                 change: None,
             },
         },

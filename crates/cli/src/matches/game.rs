@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use anywoli_core::{Move, Outcome, Position, Record, Rules, Side, QUIET_LIMIT};
+use anywoli_core::{BySide, Move, Outcome, Position, Record, Rules, Side, QUIET_LIMIT};
 use anywoli_engine::Player;
 
 use super::external::{External, Fault, Turn};
@@ -74,7 +74,11 @@ pub(super) fn play_one(
     date: &str,
 ) -> Played {
     let [a, b] = players;
-    let mut seats = if game.a_is_south { [a, b] } else { [b, a] };
+    let mut seats = if game.a_is_south {
+        BySide::new(a, b)
+    } else {
+        BySide::new(b, a)
+    };
     let (south_label, north_label) = sides(game.a_is_south, labels);
     let start = game.start;
     let mut pos = start;
@@ -93,10 +97,8 @@ pub(super) fn play_one(
                 north_label
             };
             let t = format!("{side} ({label}) {why}");
-            match side {
-                Side::South => (0.0, "0-1", t),
-                Side::North => (1.0, "1-0", t),
-            }
+            let outcome = Outcome::Win(side.opponent());
+            (outcome.score_for(Side::South), outcome.as_str(), t)
         }
         None => ended(&pos),
     };
@@ -122,17 +124,16 @@ pub(super) fn play_one(
 }
 
 /// Plays from `pos` (after `moves` from `start`) to the end; the side at fault and why, if a
-/// player failed. `seats`: South's player, then North's.
+/// player failed.
 fn play_out(
-    seats: &mut [&mut Contestant; 2],
+    seats: &mut BySide<&mut Contestant>,
     start: Position,
     pos: &mut Position,
     moves: &mut Vec<Move>,
     movetime: Duration,
 ) -> Option<(Side, Fault)> {
-    let seat = |side: Side| usize::from(side == Side::North);
-    for side in [Side::South, Side::North] {
-        if let Err(e) = seats[seat(side)].new_game(start.rules()) {
+    for side in Side::ALL {
+        if let Err(e) = seats[side].new_game(start.rules()) {
             return Some((side, e));
         }
     }
@@ -142,7 +143,7 @@ fn play_out(
             moves,
             pos,
         };
-        match seats[seat(side)].choose(turn, movetime) {
+        match seats[side].choose(turn, movetime) {
             Ok(mv) => match pos.play(mv) {
                 Ok(()) => moves.push(mv),
                 Err(source) => return Some((side, Fault::PlayedIllegal { mv, source })),
@@ -156,11 +157,8 @@ fn play_out(
 /// South's points, the result and the termination of a game played to its end.
 fn ended(pos: &Position) -> (f64, &'static str, String) {
     let outcome = pos.outcome();
-    let score = match outcome {
-        Some(Outcome::Win(Side::South)) => 1.0,
-        Some(Outcome::Win(Side::North)) => 0.0,
-        _ => 0.5,
-    };
+    // A game played to its end has an outcome; ½ stands for one that somehow has none.
+    let score = outcome.map_or(0.5, |o| o.score_for(Side::South));
     let t = if pos.quiet_plies() >= QUIET_LIMIT {
         "quiet rule"
     } else {

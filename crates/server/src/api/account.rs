@@ -304,11 +304,11 @@ pub async fn seat(
     let g = st.rounds().snapshot(&id).await?;
     let mine: Vec<anywoli_core::Side> = anywoli_core::Side::ALL
         .into_iter()
-        .filter(|side| g.people.accounts[side.index()].as_deref() == Some(s.name.as_str()))
+        .filter(|side| g.people.accounts[*side].as_deref() == Some(s.name.as_str()))
         .collect();
     let secret = mine
         .first()
-        .and_then(|side| g.secrets()[side.index()].clone())
+        .and_then(|side| g.secrets()[*side].clone())
         .ok_or_else(|| {
             ApiError::new(
                 StatusCode::FORBIDDEN,

@@ -3,7 +3,7 @@
 
 use crate::api::extract::Acting;
 use crate::error::ErrorCode;
-use anywoli_core::{parse_position, Position, Record, Rules, Side, VARIANTS};
+use anywoli_core::{parse_position, BySide, Position, Record, Rules, Side, VARIANTS};
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -174,32 +174,32 @@ fn wanted(req: &CreateRequest) -> ApiResult<Wanted> {
 /// Who sits where in a new game: the players, the secrets of the seats its creator takes
 /// (`secret`), a friend's invitation, and the seats held by the creator's account.
 struct Seating {
-    players: [Player; 2],
-    secrets: [Option<String>; 2],
+    players: BySide<Player>,
+    secrets: BySide<Option<String>>,
     secret: String,
     invite: Option<String>,
     people: People,
 }
 
 fn seating(w: &Wanted, account: Option<&str>) -> Seating {
-    let (mode, me) = (w.mode, w.side.index());
+    let (mode, me) = (w.mode, w.side);
     let secret = new_secret();
-    let mut players = [Player::Human; 2];
-    let mut secrets = [None, None];
+    let mut players = BySide::both(Player::Human);
+    let mut secrets = BySide::default();
     match mode {
         Mode::Computer => {
-            players[1 - me] = Player::Computer(w.level);
+            players[me.opponent()] = Player::Computer(w.level);
             secrets[me] = Some(secret.clone());
         }
         Mode::Friend => secrets[me] = Some(secret.clone()),
-        Mode::Local => secrets = [Some(secret.clone()), Some(secret.clone())],
+        Mode::Local => secrets = BySide::both(Some(secret.clone())),
     }
     let invite = (mode == Mode::Friend).then(new_secret);
     // A logged-in player's seats are theirs by name (one screen: both).
     let mut people = People::anonymous(mode);
     if let Some(name) = account {
         match mode {
-            Mode::Local => people.accounts = [Some(name.to_string()), Some(name.to_string())],
+            Mode::Local => people.accounts = BySide::both(Some(name.to_string())),
             _ => people.accounts[me] = Some(name.to_string()),
         }
     }
@@ -290,7 +290,8 @@ pub async fn positions(
 ) -> ApiResult<Json<Value>> {
     let g = st.rounds().snapshot(&id).await?;
     let moves: Vec<String> = g.moves.iter().map(|m| m.to_string()).collect();
-    Ok(Json(json!({"positions": g.positions(), "moves": moves})))
+    let positions: Vec<String> = g.line().positions().map(|p| p.to_string()).collect();
+    Ok(Json(json!({"positions": positions, "moves": moves})))
 }
 
 /// `GET /api/games/{id}/moves/{n}/trace`.
@@ -302,7 +303,7 @@ pub async fn move_trace(
         .parse()
         .map_err(|_| ApiError::malformed("the move number must be a whole number"))?;
     let g = st.rounds().snapshot(&id).await?;
-    let before = g.before_move(n).ok_or_else(|| {
+    let before = g.line().before(n).ok_or_else(|| {
         ApiError::new(
             StatusCode::NOT_FOUND,
             ErrorCode::UnknownMove,
@@ -348,8 +349,8 @@ pub async fn import(
             at: now_ms(),
             mode: Mode::Local,
             rules: rec.rules,
-            players: [Player::Human; 2],
-            secrets: [Some(secret.clone()), Some(secret.clone())],
+            players: BySide::both(Player::Human),
+            secrets: BySide::both(Some(secret.clone())),
             start: rec.start,
             hints: true,
             invite: None,

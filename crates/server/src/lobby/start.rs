@@ -1,7 +1,7 @@
 //! Making the game that an accepted seek or challenge starts: two people, each with a secret
 //! of their own, named where they have accounts, listed from the start.
 
-use anywoli_core::{Position, Rules, Side};
+use anywoli_core::{BySide, Position, Rules, Side};
 
 use crate::dates::now_ms;
 use crate::error::ApiResult;
@@ -53,19 +53,19 @@ pub async fn start(rounds: &Rounds, p: Pairing) -> ApiResult<Started> {
         SideChoice::Random if random_bytes::<1>()[0] & 1 == 0 => Side::South,
         SideChoice::Random => Side::North,
     };
-    let mut accounts = [None, None];
-    accounts[creator_side.index()] = p.creator.clone();
-    accounts[creator_side.opponent().index()] = p.joiner.clone();
+    let mut accounts = BySide::default();
+    accounts[creator_side] = p.creator.clone();
+    accounts[creator_side.opponent()] = p.joiner.clone();
     let mut ratings = GameRatings::default();
     if let Some(category) = p.clock.map(|c| c.category()) {
         for side in Side::ALL {
-            if let Some(name) = &accounts[side.index()] {
+            if let Some(name) = &accounts[side] {
                 let r = rating_of(rounds, name, category, p.rules.name()).await?;
-                ratings.start[side.index()] = Some(r.into());
+                ratings.start[side] = Some(r.into());
             }
         }
     }
-    let secrets = [new_secret(), new_secret()];
+    let secrets = BySide::new(new_secret(), new_secret());
     let game = Game::new(NewGame {
         id: new_id(),
         at: now_ms(),
@@ -73,8 +73,8 @@ pub async fn start(rounds: &Rounds, p: Pairing) -> ApiResult<Started> {
         // they met.
         mode: Mode::Friend,
         rules: p.rules,
-        players: [Player::Human; 2],
-        secrets: [Some(secrets[0].clone()), Some(secrets[1].clone())],
+        players: BySide::both(Player::Human),
+        secrets: secrets.clone().map(Some),
         start: Position::start(p.rules),
         hints: false,
         invite: None,
@@ -90,7 +90,7 @@ pub async fn start(rounds: &Rounds, p: Pairing) -> ApiResult<Started> {
     let opp = creator_side.opponent();
     Ok(Started {
         game: game.id,
-        creator: (creator_side, secrets[creator_side.index()].clone()),
-        joiner: (opp, secrets[opp.index()].clone()),
+        creator: (creator_side, secrets[creator_side].clone()),
+        joiner: (opp, secrets[opp].clone()),
     })
 }

@@ -6,7 +6,7 @@
 //! longest defence. So the server needs no database to judge an attempt or to defend.
 
 use crate::error::ErrorCode;
-use anywoli_core::{Position, Side};
+use anywoli_core::{Line, Position, Side};
 use anywoli_engine::puzzles::{self, Judgement, Puzzle};
 use anywoli_engine::themes::{self, Theme};
 use axum::extract::{FromRequest, FromRequestParts, Path, RawQuery, Request, State};
@@ -253,9 +253,7 @@ fn judge(pz: &Puzzle, req: MovesRequest) -> ApiResult<(Value, Option<String>)> {
         if matches!(judgement, Judgement::Invalid(_)) {
             // Nothing to replay: the answer is the error below.
         } else {
-            for m in earlier {
-                let _ = before.play(*m);
-            }
+            before = Line::new(pz.position, earlier).after(earlier.len());
         }
     }
     let (result, replies, extra) = match judgement {

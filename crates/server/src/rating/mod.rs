@@ -21,6 +21,7 @@ pub mod glicko2;
 
 use std::fmt;
 
+use anywoli_core::BySide;
 use serde::{Deserialize, Serialize};
 
 pub use glicko2::{after_game, age, periods, rate, Rating, DRAW, LOSS, WIN};
@@ -168,7 +169,7 @@ impl Change {
 /// (South, North; none for an anonymous seat), and once a rated game has ended, what it did.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct GameRatings {
-    pub start: [Option<Shown>; 2],
+    pub start: BySide<Option<Shown>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub change: Option<[Change; 2]>,
 }
@@ -205,6 +206,22 @@ pub fn after_rated_game(before: [Rating; 2], idle_ms: [i64; 2], score_south: f64
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_s_ratings_column_keeps_its_json() {
+        // The column's form, as older servers wrote it: the start is `[south, north]`.
+        let text = r#"{"start":[null,{"rating":1500.5,"provisional":true}]}"#;
+        let r = GameRatings::from_json(Some(text));
+        assert_eq!(r.start[anywoli_core::Side::South], None);
+        assert_eq!(
+            r.start[anywoli_core::Side::North],
+            Some(Shown {
+                rating: 1500.5,
+                provisional: true
+            })
+        );
+        assert_eq!(r.to_json().as_deref(), Some(text));
+    }
 
     #[test]
     fn categories() {

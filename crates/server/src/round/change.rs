@@ -2,7 +2,7 @@
 //! with [`Game::apply`], which makes a change in memory: here rather than in `game.rs`, which
 //! then needs nothing of this module.
 
-use anywoli_core::{Outcome, Position, Side, Trace};
+use anywoli_core::{BySide, Outcome, Position, Side, Trace};
 
 use super::game::Game;
 use super::offer::Offer;
@@ -68,7 +68,7 @@ pub enum Change {
     },
     /// Who holds the seats by name, and whether the game is listed while played.
     Seating {
-        accounts: [Option<String>; 2],
+        accounts: BySide<Option<String>>,
         public: bool,
     },
     /// A rematch `next` was made (and is stored in the same transaction).
@@ -145,7 +145,7 @@ impl Game {
                 // The flag falls on the loser's clock, whoever the position says is to move.
                 self.clock = self.clock.map(|c| {
                     let mut c = c.stopped(Some(*loser), *at);
-                    c.left[loser.index()] = 0;
+                    c.left[*loser] = 0;
                     c
                 });
                 self.end(Outcome::Win(loser.opponent()), Termination::Time, *at);
@@ -163,7 +163,7 @@ impl Game {
             }
             Change::Decline { by } => Event::Declined { by: *by },
             Change::Presence { side, away } => {
-                self.away[side.index()] = *away;
+                self.away[*side] = *away;
                 Event::Presence {
                     side: *side,
                     here: away.is_none(),
@@ -183,8 +183,8 @@ impl Game {
                 account,
                 at,
             } => {
-                self.secrets[seat.index()] = Some(secret.clone());
-                self.people.accounts[seat.index()] = account.clone();
+                self.secrets[*seat] = Some(secret.clone());
+                self.people.accounts[*seat] = account.clone();
                 self.updated = *at;
                 Event::Seat
             }
@@ -206,14 +206,14 @@ impl Game {
         let before = self.pos;
         let mover = before.to_move();
         if let Some(side) = mover {
-            self.moved[side.index()] = true;
+            self.moved[side] = true;
         }
         self.moves.push(trace.mv);
         self.pos = trace.after;
         self.status = status_after(trace);
         self.updated = at;
         if let (Some(clock), Some(side)) = (self.clock, mover) {
-            let both = self.moved == [true, true];
+            let both = self.moved == BySide::both(true);
             self.clock = Some(clock.after_move(side, at, lag_ms, both, !self.is_playing()));
         }
         Event::Move {
@@ -224,11 +224,11 @@ impl Game {
 
     fn apply_take_back(&mut self, keep: usize, at: i64) -> Event {
         self.moves.truncate(keep);
-        self.pos = self.position_after(keep);
-        self.moved = self.sides_moved();
+        self.pos = self.line().after(keep);
+        self.moved = self.line().sides_moved();
         self.status = Status::Playing;
         self.updated = at;
-        let running = self.moved == [true, true];
+        let running = self.moved == BySide::both(true);
         self.clock = self.clock.map(|c| c.restarted(running, at));
         Event::TakeBack
     }
@@ -247,21 +247,6 @@ impl Game {
     /// stopped stays as it is).
     fn stop_clock(&mut self, at: i64) {
         self.clock = self.clock.map(|c| c.stopped(self.pos.to_move(), at));
-    }
-
-    /// Which sides have moved in the moves played, replayed from the start.
-    fn sides_moved(&self) -> [bool; 2] {
-        let mut moved = [false; 2];
-        let mut p = self.start;
-        for &mv in &self.moves {
-            if let Some(side) = p.to_move() {
-                moved[side.index()] = true;
-            }
-            if p.play(mv).is_err() {
-                break;
-            }
-        }
-        moved
     }
 
     /// Marks the engine as thinking (or not), which watchers see.

@@ -14,7 +14,7 @@
 //!   command and at the deadline itself, and each server instance looks for deadlines that
 //!   passed in games nobody there holds (as for engine claims).
 
-use anywoli_core::Side;
+use anywoli_core::{BySide, Side};
 
 /// The most a move's time is reduced for the network: a slow connection gets this much back,
 /// a lying client no more.
@@ -129,7 +129,7 @@ pub struct BadTimeControl {
 pub struct Clock {
     pub control: TimeControl,
     /// Milliseconds each side had when its time last stopped (South, North).
-    pub left: [i64; 2],
+    pub left: BySide<i64>,
     /// Since when the side to move is using its time; `None` while the clocks do not run
     /// (before each side has moved once, and once the game is over).
     pub since: Option<i64>,
@@ -140,7 +140,7 @@ impl Clock {
         let t = control.start_ms();
         Clock {
             control,
-            left: [t, t],
+            left: BySide::both(t),
             since: None,
         }
     }
@@ -157,7 +157,7 @@ impl Clock {
     /// What `side` has left at `now` if it is the side whose time runs (without any
     /// allowance: what the players see).
     pub fn left_at(&self, side: Side, to_move: Option<Side>, now: i64) -> i64 {
-        let left = self.left[side.index()];
+        let left = self.left[side];
         if to_move == Some(side) {
             (left - self.used(now, 0)).max(0)
         } else {
@@ -168,13 +168,13 @@ impl Clock {
     /// Whether `mover`, to move since `since`, is out of time for a move arriving at `now`
     /// with `lag_ms` of network.
     pub fn flagged(&self, mover: Side, now: i64, lag_ms: i64) -> bool {
-        self.since.is_some() && self.used(now, lag_ms) >= self.left[mover.index()]
+        self.since.is_some() && self.used(now, lag_ms) >= self.left[mover]
     }
 
     /// When the side to move runs out of time even with the whole allowance: past this, its
     /// flag has fallen whatever its lag.
     pub fn deadline(&self, to_move: Option<Side>) -> Option<i64> {
-        Some(self.since? + self.left[to_move?.index()] + LAG_CAP_MS)
+        Some(self.since? + self.left[to_move?] + LAG_CAP_MS)
     }
 
     /// The clocks after `mover` moved at `now` (network `lag_ms`), `both_moved` telling whether
@@ -189,15 +189,14 @@ impl Clock {
         over: bool,
     ) -> Clock {
         let mut c = *self;
-        let i = mover.index();
         match self.control {
             TimeControl::RealTime { increment_ms, .. } => {
-                c.left[i] = (c.left[i] - self.used(now, lag_ms)).max(0);
+                c.left[mover] = (c.left[mover] - self.used(now, lag_ms)).max(0);
                 if self.since.is_some() {
-                    c.left[i] += increment_ms;
+                    c.left[mover] += increment_ms;
                 }
             }
-            TimeControl::Correspondence { .. } => c.left[i] = self.control.start_ms(),
+            TimeControl::Correspondence { .. } => c.left[mover] = self.control.start_ms(),
         }
         c.since = (both_moved && !over).then_some(now);
         c
@@ -208,7 +207,7 @@ impl Clock {
     pub fn stopped(&self, to_move: Option<Side>, now: i64) -> Clock {
         let mut c = *self;
         if let Some(side) = to_move {
-            c.left[side.index()] = self.left_at(side, to_move, now);
+            c.left[side] = self.left_at(side, to_move, now);
         }
         c.since = None;
         c
@@ -251,24 +250,30 @@ mod tests {
         let c = Clock::new(TimeControl::parse("1+2").unwrap());
         // The first moves of each side are free and start the clocks.
         let c = c.after_move(S, 1_000, 0, false, false);
-        assert_eq!((c.left, c.since), ([60_000, 60_000], None));
+        assert_eq!((c.left, c.since), (BySide::new(60_000, 60_000), None));
         let c = c.after_move(N, 9_000, 0, true, false);
-        assert_eq!((c.left, c.since), ([60_000, 60_000], Some(9_000)));
+        assert_eq!(
+            (c.left, c.since),
+            (BySide::new(60_000, 60_000), Some(9_000))
+        );
         // South thinks 10 s, with 200 ms of network: charged 9.8 s, then 2 s back.
         let c = c.after_move(S, 19_000, 200, true, false);
-        assert_eq!((c.left, c.since), ([52_200, 60_000], Some(19_000)));
+        assert_eq!(
+            (c.left, c.since),
+            (BySide::new(52_200, 60_000), Some(19_000))
+        );
         // A client claiming 5 s of lag gets the cap.
         let c = c.after_move(N, 29_000, 5_000, true, false);
-        assert_eq!(c.left[1], 60_000 - 9_500 + 2_000);
+        assert_eq!(c.left[N], 60_000 - 9_500 + 2_000);
         assert_eq!(c.left_at(S, Some(S), 30_000), 51_200);
-        assert_eq!(c.left_at(N, Some(S), 30_000), c.left[1]);
+        assert_eq!(c.left_at(N, Some(S), 30_000), c.left[N]);
     }
 
     #[test]
     fn the_flag_falls_when_the_time_is_used_up_allowance_included() {
         let c = Clock {
             control: TimeControl::parse("1+0").unwrap(),
-            left: [1_000, 60_000],
+            left: BySide::new(1_000, 60_000),
             since: Some(10_000),
         };
         assert!(!c.flagged(S, 10_999, 0));
@@ -281,7 +286,7 @@ mod tests {
         assert_eq!(c.deadline(Some(S)), Some(11_500));
         assert_eq!(c.deadline(None), None);
         let stopped = c.stopped(Some(S), 10_400);
-        assert_eq!((stopped.left[0], stopped.since), (600, None));
+        assert_eq!((stopped.left[S], stopped.since), (600, None));
     }
 
     #[test]
@@ -291,7 +296,7 @@ mod tests {
             .after_move(S, 0, 0, false, false)
             .after_move(N, 1_000, 0, true, false);
         let c = c.after_move(S, 2 * DAY_MS, 0, true, false);
-        assert_eq!(c.left, [3 * DAY_MS, 3 * DAY_MS]);
+        assert_eq!(c.left, BySide::both(3 * DAY_MS));
         assert_eq!(
             c.deadline(Some(N)),
             Some(2 * DAY_MS + 3 * DAY_MS + LAG_CAP_MS)
@@ -305,6 +310,6 @@ mod tests {
             .after_move(N, 100, 0, true, false)
             .after_move(S, 1_100, 0, true, true);
         assert_eq!(c.since, None);
-        assert_eq!(c.left[0], 300_000 - 1_000 + 3_000);
+        assert_eq!(c.left[S], 300_000 - 1_000 + 3_000);
     }
 }

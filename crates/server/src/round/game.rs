@@ -8,9 +8,9 @@
 pub use super::fairness::{claim_after_ms, first_move_ms, MIN_RATED_PLIES};
 pub use super::mode::{Mode, Player};
 pub use super::offer::{Offer, OfferKind};
-pub use super::status::{parse_outcome, status_after, Status};
+pub use super::status::{status_after, Status};
 pub use super::termination::{Termination, MAX_RECORDED};
-use anywoli_core::{lottery_draw, Move, Outcome, Position, Rules, Side};
+use anywoli_core::{lottery_draw, BySide, Line, Move, Position, Rules, Side};
 
 use crate::rating::{Category, GameRatings};
 use crate::round::clock::{Clock, TimeControl};
@@ -24,9 +24,9 @@ pub struct Game {
     pub updated: i64,
     pub mode: Mode,
     pub rules: Rules,
-    /// South's and North's seats (index with `Side::index`).
-    pub players: [Player; 2],
-    pub(super) secrets: [Option<String>; 2],
+    /// South's and North's seats.
+    pub players: BySide<Player>,
+    pub(super) secrets: BySide<Option<String>>,
     pub start: Position,
     pub moves: Vec<Move>,
     pub pos: Position,
@@ -49,12 +49,12 @@ pub struct Game {
     pub clock: Option<Clock>,
     /// Whether each side (South, North) has moved at least once: the clocks run, and the game
     /// can no longer be aborted, once both have.
-    pub moved: [bool; 2],
+    pub moved: BySide<bool>,
     /// An offer waiting for the other player (between people).
     pub offer: Option<Offer>,
     /// Since when each side's player (South, North) has had no connection to the game, as
     /// stored: an opponent away long enough lets the other claim the win.
-    pub away: [Option<i64>; 2],
+    pub away: BySide<Option<i64>>,
     /// The engine is choosing (or storing) a move for this game.
     pub thinking: bool,
     /// Who plays it by name, and whether it counts for ratings.
@@ -65,7 +65,7 @@ pub struct Game {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct People {
     /// The account names holding South's and North's seats (none: anonymous, or the computer).
-    pub accounts: [Option<String>; 2],
+    pub accounts: BySide<Option<String>>,
     /// The game changes both players' ratings (both seats then belong to accounts).
     pub rated: bool,
     /// Listed while it is played (lobby games, and games their players made public).
@@ -91,8 +91,8 @@ pub struct NewGame {
     pub at: i64,
     pub mode: Mode,
     pub rules: Rules,
-    pub players: [Player; 2],
-    pub secrets: [Option<String>; 2],
+    pub players: BySide<Player>,
+    pub secrets: BySide<Option<String>>,
     pub start: Position,
     pub hints: bool,
     pub invite: Option<String>,
@@ -126,9 +126,9 @@ impl Game {
             flips: 0,
             engine: None,
             clock: n.clock.map(Clock::new),
-            moved: [false; 2],
+            moved: BySide::both(false),
             offer: None,
-            away: [None; 2],
+            away: BySide::both(None),
             thinking: false,
             people: n.people,
         }
@@ -151,8 +151,8 @@ impl Game {
         let wait = first_move_ms(self.category()?)?;
         let side = self.pos.to_move()?;
         let both_seated = self.secrets.iter().all(Option::is_some);
-        let people = self.mode == Mode::Friend && self.players == [Player::Human; 2];
-        (self.is_playing() && people && both_seated && !self.moved[side.index()])
+        let people = self.mode == Mode::Friend && self.players == BySide::both(Player::Human);
+        (self.is_playing() && people && both_seated && !self.moved[side])
             .then_some(self.updated + wait)
     }
 
@@ -176,11 +176,7 @@ impl Game {
                     Some(Termination::Resignation | Termination::Agreement | Termination::Abandoned),
                 ..
             } if self.moves.len() < MIN_RATED_PLIES => None,
-            Status::Over { outcome, .. } => Some(match outcome {
-                Outcome::Win(Side::South) => 1.0,
-                Outcome::Win(Side::North) => 0.0,
-                Outcome::Draw => 0.5,
-            }),
+            Status::Over { outcome, .. } => Some(outcome.score_for(Side::South)),
             _ => None,
         }
     }
@@ -201,7 +197,7 @@ impl Game {
         [Side::South, Side::North]
             .into_iter()
             .filter(|s| {
-                self.secrets[s.index()]
+                self.secrets[*s]
                     .as_deref()
                     .is_some_and(|held| constant_time_eq(held.as_bytes(), secret.as_bytes()))
             })
@@ -209,7 +205,7 @@ impl Game {
     }
 
     /// The secrets of both seats, for a rematch (the players keep theirs).
-    pub fn secrets(&self) -> &[Option<String>; 2] {
+    pub fn secrets(&self) -> &BySide<Option<String>> {
         &self.secrets
     }
 
@@ -217,7 +213,7 @@ impl Game {
     pub fn free_seat(&self) -> Option<Side> {
         [Side::South, Side::North]
             .into_iter()
-            .find(|s| self.players[s.index()] == Player::Human && self.secrets[s.index()].is_none())
+            .find(|&s| self.players[s] == Player::Human && self.secrets[s].is_none())
     }
 
     /// Whether `token` opens this game's free seat. A friend game made before invite tokens
@@ -235,7 +231,7 @@ impl Game {
         if !self.is_playing() {
             return None;
         }
-        match self.players[self.pos.to_move()?.index()] {
+        match self.players[self.pos.to_move()?] {
             Player::Computer(level) => Some(level),
             Player::Human => None,
         }
@@ -250,63 +246,14 @@ impl Game {
         }
     }
 
-    /// The number of moves to keep to take back `side`'s last move (with whatever followed
-    /// it); `None` if `side` has not moved.
-    pub fn keep_before_last_move_of(&self, side: Side) -> Option<usize> {
-        self.keep_before_last_move_of_any(&[side])
-    }
-
-    /// The same for the last move of any of `sides` (a take-back by who holds both seats of
-    /// one screen, or against the computer, which undoes the computer's replies too).
-    pub fn keep_before_last_move_of_any(&self, sides: &[Side]) -> Option<usize> {
-        let mut p = self.start;
-        let mut keep = None;
-        for (k, &mv) in self.moves.iter().enumerate() {
-            if p.to_move().is_some_and(|s| sides.contains(&s)) {
-                keep = Some(k);
-            }
-            if p.play(mv).is_err() {
-                break;
-            }
-        }
-        keep
+    /// The game's moves from its start: its positions, and how far a take-back goes.
+    pub fn line(&self) -> Line<'_> {
+        Line::new(self.start, &self.moves)
     }
 
     /// Whether the game can still be called off: it goes on and a side has not moved yet.
     pub fn can_abort(&self) -> bool {
-        self.is_playing() && self.moved != [true, true]
-    }
-
-    /// The position after the first `n` moves (every stored move was checked when played).
-    pub fn position_after(&self, n: usize) -> Position {
-        let mut p = self.start;
-        for &mv in &self.moves[..n.min(self.moves.len())] {
-            if p.play(mv).is_err() {
-                break;
-            }
-        }
-        p
-    }
-
-    /// The positions from the start through every move.
-    pub fn positions(&self) -> Vec<String> {
-        let mut out = Vec::with_capacity(self.moves.len() + 1);
-        let mut p = self.start;
-        out.push(p.to_string());
-        for &mv in &self.moves {
-            if p.play(mv).is_err() {
-                break;
-            }
-            out.push(p.to_string());
-        }
-        out
-    }
-
-    /// The position before move `n` (counting from 1), if there is such a move.
-    pub fn before_move(&self, n: usize) -> Option<Position> {
-        (1..=self.moves.len())
-            .contains(&n)
-            .then(|| self.position_after(n - 1))
+        self.is_playing() && self.moved != BySide::both(true)
     }
 }
 
@@ -330,8 +277,8 @@ mod tests {
             at: 0,
             mode: Mode::Local,
             rules: Rules::Anywoli,
-            players: [Player::Human; 2],
-            secrets: [Some("s".into()), Some("s".into())],
+            players: BySide::both(Player::Human),
+            secrets: BySide::both(Some("s".into())),
             start: Position::start(Rules::Anywoli),
             hints: true,
             invite: None,
@@ -373,6 +320,19 @@ mod tests {
         assert_eq!(back.status, g.status);
         assert_eq!(back.to_row(), g.to_row());
         assert_eq!(g.status_columns().1, "1-0");
+    }
+
+    #[test]
+    fn a_damaged_row_names_its_first_bad_move() {
+        let damage = |moves: &[&str]| {
+            let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+            Game::from_row(local().to_row(), &moves).unwrap_err().what
+        };
+        let good = Game::from_row(local().to_row(), &["e".into(), "F".into()]).unwrap();
+        assert_eq!(good.moved, BySide::both(true));
+        // South's hole on North's turn, before a move that does not read.
+        assert!(damage(&["e", "a", "?"]).starts_with("move 2: "));
+        assert!(damage(&["e", "F", "?", "a"]).starts_with("move 3: "));
     }
 
     #[test]

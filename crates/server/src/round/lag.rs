@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use anywoli_core::Side;
+use anywoli_core::{BySide, Side};
 
 /// A seat's measured round trips kept: the last five pings, about two minutes.
 const KEPT: usize = 5;
@@ -13,12 +13,12 @@ pub const LAG_JITTER_MS: i64 = 100;
 
 /// The last round trips measured on each seat's sockets (milliseconds, newest last).
 #[derive(Debug, Default)]
-pub struct SeatLags([VecDeque<i64>; 2]);
+pub struct SeatLags(BySide<VecDeque<i64>>);
 
 impl SeatLags {
     /// A round trip measured on one of `side`'s sockets (its ping and the pong).
     pub fn note(&mut self, side: Side, rtt_ms: i64) {
-        let l = &mut self.0[side.index()];
+        let l = &mut self.0[side];
         l.push_back(rtt_ms.max(0));
         while l.len() > KEPT {
             l.pop_front();
@@ -29,7 +29,7 @@ impl SeatLags {
     /// trips, plus [`LAG_JITTER_MS`]; just that jitter when no socket of the seat answered a
     /// ping. The clock caps it at `LAG_CAP_MS` besides.
     pub fn allowed(&self, side: Side) -> i64 {
-        self.0[side.index()].iter().copied().max().unwrap_or(0) + LAG_JITTER_MS
+        self.0[side].iter().copied().max().unwrap_or(0) + LAG_JITTER_MS
     }
 }
 

@@ -27,7 +27,12 @@ pub fn persist(store: &Store, change: &Change, after: &Game) -> StoreResult<Opti
     let (status, result, termination) = after.status_columns();
     let rate = match (after.score_to_rate(), after.category()) {
         (Some(score_south), Some(category)) => Some(RateGame {
-            names: after.people.accounts.clone().map(Option::unwrap_or_default),
+            names: after
+                .people
+                .accounts
+                .clone()
+                .map(Option::unwrap_or_default)
+                .into(),
             category: category.name().to_string(),
             rules: after.rules.name().to_string(),
             score_south,
@@ -70,7 +75,9 @@ fn stored(
             account,
             ..
         } => store.claim_seat(head, seat.index(), secret, account.as_deref()),
-        Change::Seating { accounts, public } => store.set_seating(head, accounts.clone(), *public),
+        Change::Seating { accounts, public } => {
+            store.set_seating(head, accounts.clone().into(), *public)
+        }
         Change::Rematch { next } => store.create_rematch(head, &next.to_row()),
     }
 }

@@ -1,14 +1,15 @@
 //! A game as a record (docs/record-format.md): written for export, read for an import.
 
-use anywoli_core::{lottery_draw, PlayError, Record, Rules, Side};
+use anywoli_core::{lottery_draw, IllegalMove, Record, Rules, Side};
 
-use super::game::{parse_outcome, Game, NewGame, Player, Status, Termination};
+use super::game::{Game, NewGame, Player, Status, Termination};
 
 /// Why a record cannot become a game.
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
-    #[error("move {n} is illegal: {error}")]
-    IllegalMove { n: usize, error: PlayError },
+    /// `move {n} is illegal: {error}`.
+    #[error(transparent)]
+    IllegalMove(#[from] IllegalMove),
 }
 
 impl Game {
@@ -16,15 +17,10 @@ impl Game {
     pub fn from_record(n: NewGame, rec: &Record) -> Result<Game, RecordError> {
         let mut g = Game::new(n);
         g.start = rec.start;
-        g.pos = rec.start;
-        for (i, &mv) in rec.moves.iter().enumerate() {
-            g.pos
-                .play(mv)
-                .map_err(|error| RecordError::IllegalMove { n: i + 1, error })?;
-        }
+        g.pos = rec.line().end()?;
         g.moves = rec.moves.clone();
         let recorded = rec.tag("Termination").map(Termination::from_record);
-        g.status = match (g.pos.outcome(), parse_outcome(&rec.result)) {
+        g.status = match (g.pos.outcome(), rec.result.parse().ok()) {
             (Some(outcome), _) => Status::Over {
                 outcome,
                 termination: recorded.or(Some(Termination::Recorded("recorded".into()))),
@@ -62,17 +58,14 @@ impl Game {
                 "North"
             };
             if r.tag(tag).is_none() {
-                let name = match (
-                    self.players[side.index()],
-                    &self.people.accounts[side.index()],
-                ) {
+                let name = match (self.players[side], &self.people.accounts[side]) {
                     (Player::Human, Some(account)) => account.clone(),
                     (Player::Human, None) => "Player".to_string(),
                     (Player::Computer(l), _) => format!("Anywoli engine, level {l}"),
                 };
                 r.set_tag(tag, &name);
             }
-            if let Some(shown) = self.people.ratings.start[side.index()] {
+            if let Some(shown) = self.people.ratings.start[side] {
                 r.set_tag(&format!("{tag}Rating"), &format!("{:.0}", shown.rating));
             }
         }

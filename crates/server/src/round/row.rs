@@ -1,10 +1,10 @@
 //! A game in the store's form: the row (everything but the moves) and back, every move
 //! replayed.
 
-use anywoli_core::{parse_position, Move, Rules};
+use anywoli_core::{parse_position, IllegalMove, Line, Move, ParseMoveError, Position, Rules};
 
 use super::clock::{Clock, TimeControl};
-use super::game::{parse_outcome, Game, Mode, Offer, People, Player, Status, Termination};
+use super::game::{Game, Mode, Offer, People, Player, Status, Termination};
 use crate::rating::GameRatings;
 use crate::store::{ClockRow, GameRow};
 
@@ -34,23 +34,13 @@ impl Game {
         for (i, s) in row.seats.iter().enumerate() {
             players[i] = Player::from_db(s).ok_or_else(|| bad(format!("seat {s}")))?;
         }
-        let mut pos = start;
-        let mut mv_list = Vec::with_capacity(moves.len());
-        let mut moved = [false; 2];
-        for (i, m) in moves.iter().enumerate() {
-            let mv: Move = m.parse().map_err(|e| bad(format!("move {}: {e}", i + 1)))?;
-            if let Some(side) = pos.to_move() {
-                moved[side.index()] = true;
-            }
-            pos.play(mv)
-                .map_err(|e| bad(format!("move {}: {e}", i + 1)))?;
-            mv_list.push(mv);
-        }
+        let (mv_list, pos) = replayed(start, moves).map_err(|e| bad(e.to_string()))?;
+        let moved = Line::new(start, &mv_list).sides_moved();
         let clock = match &row.clock {
             None => None,
             Some(c) => Some(Clock {
                 control: TimeControl::parse(&c.control).map_err(|e| bad(e.to_string()))?,
-                left: c.left,
+                left: c.left.into(),
                 since: c.since,
             }),
         };
@@ -58,8 +48,10 @@ impl Game {
             "playing" => Status::Playing,
             "aborted" => Status::Aborted,
             "over" => Status::Over {
-                outcome: parse_outcome(&row.result)
-                    .ok_or_else(|| bad(format!("result {}", row.result)))?,
+                outcome: row
+                    .result
+                    .parse()
+                    .map_err(|_| bad(format!("result {}", row.result)))?,
                 termination: row.termination.as_deref().map(Termination::from_db),
             },
             other => return Err(bad(format!("status {other}"))),
@@ -71,8 +63,8 @@ impl Game {
             updated: row.updated,
             mode,
             rules,
-            players,
-            secrets: row.secrets,
+            players: players.into(),
+            secrets: row.secrets.into(),
             start,
             moves: mv_list,
             pos,
@@ -87,10 +79,10 @@ impl Game {
             clock,
             moved,
             offer: row.offer.as_deref().and_then(Offer::from_db),
-            away: row.away,
+            away: row.away.into(),
             thinking: false,
             people: People {
-                accounts: row.accounts,
+                accounts: row.accounts.into(),
                 rated: row.rated,
                 public: row.public,
                 ratings: GameRatings::from_json(row.ratings.as_deref()),
@@ -109,8 +101,8 @@ impl Game {
             rules: self.rules.name().to_string(),
             seed: self.rules.seed().unwrap_or(0).to_string(),
             start: self.start.to_string(),
-            seats: [self.players[0].to_db(), self.players[1].to_db()],
-            secrets: self.secrets.clone(),
+            seats: self.players.map(Player::to_db).into(),
+            secrets: self.secrets.clone().into(),
             status: status.to_string(),
             result: result.to_string(),
             termination,
@@ -122,13 +114,13 @@ impl Game {
             engine: self.engine.clone(),
             clock: self.clock.map(|c| ClockRow {
                 control: c.control.name(),
-                left: c.left,
+                left: c.left.into(),
                 since: c.since,
                 deadline: self.deadline(),
             }),
             offer: self.offer.map(Offer::to_db),
-            away: self.away,
-            accounts: self.people.accounts.clone(),
+            away: self.away.into(),
+            accounts: self.people.accounts.clone().into(),
             rated: self.people.rated,
             public: self.people.public,
             ratings: self.people.ratings.to_json(),
@@ -150,5 +142,37 @@ impl Game {
             ),
             Status::Aborted => ("aborted", "*", None),
         }
+    }
+}
+
+/// A stored move that does not read back, or cannot be played; `n` counts from 1.
+#[derive(Debug, thiserror::Error)]
+enum BadMove {
+    #[error("move {n}: {error}")]
+    Unread { n: usize, error: ParseMoveError },
+    #[error("move {}: {}", .0.n, .0.error)]
+    Illegal(IllegalMove),
+}
+
+/// A stored game's moves read and replayed from `start`, with the position after them; the
+/// first move that does not read or cannot be played otherwise.
+fn replayed(start: Position, moves: &[String]) -> Result<(Vec<Move>, Position), BadMove> {
+    // The moves up to the first that does not read; an illegal one before it is the first
+    // thing wrong.
+    let mut read = Vec::with_capacity(moves.len());
+    let mut unread = None;
+    for (i, m) in moves.iter().enumerate() {
+        match m.parse::<Move>() {
+            Ok(mv) => read.push(mv),
+            Err(error) => {
+                unread = Some(BadMove::Unread { n: i + 1, error });
+                break;
+            }
+        }
+    }
+    let end = Line::new(start, &read).end().map_err(BadMove::Illegal)?;
+    match unread {
+        Some(e) => Err(e),
+        None => Ok((read, end)),
     }
 }

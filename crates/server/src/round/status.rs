@@ -1,6 +1,6 @@
 //! Whether a game goes on, and how it ended.
 
-use anywoli_core::{EndReason, Event as CoreEvent, Outcome, Side, Trace};
+use anywoli_core::{EndReason, Event as CoreEvent, Outcome, Trace};
 
 use super::termination::Termination;
 
@@ -14,16 +14,6 @@ pub enum Status {
     },
     /// Ended before each side had moved once: no result, no rating.
     Aborted,
-}
-
-/// `1-0`, `0-1`, `1/2-1/2` as an outcome.
-pub fn parse_outcome(s: &str) -> Option<Outcome> {
-    match s {
-        "1-0" => Some(Outcome::Win(Side::South)),
-        "0-1" => Some(Outcome::Win(Side::North)),
-        "1/2-1/2" => Some(Outcome::Draw),
-        _ => None,
-    }
 }
 
 /// The status a position reached by `trace` leaves the game in.

@@ -117,7 +117,7 @@ pub struct ClockView {
 
 impl SeatView {
     fn of(g: &Game, side: Side) -> SeatView {
-        let p = g.players[side.index()];
+        let p = g.players[side];
         SeatView {
             kind: match p {
                 Player::Human => "human",
@@ -127,9 +127,9 @@ impl SeatView {
                 Player::Computer(l) => Some(l),
                 Player::Human => None,
             },
-            taken: p == Player::Human && g.secrets()[side.index()].is_some(),
-            player: g.people.accounts[side.index()].clone(),
-            rating: g.people.ratings.start[side.index()],
+            taken: p == Player::Human && g.secrets()[side].is_some(),
+            player: g.people.accounts[side].clone(),
+            rating: g.people.ratings.start[side],
         }
     }
 }
@@ -137,14 +137,14 @@ impl SeatView {
 impl AwayView {
     fn of(g: &Game) -> AwayView {
         let now = crate::dates::now_ms();
-        let since = |i: usize| {
-            g.away[i]
+        let since = |side: Side| {
+            g.away[side]
                 .filter(|_| g.is_playing())
                 .map(|t| (now - t).max(0))
         };
         AwayView {
-            south: since(0),
-            north: since(1),
+            south: since(Side::South),
+            north: since(Side::North),
             claim_after: crate::round::game::claim_after_ms(g.category()),
         }
     }

@@ -11,7 +11,7 @@ use crate::error::ErrorCode;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-use anywoli_core::{Move, Position, Side};
+use anywoli_core::{BySide, Move, Position, Side};
 use anywoli_engine::{level_spec, ClockLeft, LevelPlayer, Player as _};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
@@ -168,7 +168,7 @@ struct Round {
     /// The deadline a [`Command::FlagCheck`] is on its way for.
     flag_timer: Option<i64>,
     /// The connections of each seat's player to this game on this server instance.
-    here: [u32; 2],
+    here: BySide<u32>,
     /// The round trips measured on each seat's sockets: what a move's lag claim is bounded by.
     lags: SeatLags,
 }
@@ -191,7 +191,7 @@ pub async fn run(
         retries: 0,
         recheck: false,
         flag_timer: None,
-        here: [0; 2],
+        here: BySide::both(0),
         lags: Default::default(),
     };
     // The work of a command is boxed: a round waits for commands most of its life, and an
@@ -278,8 +278,8 @@ impl Round {
         if !g.is_playing() {
             return;
         }
-        if let Some(name) = &g.people.accounts[side.index()] {
-            let opponent = g.people.accounts[side.opponent().index()].as_deref();
+        if let Some(name) = &g.people.accounts[side] {
+            let opponent = g.people.accounts[side.opponent()].as_deref();
             rounds.ctx.listener.your_move(name, &g.id, opponent);
         }
     }

@@ -35,14 +35,13 @@ impl Round {
         if self.game.mode != Mode::Friend {
             return Ok(held);
         }
-        let i = side.index();
-        self.here[i] = if here {
-            self.here[i] + 1
+        self.here[*side] = if here {
+            self.here[*side] + 1
         } else {
-            self.here[i].saturating_sub(1)
+            self.here[*side].saturating_sub(1)
         };
-        let away = (self.here[i] == 0).then(now_ms);
-        if self.game.is_playing() && away.is_some() != self.game.away[i].is_some() {
+        let away = (self.here[*side] == 0).then(now_ms);
+        if self.game.is_playing() && away.is_some() != self.game.away[*side].is_some() {
             self.commit(Change::Presence { side: *side, away }).await?;
         }
         Ok(held)

@@ -54,7 +54,7 @@ impl Round {
         next.engine = m.engine.clone();
         // The clocks as the instance that took the move set them (with the mover's lag).
         if let (Some(mine), Some(theirs)) = (next.clock.as_mut(), m.clock.as_ref()) {
-            mine.left = theirs.left;
+            mine.left = theirs.left.into();
             mine.since = theirs.since;
         }
         self.game = next;

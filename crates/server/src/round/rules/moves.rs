@@ -76,9 +76,7 @@ pub fn take_back(g: &Game, held: &[Side], at: i64) -> Result<Change, Refusal> {
     }
     // Back to the last position where one of the caller's seats was to move, so that a
     // take-back against the computer also undoes the computer's replies.
-    let keep = g
-        .keep_before_last_move_of_any(held)
-        .ok_or(Refusal::NoMoveOfYours)?;
+    let keep = g.line().take_back_to(held).ok_or(Refusal::NoMoveOfYours)?;
     Ok(Change::TakeBack { keep, at })
 }
 

@@ -42,7 +42,7 @@ pub fn offer(g: &Game, me: Side, kind: OfferKind) -> Result<OfferStep, Refusal> 
         }
         None => {}
     }
-    if kind == OfferKind::TakeBack && g.keep_before_last_move_of(me).is_none() {
+    if kind == OfferKind::TakeBack && g.line().take_back_to(&[me]).is_none() {
         return Err(Refusal::NoMoveOfYours);
     }
     Ok(OfferStep::Make(Change::Offer(Offer { kind, by: me })))
@@ -64,7 +64,8 @@ pub fn answer(g: &Game, me: Side, accept: bool, at: i64) -> Result<Change, Refus
         OfferKind::Draw => Change::Draw { at },
         OfferKind::TakeBack => {
             let keep = g
-                .keep_before_last_move_of(offer.by)
+                .line()
+                .take_back_to(&[offer.by])
                 .ok_or(Refusal::NoMoveToTakeBack)?;
             Change::TakeBack { keep, at }
         }
@@ -78,7 +79,7 @@ pub fn claim(g: &Game, me: Side, now: i64) -> Result<Change, Refusal> {
     }
     let wait_ms = claim_after_ms(g.category()).ok_or(Refusal::ClockDecides)?;
     let other = me.opponent();
-    let since = g.away[other.index()].ok_or(Refusal::OpponentHere { other })?;
+    let since = g.away[other].ok_or(Refusal::OpponentHere { other })?;
     let gone_ms = now - since;
     if gone_ms < wait_ms {
         return Err(Refusal::TooSoonToClaim {

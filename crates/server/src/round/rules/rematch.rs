@@ -1,6 +1,6 @@
 //! The next game between the same players, sides changed.
 
-use anywoli_core::{Position, Rules};
+use anywoli_core::{BySide, Position, Rules};
 
 use super::Refusal;
 use crate::rating::GameRatings;
@@ -20,30 +20,29 @@ pub fn rematch_of(g: &Game, id: String, at: i64, seed: u64) -> Result<Game, Refu
     let rules = Rules::from_name(g.rules.name(), seed).unwrap_or(g.rules);
     // The players change sides and keep their secrets, so each browser already holds the key
     // to its new seat.
-    let [s, n] = g.secrets().clone();
     Ok(Game::new(NewGame {
         id,
         at,
         mode: g.mode,
         rules,
-        players: [g.players[1], g.players[0]],
-        secrets: [n, s],
+        players: g.players.swapped(),
+        secrets: g.secrets().clone().swapped(),
         start: Position::start(rules),
         hints: g.hints,
         invite: None,
         clock: g.clock.map(|c| c.control),
         // A rated game's rematch is rated too, each player's rating as the last game left it.
         people: People {
-            accounts: [g.people.accounts[1].clone(), g.people.accounts[0].clone()],
+            accounts: g.people.accounts.clone().swapped(),
             rated: g.people.rated,
             public: g.people.public,
             ratings: match g.people.ratings.change {
                 Some([s, n]) => GameRatings {
-                    start: [Some(n.into()), Some(s.into())],
+                    start: BySide::new(Some(n.into()), Some(s.into())),
                     change: None,
                 },
                 None => GameRatings {
-                    start: [g.people.ratings.start[1], g.people.ratings.start[0]],
+                    start: g.people.ratings.start.swapped(),
                     change: None,
                 },
             },

@@ -36,8 +36,8 @@ pub fn own(g: &Game, held: &[Side], name: &str) -> (usize, Option<Change>) {
     let mut accounts = g.people.accounts.clone();
     let mut owned = 0;
     for side in held {
-        if accounts[side.index()].is_none() {
-            accounts[side.index()] = Some(name.to_string());
+        if accounts[*side].is_none() {
+            accounts[*side] = Some(name.to_string());
             owned += 1;
         }
     }

@@ -1,6 +1,6 @@
 //! The rules on games in memory: no store, no actor, no clock but the one passed in.
 
-use anywoli_core::{Position, Rules, Side};
+use anywoli_core::{BySide, Position, Rules, Side};
 use axum::http::StatusCode;
 
 use super::*;
@@ -23,8 +23,8 @@ fn game(mode: Mode, players: [Player; 2], clock: Option<&str>) -> Game {
         at: 1_000,
         mode,
         rules: Rules::Anywoli,
-        players,
-        secrets,
+        players: players.into(),
+        secrets: secrets.into(),
         start: Position::start(Rules::Anywoli),
         hints: true,
         invite: None,
@@ -287,8 +287,8 @@ fn the_free_seat_opens_to_its_invite_only() {
         at: 0,
         mode: Mode::Friend,
         rules: Rules::Anywoli,
-        players: [Player::Human; 2],
-        secrets: [Some(SOUTH.into()), None],
+        players: BySide::both(Player::Human),
+        secrets: BySide::new(Some(SOUTH.into()), None),
         start: Position::start(Rules::Anywoli),
         hints: false,
         invite: Some("t0ken".into()),
@@ -303,7 +303,7 @@ fn the_free_seat_opens_to_its_invite_only() {
     assert_eq!(seat, Side::North);
     made.apply(&change);
     assert_eq!(held(&made, "new"), Ok(vec![Side::North]));
-    assert_eq!(made.people.accounts[1].as_deref(), Some("ada"));
+    assert_eq!(made.people.accounts[Side::North].as_deref(), Some("ada"));
 }
 
 #[test]
