@@ -37,7 +37,6 @@ pub fn persist(store: &Store, change: &Change, after: &Game) -> StoreResult<Opti
             rules: after.rules.name().to_string(),
             score_south,
             plies: after.moves.len(),
-            out: Default::default(),
         }),
         _ => None,
     };
@@ -45,10 +44,9 @@ pub fn persist(store: &Store, change: &Change, after: &Game) -> StoreResult<Opti
         status: status.to_string(),
         result: result.to_string(),
         termination,
-        rate: rate.clone(),
+        rate,
     };
-    stored(store, change, after, head, status)?;
-    Ok(rate.and_then(|r| r.out.lock().ok().and_then(|mut o| o.take())))
+    stored(store, change, after, head, status)
 }
 
 fn stored(
@@ -57,27 +55,31 @@ fn stored(
     after: &Game,
     head: Head,
     status: StatusRow,
-) -> StoreResult<()> {
+) -> StoreResult<Option<GameRatings>> {
+    // Only the changes that can end a game can rate it.
+    let unrated = |r: StoreResult<()>| r.map(|()| None);
     match change {
         Change::Move { trace, .. } => {
             store.append_move(head, after.moves.len(), &trace.mv.to_string(), status)
         }
-        Change::TakeBack { keep, .. } => store.truncate_moves(head, *keep),
+        Change::TakeBack { keep, .. } => unrated(store.truncate_moves(head, *keep)),
         Change::Resign { .. }
         | Change::Flag { .. }
         | Change::Abort { .. }
         | Change::Draw { .. }
         | Change::Claim { .. } => store.set_status(head, status),
-        Change::Offer(_) | Change::Decline { .. } | Change::Presence { .. } => store.touch(head),
+        Change::Offer(_) | Change::Decline { .. } | Change::Presence { .. } => {
+            unrated(store.touch(head))
+        }
         Change::Join {
             seat,
             secret,
             account,
             ..
-        } => store.claim_seat(head, seat.index(), secret, account.as_deref()),
+        } => unrated(store.claim_seat(head, seat.index(), secret, account.as_deref())),
         Change::Seating { accounts, public } => {
-            store.set_seating(head, accounts.clone().into(), *public)
+            unrated(store.set_seating(head, accounts.clone().into(), *public))
         }
-        Change::Rematch { next } => store.create_rematch(head, &next.to_row()),
+        Change::Rematch { next } => unrated(store.create_rematch(head, &next.to_row())),
     }
 }

@@ -1,8 +1,6 @@
 //! Players' ratings: a rated game rated in the transaction that ends it (Glicko-2, with the
 //! short-win rule), each change a point of the player's history.
 
-use std::sync::{Arc, Mutex};
-
 use crate::rating::{self, Rating};
 use crate::store::sql::{FromRow, Row, Sql};
 use crate::store::StoreResult;
@@ -41,7 +39,6 @@ pub struct RateGame {
     /// Plies played: a short decisive game between a pair that had `SHORT_WINS_PER_DAY` of
     /// them already changes no rating.
     pub plies: usize,
-    pub out: Arc<Mutex<Option<rating::GameRatings>>>,
 }
 
 /// A decisive game shorter than this is *short*: almost no game of Anywoli ends by its rules
@@ -90,7 +87,7 @@ pub(in crate::store) fn rate(
     at: i64,
     start: Option<&str>,
     r: &RateGame,
-) -> StoreResult<()> {
+) -> StoreResult<rating::GameRatings> {
     let mut before = [Rating::DEFAULT; 2];
     let mut idle = [0i64; 2];
     for (i, name) in r.names.iter().enumerate() {
@@ -99,7 +96,7 @@ pub(in crate::store) fn rate(
     let short = r.plies < SHORT_GAME_PLIES && r.score_south != 0.5;
     if short && short_wins_of_pair(db, id, at, &r.names)? >= SHORT_WINS_PER_DAY {
         // Shown as a change of nothing, so that both players see why nothing moved.
-        return record_change(db, id, start, before, before, r);
+        return record_change(db, id, start, before, before);
     }
     let after = rating::after_rated_game(before, idle, r.score_south);
     for (name, a) in r.names.iter().zip(after) {
@@ -127,7 +124,7 @@ pub(in crate::store) fn rate(
         };
         add_point(db, name, &point)?;
     }
-    record_change(db, id, start, before, after, r)
+    record_change(db, id, start, before, after)
 }
 
 /// A player's rating in the game's category and rules before it (made at the default if
@@ -191,16 +188,15 @@ pub(super) fn add_point(db: &mut dyn Sql, name: &str, p: &RatingPoint) -> StoreR
     Ok(())
 }
 
-/// Writes what game `id` did to its players' ratings into its `ratings` column, and hands it
-/// to the caller through `r.out`.
+/// Writes what game `id` did to its players' ratings into its `ratings` column, and returns
+/// it.
 fn record_change(
     db: &mut dyn Sql,
     id: &str,
     start: Option<&str>,
     before: [Rating; 2],
     after: [Rating; 2],
-    r: &RateGame,
-) -> StoreResult<()> {
+) -> StoreResult<rating::GameRatings> {
     let mut ratings = rating::GameRatings::from_json(start);
     ratings.change = Some([
         rating::Change::new(before[0], after[0]),
@@ -210,10 +206,7 @@ fn record_change(
         "UPDATE games SET ratings = $2 WHERE id = $1",
         &[id.into(), ratings.to_json().into()],
     )?;
-    if let Ok(mut out) = r.out.lock() {
-        *out = Some(ratings);
-    }
-    Ok(())
+    Ok(ratings)
 }
 
 impl FromRow for Rating {

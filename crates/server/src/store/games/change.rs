@@ -3,6 +3,7 @@
 //! `Conn::change`), what follows from it, and the new game a rematch makes.
 
 use super::{ClockRow, EngineClaim, GameRow, Head, StatusRow};
+use crate::rating::GameRatings;
 use crate::store::sql::{Sql, Val};
 use crate::store::{Conn, StoreError, StoreResult};
 
@@ -116,14 +117,15 @@ fn run(c: &mut dyn Conn, head: &Head, change: &GameChange, more: Vec<Val>) -> St
     }
 }
 
-/// Appends move `ply` with the game's new status (rating it if it ends).
+/// Appends move `ply` with the game's new status (rating it if it ends: then its ratings'
+/// change).
 pub(crate) fn append_move(
     c: &mut dyn Conn,
     head: &Head,
     ply: i64,
     mv: &str,
     status: &StatusRow,
-) -> StoreResult<()> {
+) -> StoreResult<Option<GameRatings>> {
     let mut more = status_params(head, status);
     more.extend([ply.into(), mv.into()]);
     run(c, head, &APPEND_MOVE, more)?;
@@ -135,8 +137,12 @@ pub(crate) fn truncate_moves(c: &mut dyn Conn, head: &Head, keep: i64) -> StoreR
     run(c, head, &TRUNCATE_MOVES, vec![head.at.into(), keep.into()])
 }
 
-/// The game's new status (rating it if it ends).
-pub(crate) fn set_status(c: &mut dyn Conn, head: &Head, status: &StatusRow) -> StoreResult<()> {
+/// The game's new status (rating it if it ends: then its ratings' change).
+pub(crate) fn set_status(
+    c: &mut dyn Conn,
+    head: &Head,
+    status: &StatusRow,
+) -> StoreResult<Option<GameRatings>> {
     run(c, head, &SET_STATUS, status_params(head, status))?;
     rate(c, head, status)
 }
@@ -218,9 +224,9 @@ fn status_params(head: &Head, s: &StatusRow) -> Vec<Val> {
 }
 
 /// The ratings of a rated game that `status` ends (see `accounts::rate`).
-fn rate(c: &mut dyn Conn, head: &Head, status: &StatusRow) -> StoreResult<()> {
+fn rate(c: &mut dyn Conn, head: &Head, status: &StatusRow) -> StoreResult<Option<GameRatings>> {
     let Some(rate) = &status.rate else {
-        return Ok(());
+        return Ok(None);
     };
     let db = c.sql();
     let start = db
@@ -232,7 +238,7 @@ fn rate(c: &mut dyn Conn, head: &Head, status: &StatusRow) -> StoreResult<()> {
         .map(|r| r.opt_text("ratings"))
         .transpose()?
         .flatten();
-    crate::store::accounts::rate(db, &head.id, head.at, start.as_deref(), rate)
+    crate::store::accounts::rate(db, &head.id, head.at, start.as_deref(), rate).map(Some)
 }
 
 /// The refusal of a change checked against a revision the game has left.

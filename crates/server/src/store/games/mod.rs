@@ -10,11 +10,14 @@ mod read;
 
 pub(crate) use change::GameChange;
 pub use list::{Counts, Listing, Outcome, PlayerGames};
+#[cfg(test)]
+pub(in crate::store) use op::GameDone;
 pub(in crate::store) use op::GameOp;
 pub(crate) use read::{due, ids_after, load};
 
 use super::RateGame;
 use super::{Store, StoreResult};
+use crate::rating::GameRatings;
 
 /// One row of `games`: everything about a game but its moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -167,7 +170,7 @@ impl Store {
         ply: usize,
         mv: &str,
         status: StatusRow,
-    ) -> StoreResult<()> {
+    ) -> StoreResult<Option<GameRatings>> {
         self.writer
             .call(GameOp::AppendMove {
                 head,
@@ -175,7 +178,7 @@ impl Store {
                 mv: mv.to_string(),
                 status,
             })
-            .map(drop)
+            .map(|done| done.ratings)
     }
 
     /// Keeps the first `keep` moves and deletes the rest (a take-back); the game is playing.
@@ -188,10 +191,10 @@ impl Store {
             .map(drop)
     }
 
-    pub fn set_status(&self, head: Head, status: StatusRow) -> StoreResult<()> {
+    pub fn set_status(&self, head: Head, status: StatusRow) -> StoreResult<Option<GameRatings>> {
         self.writer
             .call(GameOp::SetStatus { head, status })
-            .map(drop)
+            .map(|done| done.ratings)
     }
 
     /// A change of what the head carries only (an offer made or answered).
@@ -233,15 +236,17 @@ impl Store {
     /// `until`, if nobody holds it or its holder's claim ran out before `now`. True if granted.
     /// The claim changes no revision: it is not a change of the game.
     pub fn claim_engine(&self, id: &str, expect: i64, now: i64, until: i64) -> StoreResult<bool> {
-        self.writer.call(GameOp::ClaimEngine {
-            id: id.to_string(),
-            expect,
-            claim: EngineClaim {
-                owner: self.instance.clone(),
-                until,
-            },
-            now,
-        })
+        self.writer
+            .call(GameOp::ClaimEngine {
+                id: id.to_string(),
+                expect,
+                claim: EngineClaim {
+                    owner: self.instance.clone(),
+                    until,
+                },
+                now,
+            })
+            .map(|done| done.took)
     }
 
     /// Up to `limit` games (of each kind) with something overdue at `now`: an engine claim

@@ -7,11 +7,12 @@ use super::change::{
     touch, truncate_moves,
 };
 use super::{EngineClaim, GameRow, Head, StatusRow};
+use crate::rating::GameRatings;
 use crate::store::writer::Change;
 use crate::store::{Conn, Heard, HeardMove, StoreResult};
 
 /// A change of a game (or of who plays its engine's move), owning what it writes; answers
-/// whether it took effect: `ClaimEngine` may not, the others either take effect or fail.
+/// with [`GameDone`].
 pub(in crate::store) enum GameOp {
     CreateGame {
         row: GameRow,
@@ -60,8 +61,17 @@ pub(in crate::store) enum GameOp {
     },
 }
 
+/// What a game change did: whether it took effect (`ClaimEngine` may not; the others take
+/// effect or fail), and the change of its players' ratings if it ended a rated game (written in
+/// the same transaction).
+#[derive(Debug)]
+pub(in crate::store) struct GameDone {
+    pub(in crate::store) took: bool,
+    pub(in crate::store) ratings: Option<GameRatings>,
+}
+
 impl Change for GameOp {
-    type Out = bool;
+    type Out = GameDone;
 
     /// What the other instances must hear of this change once committed: every change of a
     /// game they may hold, with the move if it is one.
@@ -92,7 +102,7 @@ impl Change for GameOp {
         })
     }
 
-    fn apply(&self, c: &mut dyn Conn) -> StoreResult<bool> {
+    fn apply(&self, c: &mut dyn Conn) -> StoreResult<GameDone> {
         match self {
             GameOp::CreateGame { row, moves } => insert_game(c.sql(), row, moves)?,
             GameOp::AppendMove {
@@ -100,9 +110,9 @@ impl Change for GameOp {
                 ply,
                 mv,
                 status,
-            } => append_move(c, head, *ply, mv, status)?,
+            } => return done(append_move(c, head, *ply, mv, status)?),
             GameOp::TruncateMoves { head, keep } => truncate_moves(c, head, *keep)?,
-            GameOp::SetStatus { head, status } => set_status(c, head, status)?,
+            GameOp::SetStatus { head, status } => return done(set_status(c, head, status)?),
             GameOp::Touch { head } => touch(c, head)?,
             GameOp::ClaimSeat {
                 head,
@@ -121,8 +131,22 @@ impl Change for GameOp {
                 expect,
                 claim,
                 now,
-            } => return claim_engine(c.sql(), id, *expect, claim, *now),
+            } => {
+                let took = claim_engine(c.sql(), id, *expect, claim, *now)?;
+                return Ok(GameDone {
+                    took,
+                    ratings: None,
+                });
+            }
         }
-        Ok(true)
+        done(None)
     }
+}
+
+/// A change that took effect, with the ratings' change if it made one.
+fn done(ratings: Option<GameRatings>) -> StoreResult<GameDone> {
+    Ok(GameDone {
+        took: true,
+        ratings,
+    })
 }

@@ -100,7 +100,10 @@ fn a_failing_change_fails_alone_in_its_batch() {
     let (jobs, answers): (Vec<_>, Vec<_>) = ops.into_iter().map(job).unzip();
     writer::run_batch(&mut conn, jobs);
     let answers: Vec<Answer> = answers.iter().map(|a| a.recv().unwrap()).collect();
-    let ok: Vec<Option<bool>> = answers.iter().map(|a| a.as_ref().ok().copied()).collect();
+    let ok: Vec<Option<bool>> = answers
+        .iter()
+        .map(|a| a.as_ref().ok().map(|d| d.took))
+        .collect();
     assert_eq!(
         ok,
         [
@@ -186,7 +189,7 @@ fn a_failed_commit_fails_the_whole_batch() {
         moves: Vec::new(),
     });
     writer::run_batch(&mut conn, vec![j]);
-    assert!(a.recv().unwrap().unwrap());
+    assert!(a.recv().unwrap().unwrap().took);
     drop(conn);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -227,7 +230,7 @@ fn reads_go_on_while_a_batch_is_being_written() {
         assert!(!queued.is_finished(), "answered before its commit");
 
         resume.send(()).unwrap();
-        assert!(held.join().unwrap().unwrap());
+        assert!(held.join().unwrap().unwrap().took);
         queued.join().unwrap().unwrap();
     });
     assert_eq!(store.load("a").unwrap().unwrap().1, ["m1", "m2"]);
@@ -324,7 +327,7 @@ fn dropping_the_store_finishes_what_is_queued() {
     }
     drop(store);
     for a in answers {
-        assert!(a.try_recv().unwrap().unwrap());
+        assert!(a.try_recv().unwrap().unwrap().took);
     }
     let store = Store::open(&path).unwrap();
     assert_eq!(store.load("a").unwrap().unwrap().1.len(), 100);
@@ -381,9 +384,12 @@ fn a_failing_change_fails_alone_in_a_postgres_batch() {
         answers.push(a);
     }
     resume.send(()).unwrap();
-    assert!(held.recv().unwrap().unwrap());
+    assert!(held.recv().unwrap().unwrap().took);
     let answers: Vec<Answer> = answers.iter().map(|a| a.recv().unwrap()).collect();
-    let ok: Vec<Option<bool>> = answers.iter().map(|a| a.as_ref().ok().copied()).collect();
+    let ok: Vec<Option<bool>> = answers
+        .iter()
+        .map(|a| a.as_ref().ok().map(|d| d.took))
+        .collect();
     assert_eq!(
         ok,
         [

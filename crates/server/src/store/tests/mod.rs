@@ -10,7 +10,7 @@ use std::sync::Barrier;
 
 use rusqlite::{params, Connection};
 
-use super::games::GameOp;
+use super::games::{GameDone, GameOp};
 use super::schema;
 use super::writer::{self, Change, Job};
 use super::*;
@@ -91,12 +91,14 @@ fn append(store: &Store, id: &str, ply: usize) -> StoreResult<()> {
 }
 
 fn append_at(store: &Store, id: &str, ply: usize, expect: i64) -> StoreResult<()> {
-    store.append_move(
-        head(id, expect, ply as i64),
-        ply,
-        &format!("m{ply}"),
-        playing(),
-    )
+    store
+        .append_move(
+            head(id, expect, ply as i64),
+            ply,
+            &format!("m{ply}"),
+            playing(),
+        )
+        .map(drop)
 }
 
 /// A job as the store would send it, and where its answer will arrive.
@@ -104,19 +106,22 @@ fn job<C: Change>(change: C) -> (Box<dyn Job>, mpsc::Receiver<StoreResult<C::Out
     writer::job(change)
 }
 
-/// What a [`GameOp`] answers: whether it took effect.
-type Answer = StoreResult<bool>;
+/// What a [`GameOp`] answers: whether it took effect (and a rated game's ratings).
+type Answer = StoreResult<GameDone>;
 
 /// Runs SQL as a change of its own, for tests that need a batch to fail in some way; answers
 /// as a [`GameOp`] does, so that it can share a batch's list with them.
 struct RunSql(&'static str);
 
 impl Change for RunSql {
-    type Out = bool;
+    type Out = GameDone;
 
-    fn apply(&self, c: &mut dyn Conn) -> StoreResult<bool> {
+    fn apply(&self, c: &mut dyn Conn) -> StoreResult<GameDone> {
         c.exec(self.0)?;
-        Ok(true)
+        Ok(GameDone {
+            took: true,
+            ratings: None,
+        })
     }
 }
 
