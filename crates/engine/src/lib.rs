@@ -15,6 +15,7 @@ pub mod protocol;
 pub mod puzzles;
 pub mod review;
 pub mod search;
+pub mod signals;
 pub mod themes;
 pub mod timeman;
 pub mod tt;

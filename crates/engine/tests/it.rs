@@ -9,5 +9,6 @@ mod multipv;
 mod net;
 mod review;
 mod search;
+mod signals;
 mod tablebase;
 mod tt;
