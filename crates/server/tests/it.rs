@@ -30,6 +30,8 @@ mod api;
 mod api_postgres;
 mod community;
 mod community_postgres;
+mod follows;
+mod follows_postgres;
 mod hangups;
 mod hangups_postgres;
 mod instances;
