@@ -20,6 +20,7 @@ mod listener;
 pub mod lobby;
 pub mod memory;
 pub mod metrics;
+mod presence;
 mod proxies;
 mod puzzles;
 pub mod rate_limit;
@@ -148,6 +149,8 @@ fn api_router() -> Router<AppState> {
         .merge(puzzles::router())
         .merge(lessons::router())
         .merge(position::router())
+        .merge(api::follows::router())
+        .merge(api::leaderboards::router())
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
 }

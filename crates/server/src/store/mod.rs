@@ -28,6 +28,7 @@ mod accounts;
 mod follows;
 mod games;
 mod heard;
+mod leaderboards;
 mod lessons;
 mod pg;
 mod puzzle_ratings;
@@ -47,6 +48,7 @@ pub use games::{
     ClockRow, Counts, EngineClaim, GameRow, Head, Listing, Outcome, PlayerGames, StatusRow, Summary,
 };
 pub use heard::{Changed, Heard, HeardMove};
+pub use leaderboards::LeaderRow;
 pub use puzzle_ratings::{Attempt, Rated, RatingRow as PuzzleRatingRow, RatingsDump};
 pub use puzzles::PuzzleRow;
 pub use reviews::ReviewRow;
