@@ -41,6 +41,7 @@ pub struct Inner {
     pub analyses: Arc<SocketCaps>,
     pub presence: crate::presence::Presence,
     pub follow_limits: crate::rate_limit::ClientAndAccount,
+    pub tv: Arc<crate::tv::Tv>,
 }
 
 /// Follows and unfollows a minute, per client and per account, once the burst is spent: a
@@ -130,6 +131,7 @@ impl AppState {
             .map(|(_, h)| h.rsplit_once(':').map_or(h, |(n, _)| n).to_string());
         let hosts = AllowedHosts::new(o.allowed_hosts.iter().cloned().chain(public_host));
         let presence = crate::presence::Presence::new(store.clone());
+        let tv = crate::tv::Tv::new(store.clone(), rounds.clone());
         AppState(Arc::new(Inner {
             store,
             engine,
@@ -150,6 +152,7 @@ impl AppState {
                 FOLLOWS_PER_MINUTE,
                 FOLLOW_BURST,
             ),
+            tv,
         }))
     }
 
@@ -215,6 +218,11 @@ impl AppState {
     /// Who is online: this instance's lobby sockets per account, and their leases.
     pub fn presence(&self) -> &crate::presence::Presence {
         &self.0.presence
+    }
+
+    /// TV: the best live game, for every spectator of this instance.
+    pub fn tv(&self) -> &Arc<crate::tv::Tv> {
+        &self.0.tv
     }
 
     /// How often a client and an account may follow and unfollow.

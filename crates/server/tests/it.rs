@@ -45,4 +45,6 @@ mod metrics;
 mod page;
 mod position;
 mod puzzles;
+mod tv;
+mod tv_postgres;
 mod words;

@@ -16,6 +16,7 @@ pub mod play;
 pub mod players;
 pub mod position;
 pub mod review;
+pub mod tv;
 
 use crate::error::ErrorCode;
 

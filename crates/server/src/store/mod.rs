@@ -38,6 +38,7 @@ mod reviews;
 mod schema;
 mod sql;
 mod sqlite;
+mod tv;
 mod writer;
 
 pub use accounts::{

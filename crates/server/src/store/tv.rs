@@ -1,0 +1,36 @@
+//! The game on TV (issue 38): the best live public game between people. Reads the games and
+//! the players' ratings; it has no table of its own.
+
+use super::sql::Sql;
+use super::Store;
+use super::StoreResult;
+
+/// The best game in play, public, with two people at the board (no computer) and changed
+/// since `active_since` (a game its players left is not shown for ever): rated games between
+/// two accounts first, by the average of the players' ratings, then the most recent.
+fn best(db: &mut dyn Sql, active_since: i64) -> StoreResult<Option<String>> {
+    let collate = db.dialect().byte_order();
+    let sql = format!(
+        "SELECT g.id AS id FROM games g
+         LEFT JOIN ratings rs ON g.rated AND rs.account = g.south_account
+            AND rs.category = g.category AND rs.rules = g.rules
+         LEFT JOIN ratings rn ON g.rated AND rn.account = g.north_account
+            AND rn.category = g.category AND rn.rules = g.rules
+         WHERE g.status = 'playing' AND g.public AND g.south = 'human' AND g.north = 'human'
+           AND g.updated > $1
+         ORDER BY COALESCE((rs.rating + rn.rating) / 2, 0) DESC, g.updated DESC, g.id {collate}
+         LIMIT 1"
+    );
+    db.query(&sql, &[active_since.into()])?
+        .first()
+        .map(|r| r.text("id"))
+        .transpose()
+}
+
+/// The game on TV.
+impl Store {
+    /// The best live public game between people changed since `active_since`, if any.
+    pub fn tv_game(&self, active_since: i64) -> StoreResult<Option<String>> {
+        self.readers.sql(|db| best(db, active_since))
+    }
+}

@@ -1,0 +1,101 @@
+// TV on a real port (docs/api.md, "TV"): the best live game between people, its events, and
+// the next game announced within 2 s of the end. (Plain comments: `tv_postgres.rs` includes
+// this file.)
+
+use std::time::{Duration, Instant};
+
+use anywoli_server::start;
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::lobby::config;
+use crate::support::http_json;
+
+// A new SQLite file here; `tv_postgres.rs` defines a `fresh_db` of its own, which shadows this
+// glob-imported one.
+#[allow(unused_imports)]
+use sqlite_db::*;
+#[allow(dead_code)]
+mod sqlite_db {
+    pub fn fresh_db(name: &str) -> std::path::PathBuf {
+        crate::support::sqlite_db(&format!("tv-{name}"))
+    }
+}
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A public game between two anonymous people: (id, south's secret).
+async fn public_game(server: &anywoli_server::Server) -> (String, String) {
+    let (s, v) = http_json(
+        server,
+        "POST",
+        "/api/games",
+        Some(json!({"mode": "friend"})),
+    )
+    .await;
+    assert_eq!(s, 201, "{v}");
+    let id = v["game"]["id"].as_str().unwrap().to_string();
+    let secret = v["secret"].as_str().unwrap().to_string();
+    let join = format!("/api/games/{id}/join");
+    let (s, j) = http_json(server, "POST", &join, Some(json!({"invite": v["invite"]}))).await;
+    assert_eq!(s, 200, "{j}");
+    let public = format!("/api/games/{id}/public");
+    let body = json!({"secret": secret, "public": true});
+    let (s, p) = http_json(server, "POST", &public, Some(body)).await;
+    assert_eq!(s, 200, "{p}");
+    (id, secret)
+}
+
+async fn next(ws: &mut Ws) -> Value {
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(30), ws.next())
+            .await
+            .expect("a TV message in time")
+            .expect("the socket is open")
+            .unwrap();
+        if let Message::Text(t) = m {
+            return serde_json::from_str(&t).unwrap();
+        }
+    }
+}
+
+store_test! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn tv_follows_on_to_the_next_game_within_two_seconds() {
+        let server = start(&config(fresh_db("follows-on"))).await.unwrap();
+        let (s, v) = http_json(&server, "GET", "/api/tv", None).await;
+        assert_eq!((s, &v), (200, &json!({"game": null})));
+        let (first, _) = public_game(&server).await;
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let (second, secret) = public_game(&server).await;
+        let (s, v) = http_json(&server, "GET", "/api/tv", None).await;
+        assert_eq!((s, &v["game"]), (200, &json!(second)), "the most recent: {v}");
+
+        let url = format!("ws://{}/api/tv/events", server.addr);
+        let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+        assert_eq!(next(&mut ws).await, json!({"type": "tv", "game": second}));
+        let state = next(&mut ws).await;
+        assert_eq!((&state["type"], &state["game"]["id"]), (&json!("state"), &json!(second)));
+
+        let resign = format!("/api/games/{second}/resign");
+        let (s, r) = http_json(&server, "POST", &resign, Some(json!({"secret": secret}))).await;
+        assert_eq!(s, 200, "{r}");
+        let ended = Instant::now();
+        loop {
+            let m = next(&mut ws).await;
+            if m["type"] == "tv" {
+                assert_eq!(m["game"], json!(first), "{m}");
+                break;
+            }
+            assert_eq!(m["game"]["id"], json!(second), "the end of the game on TV: {m}");
+        }
+        let took = ended.elapsed();
+        assert!(took < Duration::from_secs(2), "the next game after {took:?}");
+        let state = next(&mut ws).await;
+        assert_eq!((&state["type"], &state["game"]["id"]), (&json!("state"), &json!(first)));
+
+        server.stop().await;
+    }
+}
