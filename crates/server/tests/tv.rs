@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::lobby::config;
-use crate::support::http_json;
+use crate::support::{http_json, public_game};
 
 // A new SQLite file here; `tv_postgres.rs` defines a `fresh_db` of its own, which shadows this
 // glob-imported one.
@@ -25,28 +25,6 @@ mod sqlite_db {
 
 type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-/// A public game between two anonymous people: (id, south's secret).
-async fn public_game(server: &anywoli_server::Server) -> (String, String) {
-    let (s, v) = http_json(
-        server,
-        "POST",
-        "/api/games",
-        Some(json!({"mode": "friend"})),
-    )
-    .await;
-    assert_eq!(s, 201, "{v}");
-    let id = v["game"]["id"].as_str().unwrap().to_string();
-    let secret = v["secret"].as_str().unwrap().to_string();
-    let join = format!("/api/games/{id}/join");
-    let (s, j) = http_json(server, "POST", &join, Some(json!({"invite": v["invite"]}))).await;
-    assert_eq!(s, 200, "{j}");
-    let public = format!("/api/games/{id}/public");
-    let body = json!({"secret": secret, "public": true});
-    let (s, p) = http_json(server, "POST", &public, Some(body)).await;
-    assert_eq!(s, 200, "{p}");
-    (id, secret)
-}
 
 async fn next(ws: &mut Ws) -> Value {
     loop {
@@ -67,9 +45,9 @@ store_test! {
         let server = start(&config(fresh_db("follows-on"))).await.unwrap();
         let (s, v) = http_json(&server, "GET", "/api/tv", None).await;
         assert_eq!((s, &v), (200, &json!({"game": null})));
-        let (first, _) = public_game(&server).await;
+        let (first, _) = public_game(&server, json!({"mode": "friend"})).await;
         tokio::time::sleep(Duration::from_millis(5)).await;
-        let (second, secret) = public_game(&server).await;
+        let (second, secret) = public_game(&server, json!({"mode": "friend"})).await;
         let (s, v) = http_json(&server, "GET", "/api/tv", None).await;
         assert_eq!((s, &v["game"]), (200, &json!(second)), "the most recent: {v}");
 
