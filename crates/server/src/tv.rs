@@ -163,8 +163,10 @@ impl Tv {
                     }
                 }
             }
+            // A game that ended, or that its players left without ending it, gives way.
+            let stale = crate::dates::now_ms() - ACTIVE_WITHIN.as_millis() as i64;
             match self.rounds.snapshot(id).await {
-                Ok(g) if g.is_playing() => {}
+                Ok(g) if g.is_playing() && g.updated > stale => {}
                 _ => return true,
             }
         }

@@ -161,6 +161,26 @@ impl Change for Leases {
     }
 }
 
+/// Follows copied from another store (`anywoli db migrate`): how many were new.
+struct ImportFollows(Vec<(String, String, i64)>);
+
+impl Change for ImportFollows {
+    type Out = u64;
+
+    fn apply(&self, c: &mut dyn Conn) -> StoreResult<u64> {
+        let db = c.sql();
+        let mut n = 0;
+        for (follower, followed, at) in &self.0 {
+            n += db.execute(
+                "INSERT INTO follows (follower, followed, at) VALUES ($1, $2, $3)
+                 ON CONFLICT DO NOTHING",
+                &[follower.into(), followed.into(), (*at).into()],
+            )?;
+        }
+        Ok(n)
+    }
+}
+
 /// The players `follower` follows, most recently followed first, each with whether it is
 /// online at `now` and the public game in play it holds a seat in, if any.
 fn following(db: &mut dyn Sql, follower: &str, now: i64) -> StoreResult<Vec<FollowRow>> {
@@ -213,6 +233,24 @@ impl Store {
     /// The players `follower` follows, most recent first, with their presence at `now`.
     pub fn following(&self, follower: &str, now: i64) -> StoreResult<Vec<FollowRow>> {
         self.readers.sql(|db| following(db, follower, now))
+    }
+
+    /// Every follow, (follower, followed, at), for `anywoli db migrate`.
+    pub fn follows_dump(&self) -> StoreResult<Vec<(String, String, i64)>> {
+        self.readers.sql(|db| {
+            db.query(
+                "SELECT follower, followed, at FROM follows ORDER BY follower, followed",
+                &[],
+            )?
+            .iter()
+            .map(|r| Ok((r.text("follower")?, r.text("followed")?, r.int("at")?)))
+            .collect()
+        })
+    }
+
+    /// Writes the follows of `rows` that are not there yet: how many.
+    pub fn import_follows(&self, rows: Vec<(String, String, i64)>) -> StoreResult<u64> {
+        self.writer.call(ImportFollows(rows))
     }
 
     /// Renews this instance's presence leases of `here` until `until` and ends those of
