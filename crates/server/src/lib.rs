@@ -99,7 +99,7 @@ impl Default for Config {
     }
 }
 
-/// Every route that upgrades to a WebSocket: a game's events, the lobby, the analysis board.
+/// Every route that upgrades to a WebSocket: a game's events, the lobby, the analysis board, TV.
 /// The router takes them from here, and `crates/cli/tests/proxy.rs` opens each through the
 /// shipped nginx configuration, whose WebSocket location must list them all.
 pub const WEBSOCKET_ROUTES: [&str; 4] = [
