@@ -48,8 +48,13 @@ store_test! {
         let (first, _) = public_game(&server, json!({"mode": "friend"})).await;
         tokio::time::sleep(Duration::from_millis(5)).await;
         let (second, secret) = public_game(&server, json!({"mode": "friend"})).await;
+        // Later games that are no show: against the computer, and one on a single screen.
+        for mode in ["computer", "local"] {
+            let (s, v) = http_json(&server, "POST", "/api/games", Some(json!({"mode": mode}))).await;
+            assert_eq!(s, 201, "{v}");
+        }
         let (s, v) = http_json(&server, "GET", "/api/tv", None).await;
-        assert_eq!((s, &v["game"]), (200, &json!(second)), "the most recent: {v}");
+        assert_eq!((s, &v["game"]), (200, &json!(second)), "the most recent between people: {v}");
 
         let url = format!("ws://{}/api/tv/events", server.addr);
         let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();

@@ -5,7 +5,8 @@ use super::sql::Sql;
 use super::Store;
 use super::StoreResult;
 
-/// The best game in play, public, with two people at the board (no computer) and changed
+/// The best game in play, public, with two people at the board (no computer, and not one
+/// person playing both sides on one screen) and changed
 /// since `active_since` (a game its players left is not shown for ever): rated games between
 /// two accounts first, by the average of the players' ratings, then the most recent.
 fn best(db: &mut dyn Sql, active_since: i64) -> StoreResult<Option<String>> {
@@ -17,6 +18,7 @@ fn best(db: &mut dyn Sql, active_since: i64) -> StoreResult<Option<String>> {
          LEFT JOIN ratings rn ON g.rated AND rn.account = g.north_account
             AND rn.category = g.category AND rn.rules = g.rules
          WHERE g.status = 'playing' AND g.public AND g.south = 'human' AND g.north = 'human'
+           AND g.mode != 'local'
            AND g.updated > $1
          ORDER BY COALESCE((rs.rating + rn.rating) / 2, 0) DESC, g.updated DESC, g.id {collate}
          LIMIT 1"
