@@ -208,12 +208,12 @@ pub(crate) async fn lobby(addr: SocketAddr, who: Option<&Account>) -> (Ws, Value
     (ws, hello)
 }
 
-async fn send(ws: &mut Ws, m: Value) {
+pub(crate) async fn send(ws: &mut Ws, m: Value) {
     ws.send(Message::Text(m.to_string().into())).await.unwrap();
 }
 
 /// The next JSON message, whatever it is.
-async fn next(ws: &mut Ws) -> Value {
+pub(crate) async fn next(ws: &mut Ws) -> Value {
     loop {
         let msg = tokio::time::timeout(PATIENCE, ws.next())
             .await

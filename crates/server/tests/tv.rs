@@ -82,3 +82,34 @@ store_test! {
         server.stop().await;
     }
 }
+
+/// Waits on a lobby socket for a message of `kind`, passing others by.
+async fn lobby_heard(ws: &mut crate::lobby::Ws, kind: &str) -> Value {
+    loop {
+        let m = crate::lobby::next(ws).await;
+        if m["type"] == kind {
+            return m;
+        }
+    }
+}
+
+store_test! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_rated_game_between_accounts_goes_before_casual_ones() {
+        use crate::lobby::{lobby, send, signup};
+        let server = start(&config(fresh_db("rated-first"))).await.unwrap();
+        let (a, b) = (signup(server.addr, "Abula").await, signup(server.addr, "Kofi").await);
+        let (mut wa, _) = lobby(server.addr, Some(&a)).await;
+        let (mut wb, _) = lobby(server.addr, Some(&b)).await;
+        send(&mut wa, json!({"type": "seek", "clock": "3+2", "rated": true})).await;
+        let seek = lobby_heard(&mut wa, "seeking").await["id"].clone();
+        send(&mut wb, json!({"type": "accept", "id": seek})).await;
+        let rated = lobby_heard(&mut wb, "started").await["game"].clone();
+        // A casual game between people, made later.
+        let (casual, _) = public_game(&server, json!({"mode": "friend"})).await;
+        let (s, v) = http_json(&server, "GET", "/api/tv", None).await;
+        assert_eq!((s, &v["game"]), (200, &rated), "not the casual {casual}: {v}");
+        drop((wa, wb));
+        server.stop().await;
+    }
+}

@@ -4,11 +4,13 @@
 use super::sql::Sql;
 use super::Store;
 use super::StoreResult;
+use crate::rating::Rating;
 
 /// The best game in play, public, with two people at the board (no computer, and not one
 /// person playing both sides on one screen) and changed
 /// since `active_since` (a game its players left is not shown for ever): rated games between
-/// two accounts first, by the average of the players' ratings, then the most recent.
+/// two accounts first, by the average of the players' ratings (a player not rated yet in the
+/// game's category counts as a new player, 1500), then the most recent.
 fn best(db: &mut dyn Sql, active_since: i64) -> StoreResult<Option<String>> {
     let collate = db.dialect().byte_order();
     let sql = format!(
@@ -20,10 +22,12 @@ fn best(db: &mut dyn Sql, active_since: i64) -> StoreResult<Option<String>> {
          WHERE g.status = 'playing' AND g.public AND g.south = 'human' AND g.north = 'human'
            AND g.mode != 'local'
            AND g.updated > $1
-         ORDER BY COALESCE((rs.rating + rn.rating) / 2, 0) DESC, g.updated DESC, g.id {collate}
+         ORDER BY CASE WHEN g.rated
+            THEN (COALESCE(rs.rating, $2) + COALESCE(rn.rating, $2)) / 2 ELSE 0 END DESC,
+            g.updated DESC, g.id {collate}
          LIMIT 1"
     );
-    db.query(&sql, &[active_since.into()])?
+    db.query(&sql, &[active_since.into(), Rating::DEFAULT.rating.into()])?
         .first()
         .map(|r| r.text("id"))
         .transpose()
