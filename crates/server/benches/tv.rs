@@ -9,24 +9,15 @@
 //!
 //! `cargo bench -p anywoli-server --bench tv` (`-- --spectators N` for another crowd).
 
+mod common;
+use common::rss_kib;
+
 use std::time::{Duration, Instant};
 
 use anywoli_server::{start, Config, Limits, RateLimits, Think};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
-
-fn rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|n| n.parse().ok())
-        })
-        .unwrap_or(0)
-}
 
 async fn call(addr: std::net::SocketAddr, path: &str, body: Value) -> Value {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
