@@ -400,3 +400,37 @@ fn a_large_store_is_copied_in_pages_with_progress() {
         assert_eq!(a.load(id).unwrap(), b.load(id).unwrap());
     }
 }
+
+/// Follows (issue 38) go with their accounts.
+#[test]
+fn follows_are_copied_with_the_accounts() {
+    let dir = scratch("follows");
+    let src = dir.join("follows.sqlite");
+    {
+        let store = Store::open(&src).unwrap();
+        for name in ["Abula", "Kofi"] {
+            let made = store
+                .account_op(AccountOp::Import {
+                    account: AccountRow {
+                        key: name.to_lowercase(),
+                        name: name.into(),
+                        hash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaA".into(),
+                        created: 1_700_000_000_000,
+                    },
+                    ratings: vec![],
+                    history: vec![],
+                })
+                .unwrap();
+            assert!(made);
+        }
+        store.follow("Abula", "Kofi", 400).unwrap();
+    }
+    let dst = dir.join("copy.sqlite");
+    let o = migrate(src.to_str().unwrap(), dst.to_str().unwrap(), &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("copied 1 follows"), "{}", stderr(&o));
+    let (a, b) = (Store::open(&src).unwrap(), Store::open(&dst).unwrap());
+    let follows = a.follows_dump().unwrap();
+    assert_eq!(follows.len(), 1);
+    assert_eq!(follows, b.follows_dump().unwrap());
+}

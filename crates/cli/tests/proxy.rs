@@ -624,6 +624,7 @@ fn every_socket_through(https: u16, cert: &Path, id: &str) {
                 let info = next_json(ws);
                 assert_eq!(info["type"], "info", "{info}");
             }
+            "/api/tv/events" => assert_eq!(next_json(ws)["type"], "tv"),
             other => panic!("a WebSocket route this test does not know: {other}"),
         }
         ws.send(tungstenite::Message::text(r#"{"type":"ping"}"#))

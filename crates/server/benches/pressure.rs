@@ -7,6 +7,9 @@
 //! `cargo bench -p anywoli-server --bench pressure` (add `-- --games N` for fewer games, and
 //! `--rest SECS`, 120 by default, for how long to watch the memory fall back afterwards).
 
+mod common;
+use common::rss_kib;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
@@ -15,18 +18,6 @@ use std::time::{Duration, Instant};
 use anywoli_core::{Position, Rules};
 use anywoli_server::{start, Config, RateLimits, Store, Think};
 use serde_json::{json, Value};
-
-fn rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|n| n.parse().ok())
-        })
-        .unwrap_or(0)
-}
 
 /// One keep-alive HTTP/1.1 connection.
 struct Conn {

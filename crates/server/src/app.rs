@@ -39,7 +39,17 @@ pub struct Inner {
     pub trusted_proxies: TrustedProxies,
     pub sockets: Arc<SocketCaps>,
     pub analyses: Arc<SocketCaps>,
+    pub presence: crate::presence::Presence,
+    pub follow_limits: crate::rate_limit::ClientAndAccount,
+    pub tv: Arc<crate::tv::Tv>,
 }
+
+/// Follows and unfollows a minute, per client and per account, once the burst is spent: a
+/// person clicks the button a few times; a script that follows and unfollows to notify
+/// someone again and again is stopped.
+pub const FOLLOWS_PER_MINUTE: u32 = 20;
+/// Follows and unfollows at once.
+pub const FOLLOW_BURST: u32 = 10;
 
 /// How the app behaves, beyond its store.
 #[derive(Clone, Debug)]
@@ -120,6 +130,8 @@ impl AppState {
             .and_then(|u| u.split_once("://"))
             .map(|(_, h)| h.rsplit_once(':').map_or(h, |(n, _)| n).to_string());
         let hosts = AllowedHosts::new(o.allowed_hosts.iter().cloned().chain(public_host));
+        let presence = crate::presence::Presence::new(store.clone());
+        let tv = crate::tv::Tv::new(store.clone(), rounds.clone());
         AppState(Arc::new(Inner {
             store,
             engine,
@@ -135,6 +147,12 @@ impl AppState {
             trusted_proxies: o.trusted_proxies,
             sockets: SocketCaps::new(o.sockets),
             analyses: SocketCaps::analyses(),
+            presence,
+            follow_limits: crate::rate_limit::ClientAndAccount::new(
+                FOLLOWS_PER_MINUTE,
+                FOLLOW_BURST,
+            ),
+            tv,
         }))
     }
 
@@ -195,6 +213,21 @@ impl AppState {
 
     pub fn lobby(&self) -> &Arc<Lobby> {
         &self.0.lobby
+    }
+
+    /// Who is online: this instance's lobby sockets per account, and their leases.
+    pub fn presence(&self) -> &crate::presence::Presence {
+        &self.0.presence
+    }
+
+    /// TV: the best live game, for every spectator of this instance.
+    pub fn tv(&self) -> &Arc<crate::tv::Tv> {
+        &self.0.tv
+    }
+
+    /// How often a client and an account may follow and unfollow.
+    pub fn follow_limits(&self) -> &crate::rate_limit::ClientAndAccount {
+        &self.0.follow_limits
     }
 
     /// Starts what the server does beside requests: the rounds' (other instances' changes,

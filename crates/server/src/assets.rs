@@ -79,6 +79,9 @@ const FILES: &[(&str, &str, &str)] = &[
     page_file!("pages/lobby/view.js", JS),
     page_file!("pages/missing.js", JS),
     page_file!("pages/new-game.js", JS),
+    page_file!("pages/community/follow.js", JS),
+    page_file!("pages/community/leaders.js", JS),
+    page_file!("pages/community/tv.js", JS),
     page_file!("style.css", "text/css; charset=utf-8"),
     page_file!("icon.svg", "image/svg+xml"),
 ];
@@ -251,6 +254,9 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> axum::Router<S> {
         .route("/puzzles/community/{id}", get(game_page))
         .route("/editor", get(index))
         .route("/lobby", get(index))
+        .route("/tv", get(index))
+        .route("/leaderboards", get(index))
+        .route("/following", get(index))
         .route("/account", get(index))
         .route("/@/{name}", get(index))
         .route("/g/{id}", get(game_page))

@@ -43,6 +43,7 @@ pub enum ErrorCode {
     TooLarge,
     TooManyAnalyses,
     TooManySockets,
+    TooManyFollows,
     UnknownChallenge,
     UnknownGame,
     UnknownLesson,
@@ -58,7 +59,7 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 44] = [
+    pub const ALL: [ErrorCode; 45] = [
         ErrorCode::AlreadyChallenged,
         ErrorCode::BadLogin,
         ErrorCode::BadName,
@@ -91,6 +92,7 @@ impl ErrorCode {
         ErrorCode::TooLarge,
         ErrorCode::TooManyAnalyses,
         ErrorCode::TooManySockets,
+        ErrorCode::TooManyFollows,
         ErrorCode::UnknownChallenge,
         ErrorCode::UnknownGame,
         ErrorCode::UnknownLesson,
@@ -140,6 +142,7 @@ impl ErrorCode {
             ErrorCode::TooLarge => "too_large",
             ErrorCode::TooManyAnalyses => "too_many_analyses",
             ErrorCode::TooManySockets => "too_many_sockets",
+            ErrorCode::TooManyFollows => "too_many_follows",
             ErrorCode::UnknownChallenge => "unknown_challenge",
             ErrorCode::UnknownGame => "unknown_game",
             ErrorCode::UnknownLesson => "unknown_lesson",

@@ -20,6 +20,7 @@ mod listener;
 pub mod lobby;
 pub mod memory;
 pub mod metrics;
+mod presence;
 mod proxies;
 mod puzzles;
 pub mod rate_limit;
@@ -29,6 +30,7 @@ pub mod round;
 pub mod site;
 pub mod store;
 pub mod trace_json;
+mod tv;
 pub mod ws;
 
 use std::net::SocketAddr;
@@ -97,10 +99,15 @@ impl Default for Config {
     }
 }
 
-/// Every route that upgrades to a WebSocket: a game's events, the lobby, the analysis board.
+/// Every route that upgrades to a WebSocket: a game's events, the lobby, the analysis board, TV.
 /// The router takes them from here, and `crates/cli/tests/proxy.rs` opens each through the
 /// shipped nginx configuration, whose WebSocket location must list them all.
-pub const WEBSOCKET_ROUTES: [&str; 3] = ["/api/games/{id}/events", "/api/lobby", "/api/analysis"];
+pub const WEBSOCKET_ROUTES: [&str; 4] = [
+    "/api/games/{id}/events",
+    "/api/lobby",
+    "/api/analysis",
+    "/api/tv/events",
+];
 
 /// The whole app as a router, for a server or for tests that call it directly: the page, the
 /// WebSockets, operations and the API (each resource's routes are its module's `router()`),
@@ -133,6 +140,7 @@ fn sockets() -> Router<AppState> {
         .route(WEBSOCKET_ROUTES[0], get(events::events))
         .route(WEBSOCKET_ROUTES[1], get(lobby::lobby))
         .route(WEBSOCKET_ROUTES[2], get(analysis::analysis))
+        .route(WEBSOCKET_ROUTES[3], get(api::tv::events))
 }
 
 /// Everything under `/api`; what matches none of it is an API error, not the page.
@@ -148,6 +156,9 @@ fn api_router() -> Router<AppState> {
         .merge(puzzles::router())
         .merge(lessons::router())
         .merge(position::router())
+        .merge(api::follows::router())
+        .merge(api::leaderboards::router())
+        .merge(api::tv::router())
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
 }

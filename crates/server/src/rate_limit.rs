@@ -143,6 +143,34 @@ pub fn client_key(ip: IpAddr) -> IpAddr {
     }
 }
 
+/// Two limits on one action: per client address and per account (the action needs one), so
+/// that neither many accounts from one address nor one account from many addresses gets past.
+#[derive(Debug)]
+pub struct ClientAndAccount {
+    pub by_client: RateLimiter,
+    /// Keyed by [`account_key`].
+    pub by_account: RateLimiter,
+}
+
+impl ClientAndAccount {
+    pub fn new(per_minute: u32, burst: u32) -> ClientAndAccount {
+        ClientAndAccount {
+            by_client: RateLimiter::new(per_minute, burst),
+            by_account: RateLimiter::new(per_minute, burst),
+        }
+    }
+}
+
+/// The key an account is counted under in a limiter of its own (one that counts accounts, not
+/// addresses): its lower-case name hashed into the upper half of an IPv6 address, so that the
+/// same token buckets and bounds on memory serve accounts too.
+pub fn account_key(name: &str) -> IpAddr {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    name.to_lowercase().hash(&mut h);
+    IpAddr::V6(Ipv6Addr::from(u128::from(h.finish()) << 64))
+}
+
 /// A wait rounded up to whole seconds, at least 1 s (what `Retry-After` can say).
 fn whole_seconds(d: Duration) -> Duration {
     let secs = d.as_secs() + u64::from(d.subsec_nanos() > 0);

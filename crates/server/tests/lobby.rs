@@ -13,13 +13,13 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
-type Ws =
+pub(crate) type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 /// Long enough for a slow CI machine, short enough that a hang fails instead of blocking.
 const PATIENCE: Duration = Duration::from_secs(30);
 
-fn config(db: PathBuf) -> Config {
+pub(crate) fn config(db: PathBuf) -> Config {
     Config {
         addr: "127.0.0.1".to_string(),
         port: 0,
@@ -64,16 +64,16 @@ async fn serve(name: &str) -> Server {
 }
 
 /// A signed-up account: its name, session cookie and CSRF token.
-struct Account {
-    name: String,
-    cookie: String,
-    csrf: String,
+pub(crate) struct Account {
+    pub(crate) name: String,
+    pub(crate) cookie: String,
+    pub(crate) csrf: String,
 }
 
 /// How a request is sent: anonymously, with a session cookie only, or as a page of the
 /// server sends a change (cookie and `X-CSRF-Token`).
 #[derive(Clone, Copy)]
-enum As<'a> {
+pub(crate) enum As<'a> {
     Nobody,
     CookieOnly(&'a Account),
     Authed(&'a Account),
@@ -146,7 +146,7 @@ fn dechunk(mut rest: &str) -> String {
     }
 }
 
-async fn call(
+pub(crate) async fn call(
     addr: SocketAddr,
     method: &str,
     path: &str,
@@ -157,7 +157,7 @@ async fn call(
     (status, body)
 }
 
-async fn signup(addr: SocketAddr, name: &str) -> Account {
+pub(crate) async fn signup(addr: SocketAddr, name: &str) -> Account {
     let (status, v, head) = request(
         addr,
         "POST",
@@ -185,7 +185,7 @@ async fn signup(addr: SocketAddr, name: &str) -> Account {
 /// Opens a lobby connection, as `who` (the cookie on the upgrade request, with the `Origin`
 /// a page of the server sends) or anonymously (no cookie, no `Origin`), and reads its
 /// `lobby` message.
-async fn lobby(addr: SocketAddr, who: Option<&Account>) -> (Ws, Value) {
+pub(crate) async fn lobby(addr: SocketAddr, who: Option<&Account>) -> (Ws, Value) {
     let mut req = format!("ws://{addr}/api/lobby")
         .into_client_request()
         .unwrap();
@@ -208,12 +208,12 @@ async fn lobby(addr: SocketAddr, who: Option<&Account>) -> (Ws, Value) {
     (ws, hello)
 }
 
-async fn send(ws: &mut Ws, m: Value) {
+pub(crate) async fn send(ws: &mut Ws, m: Value) {
     ws.send(Message::Text(m.to_string().into())).await.unwrap();
 }
 
 /// The next JSON message, whatever it is.
-async fn next(ws: &mut Ws) -> Value {
+pub(crate) async fn next(ws: &mut Ws) -> Value {
     loop {
         let msg = tokio::time::timeout(PATIENCE, ws.next())
             .await

@@ -27,5 +27,6 @@ mod browser_players_postgres;
 mod browser_postgres;
 mod browser_prefs;
 mod browser_proxy;
+mod browser_tv;
 mod clocks;
 mod clocks_postgres;

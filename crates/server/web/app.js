@@ -23,6 +23,9 @@ import { SPEEDS, speed } from './lib/speed.js';
 import { NewGameView } from './pages/new-game.js';
 import { NotFoundView } from './pages/missing.js';
 import { GameView } from './pages/game/view.js';
+import { TvView } from './pages/community/tv.js';
+import { LeadersView } from './pages/community/leaders.js';
+import { FollowingView } from './pages/community/follow.js';
 
 const toastEl = document.getElementById('toast');
 let view = null;
@@ -48,6 +51,9 @@ function route() {
   }
   if (path === '/' || path === '/new') view = new NewGameView();
   else if (path === '/lobby') view = new LobbyView();
+  else if (path === '/tv') view = new TvView();
+  else if (path === '/leaderboards') view = new LeadersView();
+  else if (path === '/following') view = new FollowingView();
   else if (path === '/account') view = new AccountView();
   else if (player) view = new ProfileView(decodeName(player[1]));
   else if (path === '/archive') view = new ArchiveView(ui);

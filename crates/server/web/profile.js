@@ -8,6 +8,7 @@ import { clockName } from './clock.js';
 import { account, ratingText, samePlayer } from './account.js';
 import { h, fill } from './lib/h.js';
 import { playerNode } from './lib/names.js';
+import { followButton } from './pages/community/follow.js';
 
 const CATEGORIES = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
 /** Line styles beside the colours, so that the lines are told apart without colour too. */
@@ -247,6 +248,9 @@ export class ProfileView {
         </form>
         <div id="player-games" aria-live="polite"></div>
       </section>`;
+    const head = main.querySelector('.profile-head');
+    if (me && !self) head.append(followButton(p.name));
+    if (self) head.append(h('p', null, h('a', { href: '/following', 'data-link': true }, t('following_title'))));
     this.drawGraph(true);
     this.showGames();
     main.querySelector('#game-filters').addEventListener('change', (e) => {

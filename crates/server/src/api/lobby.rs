@@ -46,12 +46,14 @@ pub async fn lobby(
     let limits = st.sockets().limits();
     Ok(BOUNDS.upgrade(ws).on_upgrade(move |socket| async move {
         let (seeks, public, own, me) = st.lobby().join(name.clone(), client.0);
+        let online = name.as_deref().map(|n| st.presence().here(n));
         let hello = ServerMessage::Lobby { seeks, you: name };
         let channel = LobbyClient {
             st,
             public,
             own,
             me,
+            _online: online,
         };
         let first = Some(hello.text().to_string());
         crate::ws::serve(socket, channel, first, BOUNDS, limits, permit).await;
@@ -66,6 +68,8 @@ struct LobbyClient {
     public: broadcast::Receiver<std::sync::Arc<str>>,
     own: tokio::sync::mpsc::Receiver<std::sync::Arc<str>>,
     me: Membership,
+    /// Keeps the account online while the connection lasts (crate::presence).
+    _online: Option<crate::presence::Here>,
 }
 
 impl Channel for LobbyClient {

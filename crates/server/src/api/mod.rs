@@ -7,13 +7,16 @@ pub mod analysis;
 pub mod client;
 pub mod events;
 pub mod extract;
+pub mod follows;
 pub mod games;
 pub mod health;
+pub mod leaderboards;
 pub mod lobby;
 pub mod play;
 pub mod players;
 pub mod position;
 pub mod review;
+pub mod tv;
 
 use crate::error::ErrorCode;
 

@@ -25,8 +25,10 @@
 //! `reviews.rs`, `lessons.rs`, each with the `Store` methods that reach it.
 
 mod accounts;
+mod follows;
 mod games;
 mod heard;
+mod leaderboards;
 mod lessons;
 mod pg;
 mod puzzle_ratings;
@@ -36,15 +38,18 @@ mod reviews;
 mod schema;
 mod sql;
 mod sqlite;
+mod tv;
 mod writer;
 
 pub use accounts::{
     AccountOp, AccountRow, ChallengeRow, RateGame, RatingPoint, RatingRow, SessionRow, SESSION_MS,
 };
+pub use follows::{FollowRow, Followed};
 pub use games::{
     ClockRow, Counts, EngineClaim, GameRow, Head, Listing, Outcome, PlayerGames, StatusRow, Summary,
 };
 pub use heard::{Changed, Heard, HeardMove};
+pub use leaderboards::LeaderRow;
 pub use puzzle_ratings::{Attempt, Rated, RatingRow as PuzzleRatingRow, RatingsDump};
 pub use puzzles::PuzzleRow;
 pub use reviews::ReviewRow;

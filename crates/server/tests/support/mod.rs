@@ -457,3 +457,26 @@ pub fn texts_of(lang: &str) -> serde_json::Map<String, serde_json::Value> {
         other => panic!("{path:?} is not an object of texts: {other:?}"),
     }
 }
+
+/// A public game between two anonymous people, made with `body` (a friend game's options) and
+/// joined over HTTP: (id, south's secret).
+pub async fn public_game(server: &Server, body: Value) -> (String, String) {
+    let (s, v) = http_json(server, "POST", "/api/games", Some(body)).await;
+    assert_eq!(s, 201, "{v}");
+    let id = v["game"]["id"].as_str().unwrap().to_string();
+    let secret = v["secret"].as_str().unwrap().to_string();
+    let join = format!("/api/games/{id}/join");
+    let invite = serde_json::json!({"invite": v["invite"]});
+    let (s, j) = http_json(server, "POST", &join, Some(invite)).await;
+    assert_eq!(s, 200, "{j}");
+    let public = serde_json::json!({"secret": secret, "public": true});
+    let (s, p) = http_json(
+        server,
+        "POST",
+        &format!("/api/games/{id}/public"),
+        Some(public),
+    )
+    .await;
+    assert_eq!(s, 200, "{p}");
+    (id, secret)
+}

@@ -1,0 +1,25 @@
+//! The follows' tests of `follows.rs`, run against PostgreSQL: each test's store lives in a
+//! fresh schema of the database `ANYWOLI_TEST_POSTGRES` names. Each test is `#[ignore]`d for
+//! PostgreSQL (`it.rs` says how to run them).
+
+fn fresh_store() -> anywoli_server::Store {
+    anywoli_server::Store::test_postgres("a follows test")
+}
+
+fn fresh_db(name: &str) -> std::path::PathBuf {
+    std::path::PathBuf::from(anywoli_server::Store::test_postgres_url(&format!(
+        "follows test {name}"
+    )))
+}
+
+// The tests of the included file, each `#[ignore]`d for the PostgreSQL it needs.
+macro_rules! store_test {
+    ($($test:tt)*) => { crate::needs_postgres! { $($test)* } };
+}
+
+// Those that need PostgreSQL on either side run once, from the SQLite module.
+macro_rules! postgres_test {
+    ($($test:tt)*) => {};
+}
+
+include!("follows.rs");
