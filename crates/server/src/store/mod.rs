@@ -25,6 +25,7 @@
 //! `reviews.rs`, `lessons.rs`, each with the `Store` methods that reach it.
 
 mod accounts;
+mod community;
 mod games;
 mod heard;
 mod lessons;
@@ -41,6 +42,7 @@ mod writer;
 pub use accounts::{
     AccountOp, AccountRow, ChallengeRow, RateGame, RatingPoint, RatingRow, SessionRow, SESSION_MS,
 };
+pub use community::{BlockRow, ChatLine, MuteRow, Room};
 pub use games::{
     ClockRow, Counts, EngineClaim, GameRow, Head, Listing, Outcome, PlayerGames, StatusRow, Summary,
 };
