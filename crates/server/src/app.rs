@@ -39,6 +39,7 @@ pub struct Inner {
     pub trusted_proxies: TrustedProxies,
     pub sockets: Arc<SocketCaps>,
     pub analyses: Arc<SocketCaps>,
+    pub chat: Arc<crate::chat::Hub>,
 }
 
 /// How the app behaves, beyond its store.
@@ -103,8 +104,12 @@ impl AppState {
         let store = Arc::new(store);
         let metrics = Arc::new(Metrics::new());
         let lobby = Arc::new(Lobby::new(store.clone()));
+        let chat = Arc::new(crate::chat::Hub::new(store.clone()));
         let rounds = Rounds::new(Context {
-            listener: lobby.clone(),
+            listener: Arc::new(crate::chat::Fanout {
+                lobby: lobby.clone(),
+                chat: chat.clone(),
+            }),
             store: store.clone(),
             engine: engine.clone(),
             think: o.think,
@@ -135,6 +140,7 @@ impl AppState {
             trusted_proxies: o.trusted_proxies,
             sockets: SocketCaps::new(o.sockets),
             analyses: SocketCaps::analyses(),
+            chat,
         }))
     }
 
@@ -195,6 +201,11 @@ impl AppState {
 
     pub fn lobby(&self) -> &Arc<Lobby> {
         &self.0.lobby
+    }
+
+    /// Games' chat lines on their way to watchers (here and on the other instances).
+    pub fn chat(&self) -> &Arc<crate::chat::Hub> {
+        &self.0.chat
     }
 
     /// Starts what the server does beside requests: the rounds' (other instances' changes,

@@ -55,10 +55,14 @@ pub enum ErrorCode {
     WrongInvite,
     WrongOrigin,
     WrongSecret,
+    Blocked,
+    BadText,
+    Muted,
+    Repeated,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 44] = [
+    pub const ALL: [ErrorCode; 48] = [
         ErrorCode::AlreadyChallenged,
         ErrorCode::BadLogin,
         ErrorCode::BadName,
@@ -103,6 +107,10 @@ impl ErrorCode {
         ErrorCode::WrongInvite,
         ErrorCode::WrongOrigin,
         ErrorCode::WrongSecret,
+        ErrorCode::Blocked,
+        ErrorCode::BadText,
+        ErrorCode::Muted,
+        ErrorCode::Repeated,
     ];
 
     /// The code as the API writes it.
@@ -152,6 +160,10 @@ impl ErrorCode {
             ErrorCode::WrongInvite => "wrong_invite",
             ErrorCode::WrongOrigin => "wrong_origin",
             ErrorCode::WrongSecret => "wrong_secret",
+            ErrorCode::Repeated => "repeated",
+            ErrorCode::Muted => "muted",
+            ErrorCode::BadText => "bad_text",
+            ErrorCode::Blocked => "blocked",
         }
     }
 }

@@ -9,6 +9,7 @@ mod api;
 mod app;
 mod assets;
 pub mod backup;
+mod chat;
 pub mod dates;
 pub mod engine_queue;
 pub mod error;

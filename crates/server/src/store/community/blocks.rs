@@ -94,6 +94,22 @@ impl Store {
         })
     }
 
+    /// The accounts `name` blocks or is blocked by, at most `limit`: those it never hears
+    /// from nor speaks to.
+    pub fn blocked_with(&self, name: &str, limit: usize) -> StoreResult<Vec<String>> {
+        self.readers.sql(|db| {
+            db.query(
+                "SELECT blocked AS other FROM blocks WHERE blocker = $1
+                 UNION SELECT blocker AS other FROM blocks WHERE blocked = $1
+                 ORDER BY other LIMIT $2",
+                &[name.into(), (limit as i64).into()],
+            )?
+            .iter()
+            .map(|r| r.text("other"))
+            .collect()
+        })
+    }
+
     /// Whether either of two accounts blocks the other.
     pub fn blocked_between(&self, a: &str, b: &str) -> StoreResult<bool> {
         self.readers.sql(|db| between(db, a, b))

@@ -34,16 +34,22 @@ impl Room {
     }
 }
 
-/// One line said in a game's room. `text` is what its author wrote (checked by the server
-/// before it is stored), or a preset's key (`preset:good_luck`) for an anonymous player's.
+/// One line said in a game's room: what its author wrote (checked by the server before it
+/// is stored), or for an anonymous player a preset phrase, which each reader sees in its own
+/// language.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChatLine {
     pub id: String,
     pub game: String,
     pub room: Room,
-    /// The author's account name; for an anonymous player's preset, its side (`south`).
-    pub author: String,
+    /// The author's account (none: an anonymous player).
+    pub author: Option<String>,
+    /// The seat the author held (`south`, `north`), if any.
+    pub side: Option<String>,
+    /// What the author wrote; empty for a preset.
     pub text: String,
+    /// The preset's key (`good_luck`), for an anonymous player's line.
+    pub preset: Option<String>,
     pub at: i64,
 }
 
@@ -53,8 +59,10 @@ impl FromRow for ChatLine {
             id: r.text("id")?,
             game: r.text("game")?,
             room: Room::parse(&r.text("room")?)?,
-            author: r.text("author")?,
+            author: r.opt_text("author")?,
+            side: r.opt_text("side")?,
             text: r.text("text")?,
+            preset: r.opt_text("preset")?,
             at: r.int("at")?,
         })
     }
@@ -68,14 +76,16 @@ impl Change for SaveLine {
     fn apply(&self, c: &mut dyn Conn) -> StoreResult<()> {
         let l = &self.0;
         c.sql().execute(
-            "INSERT INTO chat_lines (id, game, room, author, text, at)
-             VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO chat_lines (id, game, room, author, side, text, preset, at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
             &[
                 (&l.id).into(),
                 (&l.game).into(),
                 l.room.as_str().into(),
-                (&l.author).into(),
+                l.author.clone().into(),
+                l.side.clone().into(),
                 (&l.text).into(),
+                l.preset.clone().into(),
                 l.at.into(),
             ],
         )?;
@@ -86,7 +96,7 @@ impl Change for SaveLine {
 /// The last `limit` lines of a game's room, oldest first.
 fn recent(db: &mut dyn Sql, game: &str, room: Room, limit: usize) -> StoreResult<Vec<ChatLine>> {
     let mut lines: Vec<ChatLine> = db.rows(
-        "SELECT id, game, room, author, text, at FROM chat_lines
+        "SELECT id, game, room, author, side, text, preset, at FROM chat_lines
          WHERE game = $1 AND room = $2 ORDER BY at DESC, id DESC LIMIT $3",
         &[game.into(), room.as_str().into(), (limit as i64).into()],
     )?;

@@ -17,8 +17,10 @@ CREATE TABLE IF NOT EXISTS chat_lines (
     id TEXT PRIMARY KEY,
     game TEXT NOT NULL,
     room TEXT NOT NULL,
-    author TEXT NOT NULL,
+    author TEXT,
+    side TEXT,
     text TEXT NOT NULL,
+    preset TEXT,
     at BIGINT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS chat_lines_by_room ON chat_lines (game, room, at);
