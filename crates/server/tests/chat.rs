@@ -483,3 +483,30 @@ store_test! {
         refused_as(&mut w, m, "not_your_seat").await;
     }
 }
+
+postgres_test! {
+    /// Two instances on one PostgreSQL database: a line said through one reaches the game's
+    /// watchers on the other, and a block made on one holds on the other.
+    #[tokio::test]
+    async fn a_line_crosses_to_the_other_instance() {
+        let (sa, sb) = Store::test_postgres_pair("chat across instances");
+        let (a, b) = (start(sa).await, start(sb).await);
+        for n in ["Abula", "Bako", "Cabo"] {
+            a.account(n).await;
+        }
+        a.game("chatgame7777", [Some("Abula"), Some("Bako")]).await;
+        let mut abula = a.watch("chatgame7777", Some("Abula")).await;
+        let mut bako = b.watch("chatgame7777", Some("Bako")).await;
+        let mut cabo = b.watch("chatgame7777", Some("Cabo")).await;
+        send(&mut abula, json!({"type": "chat", "room": "players", "text": "hello there"})).await;
+        for ws in [&mut abula, &mut bako, &mut cabo] {
+            assert_eq!(heard(ws).await, said("players", "Abula", "hello there"));
+        }
+        send(&mut cabo, json!({"type": "chat", "room": "spectators", "text": "from b"})).await;
+        assert_eq!(heard(&mut cabo).await, said("spectators", "Cabo", "from b"));
+        a.db(|s| s.block("Bako", "Abula")).await.unwrap();
+        let mut abula = a.watch("chatgame7777", Some("Abula")).await;
+        refused(&mut abula, "players", "still there?", "blocked").await;
+        drop(b);
+    }
+}

@@ -11,4 +11,9 @@ macro_rules! store_test {
     ($($test:tt)*) => { crate::needs_postgres! { $($test)* } };
 }
 
+// Those that need PostgreSQL on either side run once, from the SQLite module.
+macro_rules! postgres_test {
+    ($($test:tt)*) => {};
+}
+
 include!("chat.rs");
