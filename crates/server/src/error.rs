@@ -225,6 +225,15 @@ impl ApiError {
         ApiError::new(StatusCode::CONFLICT, ErrorCode::NotAllowed, message)
     }
 
+    /// The refusal of what a block stops (`what`: "challenge this player"...).
+    pub fn blocked(what: &str) -> ApiError {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            ErrorCode::Blocked,
+            format!("you cannot {what}: one of you has blocked the other"),
+        )
+    }
+
     pub fn game_over() -> ApiError {
         ApiError::new(
             StatusCode::CONFLICT,

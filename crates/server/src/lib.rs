@@ -149,6 +149,7 @@ fn api_router() -> Router<AppState> {
         .merge(puzzles::router())
         .merge(lessons::router())
         .merge(position::router())
+        .merge(api::blocks::router())
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
 }

@@ -239,6 +239,22 @@ mod socket {
                 .unwrap();
         }
 
+        /// Opens the lobby as account `who`, past its first message.
+        pub async fn lobby_as(&self, who: &str) -> Ws {
+            let mut req = format!("ws://{}/api/lobby", self.addr)
+                .into_client_request()
+                .unwrap();
+            let h = req.headers_mut();
+            h.insert(
+                "cookie",
+                format!("anywoli_session={}", cookie(who)).parse().unwrap(),
+            );
+            h.insert("origin", format!("http://{}", self.addr).parse().unwrap());
+            let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+            assert_eq!(next(&mut ws).await["type"], "lobby");
+            ws
+        }
+
         /// Watches game `id` as account `who` (or anonymously), past its first state.
         pub async fn watch(&self, id: &str, who: Option<&str>) -> Ws {
             let mut req = format!("ws://{}/api/games/{id}/events", self.addr)
@@ -259,8 +275,42 @@ mod socket {
     }
 
     /// Account `name`'s session cookie (43 characters, as the server's are).
+    pub fn socket_cookie(name: &str) -> String {
+        cookie(name)
+    }
+
     fn cookie(name: &str) -> String {
         format!("{:x<43}", format!("c-{name}"))
+    }
+
+    /// A request as account `who`'s page sends it (cookie, CSRF token, Origin): the status
+    /// and the JSON answer.
+    pub async fn api(srv: &Srv, who: &str, method: &str, path: &str, body: Value) -> (u16, Value) {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut s = tokio::net::TcpStream::connect(srv.addr).await.unwrap();
+        let (addr, body) = (srv.addr, body.to_string());
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\n\
+             Cookie: anywoli_session={}\r\nX-CSRF-Token: csrf\r\nConnection: close\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            cookie(who),
+            body.len()
+        );
+        s.write_all(format!("{head}{body}").as_bytes())
+            .await
+            .unwrap();
+        let mut text = String::new();
+        s.read_to_string(&mut text).await.unwrap();
+        let (head, rest) = text.split_once("\r\n\r\n").unwrap();
+        let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+        // Small answers: one chunk when chunked.
+        let json = match rest.split_once("\r\n") {
+            Some((_, r)) if head.to_ascii_lowercase().contains("chunked") => {
+                r.split("\r\n").next().unwrap_or("")
+            }
+            _ => rest,
+        };
+        (status, serde_json::from_str(json).unwrap_or(Value::Null))
     }
 
     pub async fn send(ws: &mut Ws, m: Value) {
@@ -343,8 +393,9 @@ mod socket {
     }
 }
 
-use serde_json::json;
+use serde_json::{json, Value};
 use socket::*;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 store_test! {
     #[tokio::test]
@@ -508,5 +559,101 @@ postgres_test! {
         let mut abula = a.watch("chatgame7777", Some("Abula")).await;
         refused(&mut abula, "players", "still there?", "blocked").await;
         drop(b);
+    }
+}
+
+store_test! {
+    #[tokio::test]
+    async fn a_block_stops_challenges_seeks_chat_and_watching() {
+        let srv = start(fresh_store()).await;
+        for n in ["Abula", "Bako", "Cabo"] {
+            srv.account(n).await;
+        }
+        let (s, v) = api(&srv, "Abula", "POST", "/api/players/bAKO/block", json!({})).await;
+        assert_eq!((s, &v["blocked"]), (200, &json!("Bako")), "{v}");
+        let (s, v) = api(&srv, "Abula", "POST", "/api/players/Nobody/block", json!({})).await;
+        assert_eq!((s, v["error"].as_str()), (404, Some("unknown_player")), "{v}");
+        let (s, v) = api(&srv, "Abula", "POST", "/api/players/Abula/block", json!({})).await;
+        assert_eq!((s, v["error"].as_str()), (409, Some("not_allowed")), "{v}");
+        let (s, v) = api(&srv, "Abula", "GET", "/api/account/blocks", json!({})).await;
+        assert_eq!(s, 200, "{v}");
+        assert_eq!(v["blocks"][0]["name"], "Bako", "{v}");
+        let (s, v) = api(&srv, "Bako", "GET", "/api/account/blocks", json!({})).await;
+        assert_eq!((s, &v["blocks"]), (200, &json!([])), "one's own blocks only: {v}");
+
+        // Challenges, both ways.
+        for (from, to) in [("Abula", "Bako"), ("Bako", "Abula")] {
+            let body = json!({"to": to, "clock": "5+3"});
+            let (s, v) = api(&srv, from, "POST", "/api/challenges", body).await;
+            assert_eq!((s, v["error"].as_str()), (403, Some("blocked")), "{v}");
+        }
+        let body = json!({"to": "Cabo", "clock": "5+3"});
+        let (s, v) = api(&srv, "Bako", "POST", "/api/challenges", body).await;
+        assert_eq!(s, 201, "others still can: {v}");
+
+        // Watching the blocker's games: refused to the blocked one only.
+        srv.game("chatgame8888", [Some("Abula"), Some("Cabo")]).await;
+        let url = format!("ws://{}/api/games/chatgame8888/events", srv.addr);
+        let mut req = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(url).unwrap();
+        req.headers_mut().insert("cookie", format!("anywoli_session={}", socket_cookie("Bako")).parse().unwrap());
+        let refused = tokio_tungstenite::connect_async(req).await.unwrap_err().to_string();
+        assert!(refused.contains("403"), "{refused}");
+        let _c = srv.watch("chatgame8888", Some("Cabo")).await;
+
+        // Unblocked, all is as before.
+        let (s, _) = api(&srv, "Abula", "POST", "/api/players/Bako/unblock", json!({})).await;
+        assert_eq!(s, 200);
+        let _b = srv.watch("chatgame8888", Some("Bako")).await;
+        let body = json!({"to": "Bako", "clock": "5+3"});
+        let (s, v) = api(&srv, "Abula", "POST", "/api/challenges", body).await;
+        assert_eq!(s, 201, "{v}");
+    }
+}
+
+store_test! {
+    #[tokio::test]
+    async fn blocked_players_neither_see_nor_accept_each_other_s_seeks() {
+        let srv = start(fresh_store()).await;
+        for n in ["Abula", "Bako", "Cabo"] {
+            srv.account(n).await;
+        }
+        srv.db(|s| s.block("Bako", "Abula")).await.unwrap();
+        let mut a = srv.lobby_as("Abula").await;
+        let mut b = srv.lobby_as("Bako").await;
+        let mut c = srv.lobby_as("Cabo").await;
+        send(&mut a, json!({"type": "seek", "clock": "5+3"})).await;
+        let id = loop {
+            let m = next(&mut a).await;
+            if m["type"] == "seeking" {
+                break m["id"].clone();
+            }
+        };
+        let seen = loop {
+            let m = next(&mut c).await;
+            if m["type"] == "seek" {
+                break m;
+            }
+        };
+        assert_eq!(seen["seek"]["id"], id);
+        // Bako's socket hears the next seek (Cabo's), not Abula's.
+        send(&mut c, json!({"type": "seek", "clock": "3+2"})).await;
+        let m = loop {
+            let m = next(&mut b).await;
+            if m["type"] == "seek" {
+                break m;
+            }
+        };
+        assert_eq!(m["seek"]["by"], "Cabo", "{m}");
+        refused_as(&mut b, json!({"type": "accept", "id": id}), "blocked").await;
+        // A new connection's list leaves it out too.
+        let mut req = format!("ws://{}/api/lobby", srv.addr).into_client_request().unwrap();
+        let h = req.headers_mut();
+        h.insert("cookie", format!("anywoli_session={}", socket_cookie("Bako")).parse().unwrap());
+        h.insert("origin", format!("http://{}", srv.addr).parse().unwrap());
+        let (mut b2, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+        let hello = next(&mut b2).await;
+        let ids: Vec<&Value> = hello["seeks"].as_array().unwrap().iter().map(|s| &s["id"]).collect();
+        assert!(!ids.contains(&&id), "{hello}");
+        assert_eq!(ids.len(), 1, "{hello}");
     }
 }

@@ -39,6 +39,7 @@ pub async fn events(
     let (first, rx) = st.rounds().call(&id, Command::Watch).await?;
     let g = st.rounds().snapshot(&id).await?;
     let who = viewer.name().map(str::to_string);
+    kept_out(&st, &g, who.as_deref()).await?;
     let ip = client
         .0
         .map_or_else(|| "-".to_string(), |ip| ip.to_string());
@@ -56,6 +57,31 @@ pub async fn events(
     Ok(BOUNDS.upgrade(ws).on_upgrade(move |socket| async move {
         crate::ws::serve(socket, channel, Some(first), BOUNDS, limits, permit).await;
     }))
+}
+
+/// Refuses a watcher that a seated player blocks (unless it is seated itself: a game begun
+/// before the block is still played).
+async fn kept_out(st: &AppState, g: &crate::round::game::Game, who: Option<&str>) -> ApiResult<()> {
+    let Some(who) = who else { return Ok(()) };
+    let seated: Vec<String> = g.people.accounts.iter().flatten().cloned().collect();
+    if seated.iter().any(|a| a == who) {
+        return Ok(());
+    }
+    let who = who.to_string();
+    let kept = st
+        .db(move |s| {
+            for a in &seated {
+                if s.blocks(a, &who)? {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        })
+        .await?;
+    match kept {
+        true => Err(crate::error::ApiError::blocked("watch this game")),
+        false => Ok(()),
+    }
 }
 
 /// One watcher of a game: the round's events go out, pings and the hello come in.

@@ -110,6 +110,18 @@ impl Store {
         })
     }
 
+    /// Whether `blocker` blocks `blocked` (one way).
+    pub fn blocks(&self, blocker: &str, blocked: &str) -> StoreResult<bool> {
+        self.readers.sql(|db| {
+            let n = db.count(
+                "SELECT COUNT(*) AS n FROM blocks WHERE blocker = $1 AND blocked = $2",
+                &[blocker.into(), blocked.into()],
+                "n",
+            )?;
+            Ok(n > 0)
+        })
+    }
+
     /// Whether either of two accounts blocks the other.
     pub fn blocked_between(&self, a: &str, b: &str) -> StoreResult<bool> {
         self.readers.sql(|db| between(db, a, b))
