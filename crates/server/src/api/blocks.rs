@@ -8,7 +8,6 @@ use axum::http::StatusCode;
 use axum::Json;
 use serde_json::{json, Value};
 
-use crate::account::key_of;
 use crate::api::extract::{Authed, Viewer};
 use crate::app::AppState;
 use crate::error::{ApiError, ApiResult, ErrorCode};
@@ -22,22 +21,9 @@ pub async fn between(st: &AppState, a: &str, b: &str) -> ApiResult<bool> {
     st.db(move |s| s.blocked_between(&a, &b)).await
 }
 
-/// The account `name` names, as typed at signup.
+/// The account `name` names (any case), as typed at signup.
 async fn account_named(st: &AppState, name: &str) -> ApiResult<String> {
-    let key = key_of(name);
-    st.db(move |s| s.account(&key))
-        .await?
-        .map(|a| a.name)
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::NOT_FOUND,
-                ErrorCode::UnknownPlayer,
-                format!(
-                    "no player is called '{}'",
-                    name.chars().take(40).collect::<String>()
-                ),
-            )
-        })
+    Ok(crate::api::players::name_of(st, name).await?.0)
 }
 
 /// `POST /api/players/{name}/block`.
