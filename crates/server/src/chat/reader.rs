@@ -198,15 +198,33 @@ impl Reader {
     pub async fn say(&mut self, say: Say) -> Result<(), SocketError> {
         let line = self.checked(say)?;
         if let Some(a) = &self.account {
+            // From the store at each line: a mute or a block made since this socket opened
+            // (on any instance) holds at once.
+            let opponent = match (line.room, self.side) {
+                (Room::Players, Some(me)) => self.seats[me.opponent().index()].clone(),
+                _ => None,
+            };
             let (store, a) = (self.hub.store.clone(), a.clone());
             let now = crate::dates::now_ms();
-            if let Some(m) = blocking(store, move |s| s.muted(&a, now))
-                .await
-                .map_err(SocketError::from)?
-            {
+            let (muted, blocked) = blocking(store, move |s| {
+                let blocked = match &opponent {
+                    Some(o) => s.blocked_between(&a, o)?,
+                    None => false,
+                };
+                Ok((s.muted(&a, now)?, blocked))
+            })
+            .await
+            .map_err(SocketError::from)?;
+            if let Some(m) = muted {
                 return Err(refusal(
                     ErrorCode::Muted,
                     format!("a moderator muted your chat until {}", m.until),
+                ));
+            }
+            if blocked {
+                return Err(refusal(
+                    ErrorCode::Blocked,
+                    "you and your opponent are blocked",
                 ));
             }
         }
@@ -268,15 +286,6 @@ impl Reader {
                     ErrorCode::NotLoggedIn,
                     "the spectators' room needs an account",
                 ))
-            }
-            (Room::Players, Some(me)) => {
-                let other = &self.seats[me.opponent().index()];
-                if other.as_ref().is_some_and(|o| self.blocks.contains(o)) {
-                    return Err(refusal(
-                        ErrorCode::Blocked,
-                        "you and your opponent are blocked",
-                    ));
-                }
             }
             _ => {}
         }
