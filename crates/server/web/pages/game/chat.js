@@ -4,7 +4,7 @@
 
 import { h, fill } from '../../lib/h.js';
 import { t } from '../../i18n.js';
-import { account } from '../../account.js';
+import { account, loadAccount } from '../../account.js';
 
 const PRESETS = ['good_luck', 'well_played', 'thank_you', 'rematch'];
 /** Lines kept per room on the page (the server sends the last 100 on connecting). */
@@ -26,6 +26,8 @@ export class ChatPanel {
     this.over = previous ? previous.over : false;
     this.waiting = false;
     this.build();
+    // Who writes is known once the account is (asked of the server once per page).
+    loadAccount().then(() => this.build());
   }
 
   /** Where this reader stands: in a seat or not, the game over or not. */
