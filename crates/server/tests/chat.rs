@@ -70,6 +70,15 @@ store_test! {
         let spect = s.chat_lines("g1", Room::Spectators, 100).unwrap();
         assert_eq!(spect, vec![line("g1", Room::Spectators, "Cabo", "hi", 101)]);
         assert!(s.chat_lines("g3", Room::Players, 100).unwrap().is_empty());
+        // A moderator reads an account's lines across games, newest first.
+        let by: Vec<String> = s
+            .chat_lines_by("Abula", 3)
+            .unwrap()
+            .into_iter()
+            .map(|l| l.text)
+            .collect();
+        assert_eq!(by, ["p4", "p3", "p2"]);
+        assert!(s.chat_lines_by("Nobody", 3).unwrap().is_empty());
     }
 }
 
@@ -607,6 +616,18 @@ store_test! {
         let body = json!({"to": "Bako", "clock": "5+3"});
         let (s, v) = api(&srv, "Abula", "POST", "/api/challenges", body).await;
         assert_eq!(s, 201, "{v}");
+
+        // Blocking and unblocking in a loop is cut off, with a clear refusal.
+        let mut refused = None;
+        for _ in 0..40 {
+            let (s, v) = api(&srv, "Cabo", "POST", "/api/players/Bako/block", json!({})).await;
+            if s != 200 {
+                refused = Some((s, v));
+                break;
+            }
+        }
+        let (s, v) = refused.expect("a limit on blocks");
+        assert_eq!((s, v["error"].as_str()), (429, Some("rate_limited")), "{v}");
     }
 }
 

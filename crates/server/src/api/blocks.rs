@@ -8,6 +8,7 @@ use axum::http::StatusCode;
 use axum::Json;
 use serde_json::{json, Value};
 
+use crate::api::client::ClientIp;
 use crate::api::extract::{Authed, Viewer};
 use crate::app::AppState;
 use crate::error::{ApiError, ApiResult, ErrorCode};
@@ -30,8 +31,10 @@ async fn account_named(st: &AppState, name: &str) -> ApiResult<String> {
 async fn block(
     State(st): State<AppState>,
     Authed(me): Authed,
+    client: ClientIp,
     Path(name): Path<String>,
 ) -> ApiResult<Json<Value>> {
+    client.check(&st.limiters().blocks, "blocks and unblocks")?;
     let other = account_named(&st, &name).await?;
     if other == me.name {
         return Err(ApiError::not_allowed("you cannot block yourself"));
@@ -59,8 +62,10 @@ async fn block(
 async fn unblock(
     State(st): State<AppState>,
     Authed(me): Authed,
+    client: ClientIp,
     Path(name): Path<String>,
 ) -> ApiResult<Json<Value>> {
+    client.check(&st.limiters().blocks, "blocks and unblocks")?;
     let other = account_named(&st, &name).await?;
     let (who, them) = (me.name.clone(), other.clone());
     st.db(move |s| s.unblock(&who, &them)).await?;

@@ -111,6 +111,18 @@ impl Store {
         self.writer.call(SaveLine(line))
     }
 
+    /// An account's last `limit` lines in any game, newest first: what a report on it
+    /// attaches and a moderator reads.
+    pub fn chat_lines_by(&self, author: &str, limit: usize) -> StoreResult<Vec<ChatLine>> {
+        self.readers.sql(|db| {
+            db.rows(
+                "SELECT id, game, room, author, side, text, preset, at FROM chat_lines
+                 WHERE author = $1 ORDER BY at DESC, id DESC LIMIT $2",
+                &[author.into(), (limit as i64).into()],
+            )
+        })
+    }
+
     /// The last `limit` lines of a game's room, oldest first.
     pub fn chat_lines(&self, game: &str, room: Room, limit: usize) -> StoreResult<Vec<ChatLine>> {
         self.readers.sql(|db| recent(db, game, room, limit))
