@@ -71,6 +71,16 @@ async fn chat_and_blocks_in_real_browsers() {
             .contains("when the game ends"));
     }
 
+    // On a phone's width the panel fits, its field usable.
+    viewport(&c, 390, 800).await;
+    let fits = js(
+        &c,
+        "const i = document.querySelector('#chat-input').getBoundingClientRect(); \
+         return document.documentElement.scrollWidth <= innerWidth && i.width > 150 && i.right <= innerWidth",
+    )
+    .await;
+    assert_eq!(fits, serde_json::json!(true), "the chat on a phone");
+
     // Chat off: no lines shown, and the panel says so.
     click(&c, "#chat-toggle").await;
     wait_for(&c, "document.querySelector('#chat-off')", "chat off").await;

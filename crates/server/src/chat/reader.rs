@@ -82,6 +82,8 @@ pub struct Reader {
     anonymous_seat: bool,
     blocks: HashSet<String>,
     pending: VecDeque<Heard>,
+    /// A line received whose check (is the game over?) has not finished.
+    held: Option<Arc<ChatLine>>,
 }
 
 impl Reader {
@@ -131,6 +133,7 @@ impl Reader {
             anonymous_seat,
             blocks: blocks.into_iter().collect(),
             pending: VecDeque::new(),
+            held: None,
         };
         let over = g.status != Status::Playing;
         let mut history: Vec<ChatLine> = history
@@ -164,20 +167,27 @@ impl Reader {
         self.side.is_some() || (self.account.is_none() && self.anonymous_seat)
     }
 
-    /// The next line for this watcher (cancel-safe: what is pending stays so).
+    /// The next line for this watcher (cancel-safe: what is pending or held stays so).
     pub async fn next(&mut self) -> Option<Heard> {
         loop {
             if let Some(h) = self.pending.pop_front() {
                 return Some(h);
             }
-            let line = match self.sub.rx.recv().await {
-                Ok(l) => l,
-                // Lines missed by a watcher too slow to read them are gone for it.
-                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
-                Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+            // A line whose check was cancelled (the client spoke meanwhile) is checked again.
+            let line = match self.held.take() {
+                Some(l) => l,
+                None => match self.sub.rx.recv().await {
+                    Ok(l) => l,
+                    // Lines missed by a watcher too slow to read them are gone for it.
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+                },
             };
             let over = if line.room == Room::Spectators && self.restricted() {
-                self.over().await
+                self.held = Some(line.clone());
+                let over = self.over().await;
+                self.held = None;
+                over
             } else {
                 false
             };
