@@ -42,7 +42,7 @@ mod writer;
 pub use accounts::{
     AccountOp, AccountRow, ChallengeRow, RateGame, RatingPoint, RatingRow, SessionRow, SESSION_MS,
 };
-pub use community::{BlockRow, ChatLine, MuteRow, Room};
+pub use community::{BlockRow, ChatLine, CommunityDump, MuteRow, Room};
 pub use games::{
     ClockRow, Counts, EngineClaim, GameRow, Head, Listing, Outcome, PlayerGames, StatusRow, Summary,
 };

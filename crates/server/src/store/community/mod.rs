@@ -4,10 +4,12 @@
 
 mod blocks;
 mod chat;
+mod copy;
 mod mutes;
 
 pub use blocks::BlockRow;
 pub use chat::{ChatLine, Room};
+pub use copy::CommunityDump;
 pub use mutes::MuteRow;
 
 /// The tables, the same text in both backends (run by `schema::set_up_writer` and
