@@ -88,6 +88,22 @@ async fn chat_and_blocks_in_real_browsers() {
     click(&c, "#chat-toggle").await;
     sees(&c, "players", "thanks", "chat on again").await;
 
+    // Once the game is over, the players read the spectators' room too.
+    click(&a, "#abort").await;
+    wait_for(
+        &a,
+        "document.body.dataset.status === 'aborted'",
+        "the game called off",
+    )
+    .await;
+    sees(
+        &a,
+        "spectators",
+        "nice opening",
+        "the spectators' line at A after the end",
+    )
+    .await;
+
     // Bwana blocks Abula on Abula's profile page.
     b.goto(&format!("{base}/@/Abula")).await.unwrap();
     wait_for(
