@@ -28,6 +28,8 @@ mod accounts_postgres;
 mod analysis;
 mod api;
 mod api_postgres;
+mod blocks;
+mod blocks_postgres;
 mod chat;
 mod chat_postgres;
 mod community;
