@@ -145,6 +145,7 @@ fn migrate(args: &MigrateArgs) -> CmdResult {
     let ratings = target.import_puzzle_ratings(source.puzzle_ratings_dump()?)?;
     let progress = target.import_lesson_progress(source.lesson_progress_dump()?)?;
     let follows = target.import_follows(source.follows_dump()?)?;
+    let community = target.import_community(source.community_dump()?)?;
     let skipped = match skipped + accounts_skipped + puzzles_skipped {
         0 => String::new(),
         n => format!(", skipped {n} already there"),
@@ -162,6 +163,10 @@ fn migrate(args: &MigrateArgs) -> CmdResult {
         "copied {progress} exercises of the accounts' course progress"
     )?;
     writeln!(std::io::stderr().lock(), "copied {follows} follows")?;
+    writeln!(
+        std::io::stderr().lock(),
+        "copied {community} chat lines, blocks and mutes"
+    )?;
     Ok(())
 }
 

@@ -123,6 +123,22 @@ fn make_games(db: &Path) -> Vec<String> {
     assert!(store
         .lessons_done("Abula", vec!["relay#1".into(), "force#1".into()])
         .unwrap());
+    // A chat line and a mute (issue 38).
+    store
+        .save_chat_line(anywoli_server::store::ChatLine {
+            id: "line1".into(),
+            game: ids[0].clone(),
+            room: anywoli_server::store::Room::Players,
+            author: Some("Abula".into()),
+            side: Some("south".into()),
+            text: "gg".into(),
+            preset: None,
+            at: 1_700_000_800_000,
+        })
+        .unwrap();
+    store
+        .mute("Abula", 1_700_000_900_000, "Mod", "test")
+        .unwrap();
     ids
 }
 
@@ -169,6 +185,9 @@ fn assert_same(a: &str, b: &str, ids: &[String]) {
     let progress = a.lesson_progress_dump().unwrap();
     assert_eq!(progress.len(), 2);
     assert_eq!(progress, b.lesson_progress_dump().unwrap());
+    let community = a.community_dump().unwrap();
+    assert_eq!((community.lines.len(), community.mutes.len()), (1, 1));
+    assert_eq!(community, b.community_dump().unwrap());
     let accounts = a.accounts_after("", 1000).unwrap();
     assert_eq!(accounts, b.accounts_after("", 1000).unwrap());
     for account in &accounts {

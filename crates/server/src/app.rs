@@ -42,6 +42,7 @@ pub struct Inner {
     pub presence: crate::presence::Presence,
     pub follow_limits: crate::rate_limit::ClientAndAccount,
     pub tv: Arc<crate::tv::Tv>,
+    pub chat: Arc<crate::chat::Hub>,
 }
 
 /// Follows and unfollows a minute, per client and per account, once the burst is spent: a
@@ -113,8 +114,12 @@ impl AppState {
         let store = Arc::new(store);
         let metrics = Arc::new(Metrics::new());
         let lobby = Arc::new(Lobby::new(store.clone()));
+        let chat = Arc::new(crate::chat::Hub::new(store.clone()));
         let rounds = Rounds::new(Context {
-            listener: lobby.clone(),
+            listener: Arc::new(crate::chat::Fanout {
+                lobby: lobby.clone(),
+                chat: chat.clone(),
+            }),
             store: store.clone(),
             engine: engine.clone(),
             think: o.think,
@@ -153,6 +158,7 @@ impl AppState {
                 FOLLOW_BURST,
             ),
             tv,
+            chat,
         }))
     }
 
@@ -228,6 +234,11 @@ impl AppState {
     /// How often a client and an account may follow and unfollow.
     pub fn follow_limits(&self) -> &crate::rate_limit::ClientAndAccount {
         &self.0.follow_limits
+    }
+
+    /// Games' chat lines on their way to watchers (here and on the other instances).
+    pub fn chat(&self) -> &Arc<crate::chat::Hub> {
+        &self.0.chat
     }
 
     /// Starts what the server does beside requests: the rounds' (other instances' changes,

@@ -66,6 +66,7 @@ const FILES: &[(&str, &str, &str)] = &[
     page_file!("pages/analysis/view.js", JS),
     page_file!("pages/analysis/wire.js", JS),
     page_file!("pages/game/actions.js", JS),
+    page_file!("pages/game/chat.js", JS),
     page_file!("pages/game/display.js", JS),
     page_file!("pages/game/history.js", JS),
     page_file!("pages/game/invite.js", JS),

@@ -56,10 +56,14 @@ pub enum ErrorCode {
     WrongInvite,
     WrongOrigin,
     WrongSecret,
+    Blocked,
+    BadText,
+    Muted,
+    Repeated,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 45] = [
+    pub const ALL: [ErrorCode; 49] = [
         ErrorCode::AlreadyChallenged,
         ErrorCode::BadLogin,
         ErrorCode::BadName,
@@ -105,6 +109,10 @@ impl ErrorCode {
         ErrorCode::WrongInvite,
         ErrorCode::WrongOrigin,
         ErrorCode::WrongSecret,
+        ErrorCode::Blocked,
+        ErrorCode::BadText,
+        ErrorCode::Muted,
+        ErrorCode::Repeated,
     ];
 
     /// The code as the API writes it.
@@ -155,6 +163,10 @@ impl ErrorCode {
             ErrorCode::WrongInvite => "wrong_invite",
             ErrorCode::WrongOrigin => "wrong_origin",
             ErrorCode::WrongSecret => "wrong_secret",
+            ErrorCode::Repeated => "repeated",
+            ErrorCode::Muted => "muted",
+            ErrorCode::BadText => "bad_text",
+            ErrorCode::Blocked => "blocked",
         }
     }
 }
@@ -214,6 +226,15 @@ impl ApiError {
 
     pub fn not_allowed(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::CONFLICT, ErrorCode::NotAllowed, message)
+    }
+
+    /// The refusal of what a block stops (`what`: "challenge this player"...).
+    pub fn blocked(what: &str) -> ApiError {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            ErrorCode::Blocked,
+            format!("you cannot {what}: one of you has blocked the other"),
+        )
     }
 
     pub fn game_over() -> ApiError {

@@ -9,6 +9,7 @@ mod api;
 mod app;
 mod assets;
 pub mod backup;
+mod chat;
 pub mod dates;
 pub mod engine_queue;
 pub mod error;
@@ -159,6 +160,7 @@ fn api_router() -> Router<AppState> {
         .merge(api::follows::router())
         .merge(api::leaderboards::router())
         .merge(api::tv::router())
+        .merge(api::blocks::router())
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
 }

@@ -352,7 +352,13 @@ pub struct Limiters {
     /// Game reviews started (a stored or running one costs nothing): [`REVIEWS_PER_MINUTE`],
     /// off with the hints' limit (`--hints-per-minute 0`), since both are engine time.
     pub reviews: RateLimiter,
+    /// Blocks and unblocks (issue 38): [`BLOCKS_PER_MINUTE`] a client, after a burst of 10.
+    pub blocks: RateLimiter,
 }
+
+/// Blocks and unblocks one client may make a minute: a person blocks someone now and then;
+/// toggling in a loop is a client gone wrong (each is a write).
+pub const BLOCKS_PER_MINUTE: u32 = 20;
 
 /// Reviews one client may start a minute, after a burst of 2. A review is up to a few seconds
 /// of one core (4 s for 314 plies, issue 36, which found them unlimited); a person reviews a
@@ -374,6 +380,7 @@ impl Limiters {
                 },
                 2,
             ),
+            blocks: RateLimiter::new(BLOCKS_PER_MINUTE, 10),
         }
     }
 }

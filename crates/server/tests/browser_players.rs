@@ -28,7 +28,7 @@ const PASSWORD_A: &str = "correct horse A";
 const PASSWORD_B: &str = "battery staple B";
 
 /// Types `text` into the field `css`, as a person would.
-async fn type_into(c: &Client, css: &str, text: &str) {
+pub(crate) async fn type_into(c: &Client, css: &str, text: &str) {
     let field = c
         .find(Locator::Css(css))
         .await
@@ -43,7 +43,7 @@ async fn header_name(c: &Client) -> String {
 }
 
 /// Opens the Account view (fast animations, English) and waits for its forms.
-async fn account_forms(c: &Client, base: &str) {
+pub(crate) async fn account_forms(c: &Client, base: &str) {
     c.goto(&format!("{base}/account")).await.unwrap();
     js(
         c,
@@ -59,7 +59,7 @@ async fn account_forms(c: &Client, base: &str) {
     .await;
 }
 
-async fn sign_up(c: &Client, name: &str, password: &str) {
+pub(crate) async fn sign_up(c: &Client, name: &str, password: &str) {
     type_into(c, "#signup-user", name).await;
     type_into(c, "#signup-password", password).await;
     type_into(c, "#signup-repeat", password).await;
@@ -86,7 +86,7 @@ async fn log_in(c: &Client, name: &str, password: &str) {
 }
 
 /// Goes to the lobby by the header's link, and waits for its connection.
-async fn to_lobby(c: &Client) {
+pub(crate) async fn to_lobby(c: &Client) {
     click(c, "header nav a[href='/lobby']").await;
     wait_for(
         c,
@@ -108,7 +108,7 @@ async fn game_id(c: &Client) -> String {
 
 /// Waits until both browsers show the same game in play, each in a seat of its own; returns
 /// (the game's id, A's side, B's side).
-async fn both_in_game(a: &Client, b: &Client) -> (String, String, String) {
+pub(crate) async fn both_in_game(a: &Client, b: &Client) -> (String, String, String) {
     let in_game = "document.body.dataset.view === 'game' && document.body.dataset.status === 'playing' && ['south', 'north'].includes(document.body.dataset.seat)";
     wait_for(a, in_game, "A's game page").await;
     wait_for(b, in_game, "B's game page").await;
@@ -540,7 +540,11 @@ async fn challenge_declined(a: &Client, b: &Client) {
 
 /// A challenges B (casual, `clock` or untimed when ""); B accepts in the lobby; both go to
 /// the game. Returns (id, A's side, B's side).
-async fn challenge_accepted(a: &Client, b: &Client, clock: &str) -> (String, String, String) {
+pub(crate) async fn challenge_accepted(
+    a: &Client,
+    b: &Client,
+    clock: &str,
+) -> (String, String, String) {
     to_lobby(a).await;
     to_lobby(b).await;
     type_into(a, "#ch-to", "Bwana").await;

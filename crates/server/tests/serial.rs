@@ -17,6 +17,7 @@ mod support;
 
 mod browser;
 mod browser_analysis;
+mod browser_chat;
 mod browser_fair;
 mod browser_fair_postgres;
 mod browser_hosting;

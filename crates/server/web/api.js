@@ -83,6 +83,13 @@ export class GameSocket extends ReconnectingSocket {
     return msg.type !== 'hello';
   }
 
+  /** Sends `msg` (a chat line) if connected: whether it went. */
+  say(msg) {
+    if (!this.open) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
   /** From now on (and on every reconnection) this connection is the player's with `secret`. */
   hello(secret) {
     this.secret = secret;

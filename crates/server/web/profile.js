@@ -5,7 +5,7 @@
 import { api } from './api.js';
 import { t, tn, currentLang } from './i18n.js';
 import { clockName } from './clock.js';
-import { account, ratingText, samePlayer } from './account.js';
+import { account, post, ratingText, samePlayer } from './account.js';
 import { h, fill } from './lib/h.js';
 import { playerNode } from './lib/names.js';
 import { followButton } from './pages/community/follow.js';
@@ -166,6 +166,32 @@ export class ProfileView {
     this.loadGames(false);
   }
 
+  /** Block or unblock this player (issue 38), as the logged-in account. */
+  async showBlock() {
+    const area = ui.main.querySelector('#block-area');
+    if (!area || !this.profile) return;
+    if (this.blocked === undefined) {
+      const r = await api('GET', '/account/blocks');
+      const names = r.ok ? (r.data.blocks || []).map((b) => b.name) : [];
+      this.blocked = names.some((n) => samePlayer(n, this.profile.name));
+    }
+    const button = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', id: 'block-toggle' }, t(this.blocked ? 'unblock_player' : 'block_player')));
+    const error = h('p', { class: 'error', role: 'alert', hidden: true });
+    button.addEventListener('click', async () => {
+      button.disabled = true;
+      const r = await post(`/players/${encodeURIComponent(this.profile.name)}/${this.blocked ? 'unblock' : 'block'}`);
+      if (r.ok) {
+        this.blocked = !this.blocked;
+        this.showBlock();
+        return;
+      }
+      button.disabled = false;
+      error.textContent = ui.errorText(r);
+      error.hidden = false;
+    });
+    fill(area, this.blocked ? h('p', { class: 'note', id: 'blocked-note' }, t('blocked_note')) : null, h('p', null, button), error);
+  }
+
   async loadGames(more) {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries(this.filters)) if (v) q.set(k, v);
@@ -223,6 +249,7 @@ export class ProfileView {
           ${stat(c.games, 'stat_games')}${stat(c.wins, 'stat_wins')}${stat(c.draws, 'stat_draws')}${stat(c.losses, 'stat_losses')}
         </div>
         ${me && !self ? `<p><a href="/lobby?challenge=${encodeURIComponent(p.name)}" data-link class="button primary">${esc(t('challenge_button'))}</a></p>` : ''}
+        ${me && !self ? '<div id="block-area" class="block-area"></div>' : ''}
       </section>
       <section class="panel" aria-labelledby="ratings-heading">
         <h2 id="ratings-heading">${esc(t('ratings'))}</h2>
@@ -253,6 +280,7 @@ export class ProfileView {
     if (self) head.append(h('p', null, h('a', { href: '/following', 'data-link': true }, t('following_title'))));
     this.drawGraph(true);
     this.showGames();
+    this.showBlock();
     main.querySelector('#game-filters').addEventListener('change', (e) => {
       const el = e.target;
       if (!(el.name in this.filters)) return;

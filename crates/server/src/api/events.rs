@@ -9,15 +9,18 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
 use crate::api::client::ClientIp;
+use crate::api::extract::Viewer;
 use crate::app::AppState;
+use crate::chat::reader::{Heard, Reader, Say};
 use crate::error::ApiResult;
 use crate::round::view::event_message;
 use crate::round::{change::Event, Command, Rounds};
 use crate::trace_json::side_name;
 use crate::ws::{caps::AskedUpgrade, text as text_of, Bounds, Channel, SocketError};
 
-/// What a watcher may send: pings and one hello with its seat's secret, well under 4 KiB; the
-/// page pings every 15 s, so 20 in 10 s is a client gone wrong.
+/// What a watcher may send: pings, one hello with its seat's secret and chat lines (140
+/// characters, at most 5 in 10 s), well under 4 KiB; the page pings every 15 s, so 20 in
+/// 10 s is a client gone wrong. A longer message (a 100 KB line) closes the socket.
 const BOUNDS: Bounds = Bounds::per_10s(4096, 20);
 
 /// `GET /api/games/{id}/events`.
@@ -25,6 +28,7 @@ pub async fn events(
     State(st): State<AppState>,
     Path(id): Path<String>,
     client: ClientIp,
+    viewer: Viewer,
     ws: AskedUpgrade,
 ) -> ApiResult<Response> {
     let permit = match st.sockets().admit(client.0) {
@@ -33,9 +37,17 @@ pub async fn events(
     };
     // Subscribing in the round means no event can fall between the state and the stream.
     let (first, rx) = st.rounds().call(&id, Command::Watch).await?;
+    let g = st.rounds().snapshot(&id).await?;
+    let who = viewer.name().map(str::to_string);
+    kept_out(&st, &g, who.as_deref()).await?;
+    let ip = client
+        .0
+        .map_or_else(|| "-".to_string(), |ip| ip.to_string());
+    let chat = Reader::open(st.chat().clone(), st.rounds().clone(), &g, who, ip).await?;
     let ws = crate::ws::caps::upgrade(ws)?;
     let channel = Watcher {
         rx,
+        chat,
         rounds: st.rounds().clone(),
         id,
         presence: None,
@@ -47,9 +59,36 @@ pub async fn events(
     }))
 }
 
+/// Refuses a watcher that a seated player blocks (unless it is seated itself: a game begun
+/// before the block is still played).
+async fn kept_out(st: &AppState, g: &crate::round::game::Game, who: Option<&str>) -> ApiResult<()> {
+    let Some(who) = who else { return Ok(()) };
+    let seated: Vec<String> = g.people.accounts.iter().flatten().cloned().collect();
+    if seated.iter().any(|a| a == who) {
+        return Ok(());
+    }
+    let who = who.to_string();
+    let kept = st
+        .db(move |s| {
+            for a in &seated {
+                if s.blocks(a, &who)? {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        })
+        .await?;
+    match kept {
+        true => Err(crate::error::ApiError::blocked("watch this game")),
+        false => Ok(()),
+    }
+}
+
 /// One watcher of a game: the round's events go out, pings and the hello come in.
 struct Watcher {
     rx: broadcast::Receiver<Arc<str>>,
+    /// The game's chat as this watcher reads it.
+    chat: Reader,
     rounds: Arc<Rounds>,
     id: String,
     presence: Option<Presence>,
@@ -66,20 +105,47 @@ impl Channel for Watcher {
                 self.lagged = false;
                 return Some(event_message(&Event::State, &g));
             }
-            match self.rx.recv().await {
-                Ok(t) => return Some(t.to_string()),
-                // Too slow to follow every event: the current state replaces them.
-                Err(broadcast::error::RecvError::Lagged(_)) => self.lagged = true,
-                Err(broadcast::error::RecvError::Closed) => return None,
+            tokio::select! {
+                r = self.rx.recv() => match r {
+                    Ok(t) => return Some(t.to_string()),
+                    // Too slow to follow every event: the current state replaces them.
+                    Err(broadcast::error::RecvError::Lagged(_)) => self.lagged = true,
+                    Err(broadcast::error::RecvError::Closed) => return None,
+                },
+                Some(line) = self.chat.next() => return Some(text_of(&Out::Chat(line))),
             }
         }
     }
 
     async fn answer(&mut self, text: String) -> Option<String> {
-        let out = answer(&text, &self.rounds, &self.id, &mut self.presence).await;
+        let out = match serde_json::from_str::<In>(&text) {
+            // A line said reaches its author with its readers; only a refusal answers.
+            Ok(In::Chat(say)) => {
+                return self
+                    .chat
+                    .say(say)
+                    .await
+                    .err()
+                    .map(|e| text_of(&Out::Error(e)))
+            }
+            Ok(In::Ping) => Out::Pong,
+            Ok(In::Hello { secret }) => {
+                hello(secret, &self.rounds, &self.id, &mut self.presence).await
+            }
+            Err(_) => Out::Error(SocketError::malformed(WHAT_A_CLIENT_SENDS)),
+        };
+        if let Out::Hello { seats } = &out {
+            if let Some(side) = seats.first().and_then(|s| side_of(s)) {
+                self.chat.seated(side);
+            }
+        }
         Some(text_of(&out))
     }
 }
+
+/// What the refusal of a message that is none of a watcher's says.
+const WHAT_A_CLIENT_SENDS: &str = "a client sends {\"type\":\"ping\"}, \
+     {\"type\":\"hello\",\"secret\":…} or {\"type\":\"chat\",\"room\":…,\"text\":…}";
 
 /// A player's connection to the game (after its `hello`): when it closes, however it does,
 /// the round hears that the player left.
@@ -115,6 +181,8 @@ enum In {
         #[serde(default)]
         secret: serde_json::Value,
     },
+    /// A chat line: `{"type":"chat","room":"players","text":"gg"}` (or `"preset"`).
+    Chat(Say),
 }
 
 /// What a watcher is answered (the game's events are [`event_message`]s).
@@ -127,48 +195,51 @@ enum Out {
         seats: Vec<&'static str>,
     },
     Error(SocketError),
+    /// A chat line of a room this watcher reads.
+    Chat(Heard),
 }
 
-/// Answers a client's message: a ping, or the `hello` that says whose connection this is.
-async fn answer(
-    text: &str,
+/// Answers the `hello` that says whose connection this is.
+async fn hello(
+    secret: serde_json::Value,
     rounds: &Arc<Rounds>,
     id: &str,
     presence: &mut Option<Presence>,
 ) -> Out {
     let refuse = |m: &str| Out::Error(SocketError::malformed(m));
-    match serde_json::from_str::<In>(text) {
-        Ok(In::Ping) => Out::Pong,
-        Ok(In::Hello { .. }) if presence.is_some() => {
-            refuse("this connection has said hello already")
-        }
-        Ok(In::Hello { secret }) => {
-            let Some(secret) = secret.as_str().map(str::to_string) else {
-                return refuse("hello needs the seat's secret");
-            };
-            let r = rounds
-                .call(id, |reply| Command::Present {
-                    secret: secret.clone(),
-                    here: true,
-                    reply,
-                })
-                .await;
-            match r.and_then(|r| r) {
-                Ok(seats) => {
-                    *presence = Some(Presence {
-                        rounds: rounds.clone(),
-                        id: id.to_string(),
-                        secret,
-                    });
-                    Out::Hello {
-                        seats: seats.into_iter().map(side_name).collect(),
-                    }
-                }
-                Err(e) => Out::Error(e.into()),
+    if presence.is_some() {
+        return refuse("this connection has said hello already");
+    }
+    let Some(secret) = secret.as_str().map(str::to_string) else {
+        return refuse("hello needs the seat's secret");
+    };
+    let r = rounds
+        .call(id, |reply| Command::Present {
+            secret: secret.clone(),
+            here: true,
+            reply,
+        })
+        .await;
+    match r.and_then(|r| r) {
+        Ok(seats) => {
+            *presence = Some(Presence {
+                rounds: rounds.clone(),
+                id: id.to_string(),
+                secret,
+            });
+            Out::Hello {
+                seats: seats.into_iter().map(side_name).collect(),
             }
         }
-        Err(_) => refuse("a client sends {\"type\":\"ping\"} or {\"type\":\"hello\",\"secret\":…}"),
+        Err(e) => Out::Error(e.into()),
     }
+}
+
+/// The side a seat's name names.
+fn side_of(name: &str) -> Option<anywoli_core::Side> {
+    [anywoli_core::Side::South, anywoli_core::Side::North]
+        .into_iter()
+        .find(|s| side_name(*s) == name)
 }
 
 #[cfg(test)]

@@ -11,7 +11,10 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::broadcast;
 
+use std::collections::HashSet;
+
 use crate::account::key_of;
+use crate::api::blocks::BLOCKS_MAX;
 use crate::api::client::ClientIp;
 use crate::api::extract::{Authed, Viewer};
 use crate::app::AppState;
@@ -44,9 +47,18 @@ pub async fn lobby(
     let (ws, permit) = crate::ws::caps::open(st.sockets(), client.0, ws)?;
     let name = viewer.name().map(str::to_string);
     let limits = st.sockets().limits();
+    let blocks = match name.clone() {
+        Some(n) => st
+            .db(move |s| s.blocked_with(&n, BLOCKS_MAX))
+            .await
+            .unwrap_or_default(),
+        None => Vec::new(),
+    };
     Ok(BOUNDS.upgrade(ws).on_upgrade(move |socket| async move {
         let (seeks, public, own, me) = st.lobby().join(name.clone(), client.0);
         let online = name.as_deref().map(|n| st.presence().here(n));
+        let blocks: HashSet<String> = blocks.into_iter().collect();
+        let seeks = visible(seeks, &blocks);
         let hello = ServerMessage::Lobby { seeks, you: name };
         let channel = LobbyClient {
             st,
@@ -54,6 +66,7 @@ pub async fn lobby(
             own,
             me,
             _online: online,
+            blocks,
         };
         let first = Some(hello.text().to_string());
         crate::ws::serve(socket, channel, first, BOUNDS, limits, permit).await;
@@ -70,22 +83,42 @@ struct LobbyClient {
     me: Membership,
     /// Keeps the account online while the connection lasts (crate::presence).
     _online: Option<crate::presence::Here>,
+    /// The accounts this one blocks or is blocked by (as it connected): their seeks are not
+    /// shown to it (and accepting is refused either way, from the store).
+    blocks: HashSet<String>,
+}
+
+/// The seeks a connection that keeps away from `blocks` is shown.
+fn visible(seeks: Vec<Seek>, blocks: &HashSet<String>) -> Vec<Seek> {
+    seeks
+        .into_iter()
+        .filter(|s| s.by.as_ref().is_none_or(|b| !blocks.contains(b)))
+        .collect()
+}
+
+impl LobbyClient {
+    /// Whether a public message is a seek by an account this one keeps away from.
+    fn hidden(&self, text: &str) -> bool {
+        if self.blocks.is_empty() || !text.starts_with("{\"type\":\"seek\"") {
+            return false;
+        }
+        let v: Value = serde_json::from_str(text).unwrap_or_default();
+        v["seek"]["by"]
+            .as_str()
+            .is_some_and(|b| self.blocks.contains(b))
+    }
 }
 
 impl Channel for LobbyClient {
     async fn next(&mut self) -> Option<String> {
-        tokio::select! {
-            m = self.public.recv() => match m {
-                Ok(text) => Some(text.to_string()),
-                Err(broadcast::error::RecvError::Lagged(_)) => {
-                    // Too slow to follow every seek: the whole list replaces them.
-                    let seeks = self.st.lobby().snapshot();
-                    let m = ServerMessage::Lobby { seeks, you: self.me.name.clone() };
-                    Some(m.text().to_string())
-                }
-                Err(broadcast::error::RecvError::Closed) => None,
-            },
-            m = self.own.recv() => m.map(|t| t.to_string()),
+        loop {
+            tokio::select! {
+                m = self.public.recv() => match m {
+                    Ok(text) if self.hidden(&text) => continue,
+                    m => return self.public_message(m),
+                },
+                m = self.own.recv() => return m.map(|t| t.to_string()),
+            }
         }
     }
 
@@ -93,6 +126,28 @@ impl Channel for LobbyClient {
         answer(&self.st, &self.me, &text)
             .await
             .map(|m| m.text().to_string())
+    }
+}
+
+impl LobbyClient {
+    /// What a public change (or having missed some) sends this connection.
+    fn public_message(
+        &self,
+        m: Result<std::sync::Arc<str>, broadcast::error::RecvError>,
+    ) -> Option<String> {
+        match m {
+            Ok(text) => Some(text.to_string()),
+            Err(broadcast::error::RecvError::Lagged(_)) => {
+                // Too slow to follow every seek: the whole list replaces them.
+                let seeks = visible(self.st.lobby().snapshot(), &self.blocks);
+                let m = ServerMessage::Lobby {
+                    seeks,
+                    you: self.me.name.clone(),
+                };
+                Some(m.text().to_string())
+            }
+            Err(broadcast::error::RecvError::Closed) => None,
+        }
     }
 }
 
@@ -190,6 +245,11 @@ async fn accept(st: &AppState, me: &Membership, id: &str) -> ApiResult<()> {
     }
     if seek.rated && me.name.is_none() {
         return Err(rated_needs_account());
+    }
+    if let (Some(by), Some(me)) = (&seek.by, &me.name) {
+        if crate::api::blocks::between(st, by, me).await? {
+            return Err(ApiError::blocked("accept this seek"));
+        }
     }
     if let Some([lo, hi]) = seek.range {
         let mine = match &me.name {
@@ -307,6 +367,15 @@ pub async fn accept_challenge(
     Authed(me): Authed,
 ) -> ApiResult<Json<Value>> {
     let c = st.lobby().take_challenge(&id, &me.name, true).await?;
+    if crate::api::blocks::between(&st, &c.from, &c.to).await? {
+        // Blocked since it was sent: it goes, as if declined.
+        let gone = ServerMessage::ChallengeGone {
+            id: c.id.clone(),
+            reason: GoneReason::Declined,
+        };
+        st.lobby().tell(&c.from, &gone);
+        return Err(ApiError::blocked("accept this challenge"));
+    }
     let (rules, clock) = terms(&c.rules, c.clock.as_deref())?;
     let made = start(
         st.rounds(),

@@ -4,6 +4,7 @@
 
 pub mod account;
 pub mod analysis;
+pub mod blocks;
 pub mod client;
 pub mod events;
 pub mod extract;

@@ -29,7 +29,7 @@ fn unknown_player(name: &str) -> ApiError {
 }
 
 /// The account's name as typed, from any spelling of it.
-async fn name_of(st: &AppState, name: &str) -> ApiResult<(String, i64)> {
+pub(crate) async fn name_of(st: &AppState, name: &str) -> ApiResult<(String, i64)> {
     let key = key_of(name);
     let account = st.db(move |s| s.account(&key)).await?;
     account

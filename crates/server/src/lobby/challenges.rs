@@ -8,9 +8,15 @@ impl Lobby {
     pub async fn challenge(&self, c: Challenge) -> Result<(), ApiError> {
         self.expire().await;
         let (from, to) = (c.from.clone(), c.to.clone());
-        let (sent, received) = self
-            .db(move |s| Ok((s.challenges(&from)?, s.challenges(&to)?)))
+        let (sent, received, blocked) = self
+            .db(move |s| {
+                let blocked = s.blocked_between(&from, &to)?;
+                Ok((s.challenges(&from)?, s.challenges(&to)?, blocked))
+            })
             .await?;
+        if blocked {
+            return Err(ApiError::blocked("challenge this player"));
+        }
         // One waiting challenge from one player to another: one stranger cannot fill a
         // player's incoming challenges (issue 36: all 20 places could be one sender's).
         if sent.iter().any(|x| x.from == c.from && x.to == c.to) {

@@ -25,6 +25,7 @@
 //! `reviews.rs`, `lessons.rs`, each with the `Store` methods that reach it.
 
 mod accounts;
+mod community;
 mod follows;
 mod games;
 mod heard;
@@ -44,6 +45,7 @@ mod writer;
 pub use accounts::{
     AccountOp, AccountRow, ChallengeRow, RateGame, RatingPoint, RatingRow, SessionRow, SESSION_MS,
 };
+pub use community::{BlockRow, ChatLine, CommunityDump, MuteRow, Room};
 pub use follows::{FollowRow, Followed};
 pub use games::{
     ClockRow, Counts, EngineClaim, GameRow, Head, Listing, Outcome, PlayerGames, StatusRow, Summary,

@@ -94,6 +94,11 @@ const MIGRATIONS: &[(i32, &str)] = &[
         // Follows and presence leases: their tables follow (`follows::FOLLOW_TABLES`).
         "SELECT 1;",
     ),
+    (
+        13,
+        // Chat lines, blocks and mutes: their tables follow (`community::COMMUNITY_TABLES`).
+        "SELECT 1;",
+    ),
 ];
 
 /// What a migration runs after its own text.
@@ -107,6 +112,7 @@ fn migration_tail(version: i32) -> Cow<'static, str> {
         10 => crate::store::puzzle_ratings::PUZZLE_RATING_TABLES,
         11 => crate::store::lessons::LESSON_TABLES,
         12 => crate::store::follows::FOLLOW_TABLES,
+        13 => crate::store::community::COMMUNITY_TABLES,
         _ => "",
     };
     shared.into()

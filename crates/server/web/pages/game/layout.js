@@ -1,6 +1,7 @@
 // A game's page, part 2 of 7: its HTML and what each control does.
 
 import { GameSeats } from './seats.js';
+import { ChatPanel } from './chat.js';
 import { esc } from '../../common.js';
 import { t } from '../../i18n.js';
 import { Board } from '../../board.js';
@@ -81,10 +82,12 @@ export class GameLayout extends GameSeats {
           <button type="button" id="export">${esc(t('export'))}</button>
           <a id="analyse" class="button" data-link href="/analysis/${esc(this.id)}" hidden>${esc(t('an_analyse'))}</a>
           <a href="/" data-link class="button">${esc(t('new_game'))}</a>
+          <section id="chat" class="chat-panel" aria-labelledby="chat-heading"></section>
         </aside>
       </div>`;
     this.board = new Board(main.querySelector('#board'), (l) => this.play(l));
     const $ = (s) => main.querySelector(s);
+    this.chat = new ChatPanel($('#chat'), (m) => Boolean(this.socket && this.socket.say(m)), this.chat);
     $('#copy').addEventListener('click', () => this.copyLink('#share'));
     $('#copy-network').addEventListener('click', () => this.copyLink('#share-network'));
     $('#join-button').addEventListener('click', () => this.join());

@@ -68,7 +68,8 @@ export class GameView extends GameActions {
   }
 
   receive(msg) {
-    if (msg.type === 'error') return;
+    if (msg.type === 'chat') { this.chat.add(msg); return; }
+    if (msg.type === 'error') { this.chat.refused(msg); return; }
     this.queue.push(msg);
     this.pump();
   }
@@ -133,7 +134,21 @@ export class GameView extends GameActions {
       if (this.viewPly !== null && this.viewPly > g.ply) this.viewPly = null;
     }
     if (g.rematch) this.rememberRematch(g.rematch);
+    this.chatRole(g);
     this.show();
+  }
+
+  /** The chat as this reader's seat and the game's end let it read; a player's page reads
+   * the spectators' room once the game is over, which the server sends on connecting. */
+  chatRole(g) {
+    const seated = this.me().length > 0;
+    const over = g.status !== 'playing';
+    const opened = seated && over && this.chat.seated && !this.chat.over;
+    this.chat.setRole(seated, over);
+    if (opened && this.socket) {
+      this.socket.suspend();
+      this.socket.reconnectNow();
+    }
   }
 
   refresh() {
