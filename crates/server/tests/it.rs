@@ -40,6 +40,8 @@ mod live_postgres;
 mod lobby;
 mod lobby_postgres;
 mod metrics;
+mod moderation;
+mod moderation_postgres;
 mod page;
 mod position;
 mod puzzles;

@@ -25,6 +25,7 @@
 //! `reviews.rs`, `lessons.rs`, each with the `Store` methods that reach it.
 
 mod accounts;
+mod community;
 mod games;
 mod heard;
 mod lessons;
@@ -40,6 +41,10 @@ mod writer;
 
 pub use accounts::{
     AccountOp, AccountRow, ChallengeRow, RateGame, RatingPoint, RatingRow, SessionRow, SESSION_MS,
+};
+pub use community::{
+    Act, Filed, LogRow, Moderate, ReportReason, ReportRow, ReportsOf, Standing, ADMIN_CLI,
+    REPORTS_PER_WINDOW, REPORT_TEXT_MAX, REPORT_WINDOW_MS, RESET_MS,
 };
 pub use games::{
     ClockRow, Counts, EngineClaim, GameRow, Head, Listing, Outcome, PlayerGames, StatusRow, Summary,

@@ -310,7 +310,11 @@ pub(super) fn accounts_after(
 /// The session whose token is `token`, unless it is past its time at `now`.
 pub(super) fn session(db: &mut dyn Sql, token: &str, now: i64) -> StoreResult<Option<SessionRow>> {
     db.row(
-        "SELECT token, account, csrf, created FROM sessions WHERE token = $1 AND created >= $2",
+        // A closed account's sessions are deleted as it closes; the check also covers a
+        // login that raced the closing.
+        "SELECT token, account, csrf, created FROM sessions WHERE token = $1 AND created >= $2
+         AND NOT EXISTS (SELECT 1 FROM account_standing
+            WHERE account_standing.account = sessions.account AND closed IS NOT NULL)",
         &[token.into(), (now - SESSION_MS).into()],
     )
 }

@@ -89,6 +89,12 @@ const MIGRATIONS: &[(i32, &str)] = &[
         // Course progress of accounts: its table follows (`lessons::LESSON_TABLES`).
         "SELECT 1;",
     ),
+    (
+        12,
+        // Moderators, closed accounts, reset tokens, reports, the moderation log: their
+        // tables follow (`community::COMMUNITY_TABLES`).
+        "SELECT 1;",
+    ),
 ];
 
 /// What a migration runs after its own text.
@@ -101,6 +107,7 @@ fn migration_tail(version: i32) -> Cow<'static, str> {
         9 => crate::store::puzzles::PUZZLE_TABLES,
         10 => crate::store::puzzle_ratings::PUZZLE_RATING_TABLES,
         11 => crate::store::lessons::LESSON_TABLES,
+        12 => crate::store::community::COMMUNITY_TABLES,
         _ => "",
     };
     shared.into()
