@@ -55,10 +55,16 @@ pub enum ErrorCode {
     WrongInvite,
     WrongOrigin,
     WrongSecret,
+    AccountClosed,
+    LoginAgain,
+    NotModerator,
+    ResetLinkInvalid,
+    AlreadyReported,
+    UnknownReport,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 44] = [
+    pub const ALL: [ErrorCode; 50] = [
         ErrorCode::AlreadyChallenged,
         ErrorCode::BadLogin,
         ErrorCode::BadName,
@@ -103,6 +109,12 @@ impl ErrorCode {
         ErrorCode::WrongInvite,
         ErrorCode::WrongOrigin,
         ErrorCode::WrongSecret,
+        ErrorCode::AccountClosed,
+        ErrorCode::LoginAgain,
+        ErrorCode::NotModerator,
+        ErrorCode::ResetLinkInvalid,
+        ErrorCode::AlreadyReported,
+        ErrorCode::UnknownReport,
     ];
 
     /// The code as the API writes it.
@@ -152,6 +164,12 @@ impl ErrorCode {
             ErrorCode::WrongInvite => "wrong_invite",
             ErrorCode::WrongOrigin => "wrong_origin",
             ErrorCode::WrongSecret => "wrong_secret",
+            ErrorCode::AccountClosed => "account_closed",
+            ErrorCode::LoginAgain => "login_again",
+            ErrorCode::NotModerator => "not_moderator",
+            ErrorCode::ResetLinkInvalid => "reset_link_invalid",
+            ErrorCode::AlreadyReported => "already_reported",
+            ErrorCode::UnknownReport => "unknown_report",
         }
     }
 }

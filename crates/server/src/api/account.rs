@@ -144,6 +144,15 @@ pub async fn login(
             "no account has this name and password",
         ));
     };
+    // Said only to whoever knows the password: a guesser learns nothing of the account.
+    let name = account.name.clone();
+    if st.db(move |s| s.standing(&name)).await?.closed.is_some() {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            ErrorCode::AccountClosed,
+            "this account is closed",
+        ));
+    }
     let (cookie, session) = new_session(&account.name, now_ms());
     let op = AccountOp::AddSession(session.clone());
     st.db(move |s| s.account_op(op)).await?;
