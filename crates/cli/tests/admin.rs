@@ -139,7 +139,18 @@ fn the_admin_commands_on(db: &Path, dir: &Path) {
         "{}",
         r.stdout
     );
-    assert_ne!(r.stdout.trim().rsplit('/').next().unwrap(), token);
+    let newer = r.stdout.trim().rsplit('/').next().unwrap().to_string();
+    assert_ne!(newer, token);
+    // The newer link works, once; the older one is void.
+    let reset = |token: &str| {
+        let body = json!({"token": token, "password": "a-reset-password"});
+        http(&addr, "POST", "/api/account/reset", Some(body)).0
+    };
+    assert_eq!(reset(token), 410);
+    assert_eq!(reset(&newer), 200);
+    assert_eq!(reset(&newer), 410);
+    let body = json!({"name": "Bao", "password": "a-reset-password"});
+    assert_eq!(http(&addr, "POST", "/api/account/login", Some(body)).0, 200);
 
     let log = store.mod_log(None, 50).unwrap();
     let mut actions: Vec<&str> = log.iter().map(|l| l.action.as_str()).collect();

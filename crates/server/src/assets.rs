@@ -252,6 +252,8 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> axum::Router<S> {
         .route("/editor", get(index))
         .route("/lobby", get(index))
         .route("/account", get(index))
+        .route("/reset/{token}", get(index))
+        .route("/mod", get(index))
         .route("/@/{name}", get(index))
         .route("/g/{id}", get(game_page))
         .route("/analysis", get(index))

@@ -148,6 +148,9 @@ fn api_router() -> Router<AppState> {
         .merge(puzzles::router())
         .merge(lessons::router())
         .merge(position::router())
+        .merge(api::care::router())
+        .merge(api::moderation::router())
+        .merge(api::reports::router())
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
 }

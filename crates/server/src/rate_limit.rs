@@ -324,7 +324,13 @@ pub struct Limiters {
     /// Game reviews started (a stored or running one costs nothing): [`REVIEWS_PER_MINUTE`],
     /// off with the hints' limit (`--hints-per-minute 0`), since both are engine time.
     pub reviews: RateLimiter,
+    /// Reports filed ([`REPORTS_PER_MINUTE`], burst 3): the store's limit per account
+    /// (5 an hour) is the one a person meets; this one holds back many accounts on one address.
+    pub reports: RateLimiter,
 }
+
+/// Reports one client address may file a minute, after a burst of 3.
+pub const REPORTS_PER_MINUTE: u32 = 6;
 
 /// Reviews one client may start a minute, after a burst of 2. A review is up to a few seconds
 /// of one core (4 s for 314 plies, issue 36, which found them unlimited); a person reviews a
@@ -345,6 +351,14 @@ impl Limiters {
                     REVIEWS_PER_MINUTE
                 },
                 2,
+            ),
+            reports: RateLimiter::new(
+                if r.logins_per_minute == 0 {
+                    0
+                } else {
+                    REPORTS_PER_MINUTE
+                },
+                3,
             ),
         }
     }

@@ -41,6 +41,8 @@ mod lobby;
 mod lobby_postgres;
 mod metrics;
 mod moderation;
+mod moderation_api;
+mod moderation_api_postgres;
 mod moderation_postgres;
 mod page;
 mod position;

@@ -4,15 +4,18 @@
 
 pub mod account;
 pub mod analysis;
+pub mod care;
 pub mod client;
 pub mod events;
 pub mod extract;
 pub mod games;
 pub mod health;
 pub mod lobby;
+pub mod moderation;
 pub mod play;
 pub mod players;
 pub mod position;
+pub mod reports;
 pub mod review;
 
 use crate::error::ErrorCode;

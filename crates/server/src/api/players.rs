@@ -17,7 +17,7 @@ use crate::store::{Listing, Outcome, PlayerGames};
 /// Points of rating history a profile carries: a year of a game a day.
 pub const HISTORY_POINTS: usize = 400;
 
-fn unknown_player(name: &str) -> ApiError {
+pub fn unknown_player(name: &str) -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
         ErrorCode::UnknownPlayer,
