@@ -327,7 +327,14 @@ pub struct Limiters {
     /// Reports filed ([`REPORTS_PER_MINUTE`], burst 3): the store's limit per account
     /// (5 an hour) is the one a person meets; this one holds back many accounts on one address.
     pub reports: RateLimiter,
+    /// Account care (exports, ending a session, closing the account): [`CARE_PER_MINUTE`],
+    /// burst 5; off with the logins' limit.
+    pub care: RateLimiter,
 }
+
+/// Account-care requests one client address may make a minute, after a burst of 5: an export
+/// reads every game of the account.
+pub const CARE_PER_MINUTE: u32 = 10;
 
 /// Reports one client address may file a minute, after a burst of 3.
 pub const REPORTS_PER_MINUTE: u32 = 6;
@@ -359,6 +366,14 @@ impl Limiters {
                     REPORTS_PER_MINUTE
                 },
                 3,
+            ),
+            care: RateLimiter::new(
+                if r.logins_per_minute == 0 {
+                    0
+                } else {
+                    CARE_PER_MINUTE
+                },
+                5,
             ),
         }
     }

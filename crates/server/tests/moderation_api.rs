@@ -104,6 +104,17 @@ fn app_and_store() -> (Router, std::sync::Arc<Store>) {
     (anywoli_server::app(state), store)
 }
 
+/// A read of the store off the async threads (PostgreSQL's client blocks).
+async fn read<T: Send + 'static>(
+    store: &std::sync::Arc<Store>,
+    f: impl FnOnce(&Store) -> anywoli_server::store::StoreResult<T> + Send + 'static,
+) -> T {
+    let store = store.clone();
+    tokio::task::spawn_blocking(move || f(&store).unwrap())
+        .await
+        .unwrap()
+}
+
 store_test! {
     #[tokio::test]
     async fn only_a_recently_logged_in_moderator_with_the_token_reaches_the_mod_api() {
@@ -259,5 +270,58 @@ store_test! {
         let (s, _, _) = req(&app, "POST", "/api/account/reset", None, Some(body)).await;
         assert_eq!(s, StatusCode::GONE);
         assert_eq!(login(&app, "Abula", "a-brand-new-pw").await.0, StatusCode::OK);
+    }
+}
+
+store_test! {
+    #[tokio::test]
+    async fn account_care_exports_lists_and_ends_sessions_and_closes_ones_own_account() {
+        let (app, store) = app_and_store();
+        let (s, _, _) = req(&app, "GET", "/api/account/export", None, None).await;
+        assert_eq!(s, StatusCode::UNAUTHORIZED);
+        let first = signup(&app, "Abula").await;
+        let body = json!({"name": "abula", "password": PW});
+        let (s, v, c) = req(&app, "POST", "/api/account/login", None, Some(body)).await;
+        assert_eq!(s, StatusCode::OK);
+        let second = who_from(&v, c);
+
+        let (s, v, _) = req(&app, "GET", "/api/account/export", Some(&first), None).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(v["account"]["name"], "Abula");
+        assert_eq!(v["sessions"].as_array().unwrap().len(), 2);
+        assert!(v["games"].is_array() && v["ratings"].is_array() && v["rating_history"].is_array());
+        let text = v.to_string();
+        let hash = read(&store, |s| s.account("abula")).await.unwrap().hash;
+        for secret in [hash.as_str(), PW, &first.cookie, &first.csrf, &token_of(&first.cookie)] {
+            assert!(!text.contains(secret), "the export holds no secret");
+        }
+
+        let (_, v, _) = req(&app, "GET", "/api/account/sessions", Some(&second), None).await;
+        let sessions = v["sessions"].as_array().unwrap().clone();
+        assert_eq!(sessions.len(), 2);
+        let other = sessions.iter().find(|s| s["current"] == false).unwrap();
+        let id = other["id"].as_str().unwrap();
+        assert_eq!(id.len(), 12);
+        let (s, _, _) = req(&app, "POST", "/api/account/sessions/nope/end", Some(&second), Some(json!({}))).await;
+        assert_eq!(s, StatusCode::NOT_FOUND);
+        let end = format!("/api/account/sessions/{id}/end");
+        let (s, _, _) = req(&app, "POST", &end, Some(&second), Some(json!({}))).await;
+        assert_eq!(s, StatusCode::OK);
+        let (_, me, _) = req(&app, "GET", "/api/account", Some(&first), None).await;
+        assert!(me["account"].is_null(), "the first session ended");
+        let (_, me, _) = req(&app, "GET", "/api/account", Some(&second), None).await;
+        assert_eq!(me["account"]["name"], "Abula");
+
+        let wrong = json!({"password": "not-the-password"});
+        let (s, v, _) = req(&app, "POST", "/api/account/close", Some(&second), Some(wrong)).await;
+        assert_eq!((s, v["error"].as_str()), (StatusCode::FORBIDDEN, Some("bad_login")));
+        let (s, _, _) = req(&app, "POST", "/api/account/close", Some(&second), Some(json!({"password": PW}))).await;
+        assert_eq!(s, StatusCode::OK);
+        let (_, me, _) = req(&app, "GET", "/api/account", Some(&second), None).await;
+        assert!(me["account"].is_null());
+        let (s, v) = login(&app, "Abula", PW).await;
+        assert_eq!((s, v["error"].as_str()), (StatusCode::FORBIDDEN, Some("account_closed")));
+        let log = read(&store, |s| s.mod_log(Some("Abula"), 5)).await;
+        assert_eq!((log[0].action.as_str(), log[0].moderator.as_str()), ("close", "Abula"));
     }
 }

@@ -66,7 +66,7 @@ fn account_json(s: &SessionRow) -> Value {
 }
 
 /// Whether cookies must be `Secure`: the page is served over TLS (`--public-url https://…`).
-fn secure(st: &AppState) -> bool {
+pub(crate) fn secure(st: &AppState) -> bool {
     st.site()
         .public_url
         .as_deref()
@@ -165,7 +165,7 @@ pub async fn login(
 /// What failed passwords are counted under: the name *and* the client's address (issue 36:
 /// counted by name alone, five wrong passwords from anyone locked the owner out for 15
 /// minutes). A guesser is held back on their own address; the owner elsewhere is not.
-fn attempt_key(name_key: &str, client: &ClientIp) -> String {
+pub(crate) fn attempt_key(name_key: &str, client: &ClientIp) -> String {
     match client.0 {
         Some(ip) => format!("{name_key} {}", crate::rate_limit::client_key(ip)),
         None => name_key.to_string(),
@@ -173,7 +173,7 @@ fn attempt_key(name_key: &str, client: &ClientIp) -> String {
 }
 
 /// Refuses a password check for a name with too many wrong passwords lately.
-fn not_locked(st: &AppState, key: &str) -> ApiResult<()> {
+pub(crate) fn not_locked(st: &AppState, key: &str) -> ApiResult<()> {
     st.attempts().check(key).map_err(|wait| {
         ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
@@ -212,7 +212,7 @@ pub async fn logout_all(State(st): State<AppState>, Authed(s): Authed) -> ApiRes
     Ok(cleared(&st))
 }
 
-fn cleared(st: &AppState) -> Response {
+pub(crate) fn cleared(st: &AppState) -> Response {
     let mut resp = Json(json!({})).into_response();
     resp.headers_mut()
         .insert(header::SET_COOKIE, clear_cookie(secure(st)));

@@ -17,6 +17,7 @@ pub mod players;
 pub mod position;
 pub mod reports;
 pub mod review;
+pub mod sessions;
 
 use crate::error::ErrorCode;
 
