@@ -12,6 +12,7 @@
 
 import { api, setCsrf, seatsHeld } from './api.js';
 import { t, tn } from './i18n.js';
+import { renderCare } from './pages/care.js';
 
 let current; // undefined until the server answers; then null (anonymous) or {name, csrf}
 let loading = null;
@@ -312,7 +313,9 @@ export class AccountView {
           <button type="button" id="logout">${esc(t('log_out'))}</button>
           <button type="button" id="logout-all">${esc(t('log_out_all'))}</button>
         </p>
-      </section>`;
+      </section>
+      <div id="care"></div>`;
+    renderCare(main.querySelector('#care'), () => loadAccount(true));
     main.querySelector('#logout').addEventListener('click', () => logout(false));
     main.querySelector('#logout-all').addEventListener('click', () => logout(true));
     const form = /** @type {HTMLFormElement} */ (main.querySelector('#password-form'));

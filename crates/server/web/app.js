@@ -24,6 +24,7 @@ import { NewGameView } from './pages/new-game.js';
 import { NotFoundView } from './pages/missing.js';
 import { GameView } from './pages/game/view.js';
 import { ResetView } from './pages/reset.js';
+import { ModView } from './pages/mod.js';
 
 const toastEl = document.getElementById('toast');
 let view = null;
@@ -64,6 +65,7 @@ function route() {
   else if (/^\/puzzles\/community\/[a-z0-9]{12}$/.test(path)) view = new PuzzleView(puzzleUi(), path.slice(19), true);
   else if (m) view = new GameView(m[1]);
   else if (reset) view = new ResetView(reset[1]);
+  else if (path === '/mod') view = new ModView();
   else if (analysis) view = new AnalysisView({ main, esc, say, setBody, errorText, delay: () => SPEEDS[speed()] }, analysis[1] || null);
   else view = new NotFoundView(path.startsWith('/g/') ? 'not_found' : 'page_not_found');
   renderAccountArea();
