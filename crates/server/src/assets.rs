@@ -82,6 +82,7 @@ const FILES: &[(&str, &str, &str)] = &[
     page_file!("pages/reset.js", JS),
     page_file!("pages/care.js", JS),
     page_file!("pages/mod.js", JS),
+    page_file!("pages/report.js", JS),
     page_file!("style.css", "text/css; charset=utf-8"),
     page_file!("icon.svg", "image/svg+xml"),
 ];

@@ -215,6 +215,30 @@ async fn a_report_reaches_the_moderators_queue_and_the_action_lands_in_the_log()
     )
     .await;
 
+    // Modo reports Abula from her profile; the header's menu has the moderators' link.
+    wait_for(
+        &c,
+        "!!document.querySelector('#mod-link')",
+        "the link to /mod",
+    )
+    .await;
+    c.goto(&format!("{base}/@/Abula")).await.unwrap();
+    wait_for(
+        &c,
+        "!!document.querySelector('#report-box details')",
+        "the report form",
+    )
+    .await;
+    click(&c, "#report-box summary").await;
+    type_into(&c, "#report-text", "boosts a friend").await;
+    click(&c, "#report-form button[type=submit]").await;
+    wait_for(
+        &c,
+        "!!document.querySelector('#report-sent')",
+        "the report sent",
+    )
+    .await;
+
     c.goto(&format!("{base}/mod")).await.unwrap();
     wait_for(
         &c,
@@ -255,8 +279,8 @@ async fn a_report_reaches_the_moderators_queue_and_the_action_lands_in_the_log()
     click(&c, ".mod-report .mod-close-report").await;
     wait_for(
         &c,
-        "!document.querySelector('.mod-report')",
-        "the queue emptied",
+        "document.querySelectorAll('.mod-report').length === 1 && document.querySelector('.mod-report .mod-target').textContent === 'Abula'",
+        "Bao's report closed, Abula's left",
     )
     .await;
 

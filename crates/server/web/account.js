@@ -3,7 +3,7 @@
 // change the password).
 //
 // For other parts of the page:
-//   loadAccount(force)  the account, {name, csrf} or null, asked of the server once
+//   loadAccount(force)  the account, {name, csrf, moderator} or null, asked of the server once
 //   account()           the same, as known now (null before the answer)
 //   onAccount(fn)       fn(account) whenever who is logged in changes
 //   post(path, body)    a POST with the CSRF token (api.js adds it while logged in); a refusal
@@ -65,7 +65,7 @@ export function onAccount(fn) {
 
 function setAccount(a) {
   const before = current === undefined ? undefined : current ? current.name : null;
-  current = a && a.name ? { name: a.name, csrf: a.csrf } : null;
+  current = a && a.name ? { name: a.name, csrf: a.csrf, moderator: !!a.moderator } : null;
   setCsrf(current ? current.csrf : null);
   const after = current ? current.name : null;
   if (before !== after) for (const fn of [...listeners]) fn(current);
@@ -163,6 +163,7 @@ export function renderAccountArea() {
         <p class="account-who">${esc(t('logged_in_as', { name: current.name }))}</p>
         <a href="${profile}" data-link>${esc(t('your_profile'))}</a>
         <a href="/account#password" data-link>${esc(t('change_password'))}</a>
+        ${current.moderator ? `<a href="/mod" data-link id="mod-link">${esc(t('mod_title'))}</a>` : ''}
         <button type="button" data-action="logout">${esc(t('log_out'))}</button>
         <button type="button" data-action="logout-all">${esc(t('log_out_all'))}</button>
       </div>

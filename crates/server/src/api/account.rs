@@ -73,9 +73,16 @@ pub(crate) fn secure(st: &AppState) -> bool {
         .is_some_and(|u| u.starts_with("https://"))
 }
 
-/// `GET /api/account`.
-pub async fn me(viewer: Viewer) -> Json<Value> {
-    Json(json!({"account": viewer.0.as_ref().map(account_json)}))
+/// `GET /api/account`: with `moderator` (read at each request) for the page's /mod link.
+pub async fn me(State(st): State<AppState>, viewer: Viewer) -> ApiResult<Json<Value>> {
+    let Some(s) = viewer.0 else {
+        return Ok(Json(json!({ "account": null })));
+    };
+    let name = s.name.clone();
+    let standing = st.db(move |db| db.standing(&name)).await?;
+    let mut account = account_json(&s);
+    account["moderator"] = json!(standing.moderator);
+    Ok(Json(json!({ "account": account })))
 }
 
 /// `POST /api/account/signup`.
@@ -146,7 +153,8 @@ pub async fn login(
     };
     // Said only to whoever knows the password: a guesser learns nothing of the account.
     let name = account.name.clone();
-    if st.db(move |s| s.standing(&name)).await?.closed.is_some() {
+    let standing = st.db(move |s| s.standing(&name)).await?;
+    if standing.closed.is_some() {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             ErrorCode::AccountClosed,
@@ -156,7 +164,9 @@ pub async fn login(
     let (cookie, session) = new_session(&account.name, now_ms());
     let op = AccountOp::AddSession(session.clone());
     st.db(move |s| s.account_op(op)).await?;
-    let mut resp = Json(json!({"account": account_json(&session)})).into_response();
+    let mut shown = account_json(&session);
+    shown["moderator"] = json!(standing.moderator);
+    let mut resp = Json(json!({ "account": shown })).into_response();
     resp.headers_mut()
         .insert(header::SET_COOKIE, set_cookie(&cookie, secure(&st)));
     Ok(resp)
