@@ -72,7 +72,7 @@ pub enum Act {
     /// Closes the account: its sessions and reset link end; its games stay.
     Close,
     Reopen,
-    /// A warning: only the log line (the player sees it on their page).
+    /// A warning: the log line only (shown to moderators; not yet shown to the player).
     Warn,
     /// A reset link was made; the store keeps the token's SHA-256 only.
     ResetLink {
