@@ -330,7 +330,13 @@ pub struct Limiters {
     /// Account care (exports, ending a session, closing the account): [`CARE_PER_MINUTE`],
     /// burst 5; off with the logins' limit.
     pub care: RateLimiter,
+    /// Moderators' actions: [`MODERATION_PER_MINUTE`], burst 10; off with the logins' limit.
+    pub moderation: RateLimiter,
 }
+
+/// Moderators' actions one client address may take a minute, after a burst of 10: a moderator
+/// working through the queue acts every few seconds at most.
+pub const MODERATION_PER_MINUTE: u32 = 30;
 
 /// Account-care requests one client address may make a minute, after a burst of 5: an export
 /// reads every game of the account.
@@ -343,6 +349,16 @@ pub const REPORTS_PER_MINUTE: u32 = 6;
 /// of one core (4 s for 314 plies, issue 36, which found them unlimited); a person reviews a
 /// game after playing it, minutes apart.
 pub const REVIEWS_PER_MINUTE: u32 = 4;
+
+/// `per_minute`, or 0 (no limit) when logins are not limited: the community's limiters
+/// (reports, account care, moderators' actions) are turned off with the logins' one.
+fn with_logins(r: &RateLimits, per_minute: u32) -> u32 {
+    if r.logins_per_minute == 0 {
+        0
+    } else {
+        per_minute
+    }
+}
 
 impl Limiters {
     pub fn new(r: RateLimits) -> Limiters {
@@ -359,22 +375,9 @@ impl Limiters {
                 },
                 2,
             ),
-            reports: RateLimiter::new(
-                if r.logins_per_minute == 0 {
-                    0
-                } else {
-                    REPORTS_PER_MINUTE
-                },
-                3,
-            ),
-            care: RateLimiter::new(
-                if r.logins_per_minute == 0 {
-                    0
-                } else {
-                    CARE_PER_MINUTE
-                },
-                5,
-            ),
+            reports: RateLimiter::new(with_logins(&r, REPORTS_PER_MINUTE), 3),
+            care: RateLimiter::new(with_logins(&r, CARE_PER_MINUTE), 5),
+            moderation: RateLimiter::new(with_logins(&r, MODERATION_PER_MINUTE), 10),
         }
     }
 }

@@ -1,13 +1,15 @@
 //! Who may use `/api/mod/`: a moderator (read from the store at each request, so `anywoli
 //! admin grant-moderator` and `revoke-moderator` act at once), with the session's CSRF token on
 //! writes and a login of the last [`RECENT_LOGIN_MS`] (an old cookie left on a shared computer
-//! does not carry the role). Everyone else gets 403 `not_moderator`, logged in or not.
+//! does not carry the role), at most 30 writes a minute from one address. Everyone else gets
+//! 403 `not_moderator`, logged in or not.
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{Method, StatusCode};
 
 use crate::account::session::check_csrf;
+use crate::api::client::ClientIp;
 use crate::api::extract::Viewer;
 use crate::app::AppState;
 use crate::error::{ApiError, ErrorCode};
@@ -39,6 +41,9 @@ impl FromRequestParts<AppState> for Moderator {
         }
         if parts.method != Method::GET && parts.method != Method::HEAD {
             check_csrf(&parts.headers, &s)?;
+            // Trusted, and logged, but a stolen session must not close accounts by the hundred.
+            let Ok(client) = ClientIp::from_request_parts(parts, st).await;
+            client.check(&st.limiters().moderation, "moderator actions")?;
         }
         if s.created < crate::dates::now_ms() - RECENT_LOGIN_MS {
             return Err(ApiError::new(
