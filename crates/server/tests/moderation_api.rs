@@ -158,7 +158,15 @@ store_test! {
         admin(&store, Act::RevokeModerator, "Abula", now_ms());
         let (s, _, _) = req(&app, "GET", "/api/mod/reports", Some(&abula), None).await;
         assert_eq!(s, StatusCode::FORBIDDEN);
-        let _ = bao;
+        // The warned player is told when, and why, not by whom.
+        let (_, me, _) = req(&app, "GET", "/api/account", Some(&bao), None).await;
+        assert!(me["account"]["warned"].as_i64().is_some(), "{me}");
+        assert_eq!(me["account"]["moderator"], false);
+        let (_, w, _) = req(&app, "GET", "/api/account/warnings", Some(&bao), None).await;
+        assert_eq!(w["warnings"][0]["reason"], "rude");
+        assert!(!w.to_string().contains("Abula"), "{w}");
+        let (_, me, _) = req(&app, "GET", "/api/account", Some(&abula), None).await;
+        assert!(me["account"]["warned"].is_null());
     }
 }
 

@@ -77,12 +77,24 @@ export function loadAccount(force = false) {
   if (loading) return loading;
   loading = api('GET', '/account').then((r) => {
     loading = null;
-    if (r.ok) setAccount(r.data && r.data.account);
+    if (r.ok) {
+      setAccount(r.data && r.data.account);
+      tellWarning(r.data && r.data.account);
+    }
     // An unreachable server says nothing about the session: anonymous until it answers.
     else if (current === undefined) setAccount(null);
     return current;
   });
   return loading;
+}
+
+/** Says once (per browser) that a moderator warned the account; the Account view lists why. */
+function tellWarning(a) {
+  if (!a || !a.warned || !ui) return;
+  const key = 'anywoli.warned.' + a.name.toLowerCase();
+  if (Number(localStorage.getItem(key) || 0) >= a.warned) return;
+  localStorage.setItem(key, String(a.warned));
+  ui.toast(t('care_warned_toast'));
 }
 
 /** A POST that the session authenticates. A token that went stale (the password changed in

@@ -73,15 +73,22 @@ pub(crate) fn secure(st: &AppState) -> bool {
         .is_some_and(|u| u.starts_with("https://"))
 }
 
-/// `GET /api/account`: with `moderator` (read at each request) for the page's /mod link.
+/// `GET /api/account`: with `moderator` (read at each request) for the page's /mod link, and
+/// `warned`, when a moderator last warned the account (the page says so once).
 pub async fn me(State(st): State<AppState>, viewer: Viewer) -> ApiResult<Json<Value>> {
     let Some(s) = viewer.0 else {
         return Ok(Json(json!({ "account": null })));
     };
     let name = s.name.clone();
-    let standing = st.db(move |db| db.standing(&name)).await?;
+    let (standing, warned) = st
+        .db(move |db| {
+            let warned = db.warnings(&name)?.first().map(|w| w.0);
+            Ok((db.standing(&name)?, warned))
+        })
+        .await?;
     let mut account = account_json(&s);
     account["moderator"] = json!(standing.moderator);
+    account["warned"] = json!(warned);
     Ok(Json(json!({ "account": account })))
 }
 

@@ -159,6 +159,20 @@ pub async fn close(
     Ok(cleared(&st))
 }
 
+/// `GET /api/account/warnings`: `{"warnings": [{"at", "reason"}]}`, newest first.
+pub async fn list_warnings(
+    State(st): State<AppState>,
+    Viewer(me): Viewer,
+) -> ApiResult<Json<Value>> {
+    let me = me.ok_or_else(not_logged_in)?;
+    let list = st.db(move |db| db.warnings(&me.name)).await?;
+    let list: Vec<Value> = list
+        .into_iter()
+        .map(|(at, reason)| json!({"at": at, "reason": reason}))
+        .collect();
+    Ok(Json(json!({ "warnings": list })))
+}
+
 /// The routes of account care (under /api).
 pub fn router() -> axum::Router<AppState> {
     use crate::api::sessions;
@@ -169,4 +183,5 @@ pub fn router() -> axum::Router<AppState> {
         .route("/account/sessions", get(sessions::list))
         .route("/account/sessions/{id}/end", post(sessions::end))
         .route("/account/close", post(close))
+        .route("/account/warnings", get(list_warnings))
 }

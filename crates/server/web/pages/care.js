@@ -26,8 +26,23 @@ export function renderCare(el, onClosed) {
       list, error,
       h('p', { class: 'account-links' },
         h('a', { href: '/api/account/export', download: '', class: 'button', id: 'export-link' }, t('care_export')))),
+    warningsPanel(),
     closePanel(onClosed));
   loadSessions(list, error);
+}
+
+/** The warnings moderators gave the account, if any (hidden while there are none). */
+function warningsPanel() {
+  const list = h('ul', { class: 'session-list', id: 'warning-list' });
+  const panel = h('section', { class: 'panel', hidden: true, 'aria-labelledby': 'care-warnings-heading' },
+    h('h2', { id: 'care-warnings-heading' }, t('care_warnings')), list);
+  api('GET', '/account/warnings').then((r) => {
+    if (!r.ok || !r.data.warnings.length) return;
+    fill(list, r.data.warnings.map((w) => h('li', null,
+      h('time', null, when(w.at)), ': ', w.reason || t('care_no_reason'))));
+    panel.hidden = false;
+  });
+  return panel;
 }
 
 async function loadSessions(list, error) {

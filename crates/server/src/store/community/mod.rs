@@ -64,6 +64,9 @@ CREATE INDEX IF NOT EXISTS reports_by_target ON reports (target, at);
 CREATE INDEX IF NOT EXISTS reports_by_reporter ON reports (reporter, at);
 ";
 
+/// Log lines about a player looked through for their warnings.
+const WARNINGS_SEEN: usize = 50;
+
 /// What a moderator (or the owner, closing their own account) does to an account.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Act {
@@ -72,7 +75,7 @@ pub enum Act {
     /// Closes the account: its sessions and reset link end; its games stay.
     Close,
     Reopen,
-    /// A warning: the log line only (shown to moderators; not yet shown to the player).
+    /// A warning: the log line only, which the warned player is shown too (without who).
     Warn,
     /// A reset link was made; the store keeps the token's SHA-256 only.
     ResetLink {
@@ -218,6 +221,17 @@ impl Store {
     /// Up to `limit` reports of `of`.
     pub fn reports(&self, of: ReportsOf<'_>, limit: usize) -> StoreResult<Vec<ReportRow>> {
         self.readers.sql(|db| reports::list(db, of, limit))
+    }
+
+    /// The warnings moderators gave `name`, newest first (among the newest [`WARNINGS_SEEN`]
+    /// log lines about it): (when, why). Who gave them is the moderators' to know.
+    pub fn warnings(&self, name: &str) -> StoreResult<Vec<(i64, String)>> {
+        let lines = self.mod_log(Some(name), WARNINGS_SEEN)?;
+        Ok(lines
+            .into_iter()
+            .filter(|l| l.action == Act::Warn.name())
+            .map(|l| (l.at, l.reason))
+            .collect())
     }
 
     /// The newest `limit` lines of the moderation log (about `target` only, if given).
