@@ -55,3 +55,19 @@ impl FromRequestParts<AppState> for Moderator {
         Ok(Moderator(s))
     }
 }
+
+/// Refuses (`403 account_closed`) what a connection opened before its account closed asks
+/// for: a lobby socket keeps the name it opened with, and the store is asked again here.
+pub async fn refuse_closed(st: &AppState, name: Option<&str>) -> Result<(), ApiError> {
+    let Some(name) = name.map(str::to_string) else {
+        return Ok(());
+    };
+    if st.db(move |db| db.standing(&name)).await?.closed.is_some() {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            ErrorCode::AccountClosed,
+            "this account is closed",
+        ));
+    }
+    Ok(())
+}

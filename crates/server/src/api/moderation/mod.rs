@@ -5,7 +5,7 @@
 mod guard;
 mod views;
 
-pub use guard::Moderator;
+pub use guard::{refuse_closed, Moderator};
 
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
