@@ -162,11 +162,7 @@ pub async fn login(
     let name = account.name.clone();
     let standing = st.db(move |s| s.standing(&name)).await?;
     if standing.closed.is_some() {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            ErrorCode::AccountClosed,
-            "this account is closed",
-        ));
+        return Err(crate::api::moderation::account_closed());
     }
     let (cookie, session) = new_session(&account.name, now_ms());
     let op = AccountOp::AddSession(session.clone());

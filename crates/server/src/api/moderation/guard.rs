@@ -63,11 +63,16 @@ pub async fn refuse_closed(st: &AppState, name: Option<&str>) -> Result<(), ApiE
         return Ok(());
     };
     if st.db(move |db| db.standing(&name)).await?.closed.is_some() {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            ErrorCode::AccountClosed,
-            "this account is closed",
-        ));
+        return Err(account_closed());
     }
     Ok(())
+}
+
+/// `403 account_closed`.
+pub fn account_closed() -> ApiError {
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        ErrorCode::AccountClosed,
+        "this account is closed",
+    )
 }

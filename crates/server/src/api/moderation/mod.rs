@@ -5,7 +5,7 @@
 mod guard;
 mod views;
 
-pub use guard::{refuse_closed, Moderator};
+pub use guard::{account_closed, refuse_closed, Moderator};
 
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
