@@ -6,8 +6,8 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::common::usize_in;
 use crate::{
-    analyse, backup, bench, book, compose, db, loadtest, matches, play, position, review, serve,
-    tablebase, trace,
+    admin, analyse, backup, bench, book, compose, db, loadtest, matches, play, position, review,
+    serve, tablebase, trace,
 };
 
 #[derive(Parser)]
@@ -31,6 +31,12 @@ pub enum Command {
     Db {
         #[command(subcommand)]
         command: db::DbCommand,
+    },
+    /// Moderators, closed accounts, reset links and the report queue, on the server's --db
+    /// while it runs (docs/community.md).
+    Admin {
+        #[command(subcommand)]
+        command: admin::AdminCommand,
     },
     /// Play moves and print the position string after each, one line per move.
     Apply(position::ApplyArgs),

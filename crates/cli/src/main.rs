@@ -1,6 +1,7 @@
 //! `anywoli`: the command line for players, analysts and engine authors. This file reads the
 //! command line (its grammar is in `cli`) and hands each command to its module.
 
+mod admin;
 mod analyse;
 mod backup;
 mod bench;
@@ -41,7 +42,8 @@ fn main() -> ExitCode {
         Ok(()) | Err(Failure::ReaderGone) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(2)
+            // `anywoli admin`'s refusals are 1, as its documentation promises.
+            ExitCode::from(if matches!(e, Failure::Admin(_)) { 1 } else { 2 })
         }
     }
 }
@@ -51,6 +53,7 @@ fn run(command: Command) -> CmdResult {
         Command::Serve(args) => serve::run(args),
         Command::Backup(args) => backup::run(&args),
         Command::Db { command } => db::run(&command),
+        Command::Admin { command } => admin::run(&command),
         Command::Apply(args) => position::apply(&args),
         Command::Rules => position::rules(),
         Command::Perft(args) => position::perft(&args),

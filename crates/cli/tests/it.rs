@@ -5,6 +5,7 @@
 
 mod support;
 
+mod admin;
 mod backup;
 mod cli;
 mod db_migrate;

@@ -83,6 +83,10 @@ const FILES: &[(&str, &str, &str)] = &[
     page_file!("pages/community/follow.js", JS),
     page_file!("pages/community/leaders.js", JS),
     page_file!("pages/community/tv.js", JS),
+    page_file!("pages/reset.js", JS),
+    page_file!("pages/care.js", JS),
+    page_file!("pages/mod.js", JS),
+    page_file!("pages/report.js", JS),
     page_file!("style.css", "text/css; charset=utf-8"),
     page_file!("icon.svg", "image/svg+xml"),
 ];
@@ -259,6 +263,8 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> axum::Router<S> {
         .route("/leaderboards", get(index))
         .route("/following", get(index))
         .route("/account", get(index))
+        .route("/reset/{token}", get(index))
+        .route("/mod", get(index))
         .route("/@/{name}", get(index))
         .route("/g/{id}", get(game_page))
         .route("/analysis", get(index))

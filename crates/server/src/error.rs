@@ -60,10 +60,16 @@ pub enum ErrorCode {
     BadText,
     Muted,
     Repeated,
+    AccountClosed,
+    LoginAgain,
+    NotModerator,
+    ResetLinkInvalid,
+    AlreadyReported,
+    UnknownReport,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 49] = [
+    pub const ALL: [ErrorCode; 55] = [
         ErrorCode::AlreadyChallenged,
         ErrorCode::BadLogin,
         ErrorCode::BadName,
@@ -113,6 +119,12 @@ impl ErrorCode {
         ErrorCode::BadText,
         ErrorCode::Muted,
         ErrorCode::Repeated,
+        ErrorCode::AccountClosed,
+        ErrorCode::LoginAgain,
+        ErrorCode::NotModerator,
+        ErrorCode::ResetLinkInvalid,
+        ErrorCode::AlreadyReported,
+        ErrorCode::UnknownReport,
     ];
 
     /// The code as the API writes it.
@@ -167,6 +179,12 @@ impl ErrorCode {
             ErrorCode::Muted => "muted",
             ErrorCode::BadText => "bad_text",
             ErrorCode::Blocked => "blocked",
+            ErrorCode::AccountClosed => "account_closed",
+            ErrorCode::LoginAgain => "login_again",
+            ErrorCode::NotModerator => "not_moderator",
+            ErrorCode::ResetLinkInvalid => "reset_link_invalid",
+            ErrorCode::AlreadyReported => "already_reported",
+            ErrorCode::UnknownReport => "unknown_report",
         }
     }
 }

@@ -354,16 +354,45 @@ pub struct Limiters {
     pub reviews: RateLimiter,
     /// Blocks and unblocks (issue 38): [`BLOCKS_PER_MINUTE`] a client, after a burst of 10.
     pub blocks: RateLimiter,
+    /// Reports filed ([`REPORTS_PER_MINUTE`], burst 3): the store's limit per account
+    /// (5 an hour) is the one a person meets; this one holds back many accounts on one address.
+    pub reports: RateLimiter,
+    /// Account care (exports, ending a session, closing the account): [`CARE_PER_MINUTE`],
+    /// burst 5; off with the logins' limit.
+    pub care: RateLimiter,
+    /// Moderators' actions: [`MODERATION_PER_MINUTE`], burst 10; off with the logins' limit.
+    pub moderation: RateLimiter,
 }
 
 /// Blocks and unblocks one client may make a minute: a person blocks someone now and then;
 /// toggling in a loop is a client gone wrong (each is a write).
 pub const BLOCKS_PER_MINUTE: u32 = 20;
 
+/// Moderators' actions one client address may take a minute, after a burst of 10: a moderator
+/// working through the queue acts every few seconds at most.
+pub const MODERATION_PER_MINUTE: u32 = 30;
+
+/// Account-care requests one client address may make a minute, after a burst of 5: an export
+/// reads every game of the account.
+pub const CARE_PER_MINUTE: u32 = 10;
+
+/// Reports one client address may file a minute, after a burst of 3.
+pub const REPORTS_PER_MINUTE: u32 = 6;
+
 /// Reviews one client may start a minute, after a burst of 2. A review is up to a few seconds
 /// of one core (4 s for 314 plies, issue 36, which found them unlimited); a person reviews a
 /// game after playing it, minutes apart.
 pub const REVIEWS_PER_MINUTE: u32 = 4;
+
+/// `per_minute`, or 0 (no limit) when logins are not limited: the community's limiters
+/// (reports, account care, moderators' actions) are turned off with the logins' one.
+fn with_logins(r: &RateLimits, per_minute: u32) -> u32 {
+    if r.logins_per_minute == 0 {
+        0
+    } else {
+        per_minute
+    }
+}
 
 impl Limiters {
     pub fn new(r: RateLimits) -> Limiters {
@@ -381,6 +410,9 @@ impl Limiters {
                 2,
             ),
             blocks: RateLimiter::new(BLOCKS_PER_MINUTE, 10),
+            reports: RateLimiter::new(with_logins(&r, REPORTS_PER_MINUTE), 3),
+            care: RateLimiter::new(with_logins(&r, CARE_PER_MINUTE), 5),
+            moderation: RateLimiter::new(with_logins(&r, MODERATION_PER_MINUTE), 10),
         }
     }
 }

@@ -1230,3 +1230,32 @@ postgres_test! {
         one.stop().await;
     }
 }
+
+store_test! {
+    #[tokio::test]
+    async fn a_lobby_socket_of_an_account_closed_since_cannot_seek() {
+        let db = fresh_db("closed-since");
+        let server = start(&config(db.clone())).await.unwrap();
+        let addr = server.addr;
+        let abula = signup(addr, "Abula").await;
+        let (mut a, _) = lobby(addr, Some(&abula)).await;
+        seek(&mut a, json!({"clock": "1+0", "rated": false})).await;
+        // What `anywoli admin close` does, on the running server's database.
+        let closing = anywoli_server::store::Moderate {
+            act: anywoli_server::store::Act::Close,
+            moderator: anywoli_server::store::ADMIN_CLI.into(),
+            target: "Abula".into(),
+            reason: String::new(),
+            detail: json!({}),
+            at: anywoli_server::dates::now_ms(),
+        };
+        let closed = tokio::task::spawn_blocking(move || {
+            anywoli_server::Store::open_db(&db).unwrap().moderate(closing).unwrap()
+        });
+        assert!(closed.await.unwrap());
+        send(&mut a, json!({"type": "seek", "clock": "1+0", "rated": false})).await;
+        expect_error(&mut a, "account_closed").await;
+        close(a).await;
+        server.stop().await;
+    }
+}

@@ -3,7 +3,7 @@
 // change the password).
 //
 // For other parts of the page:
-//   loadAccount(force)  the account, {name, csrf} or null, asked of the server once
+//   loadAccount(force)  the account, {name, csrf, moderator} or null, asked of the server once
 //   account()           the same, as known now (null before the answer)
 //   onAccount(fn)       fn(account) whenever who is logged in changes
 //   post(path, body)    a POST with the CSRF token (api.js adds it while logged in); a refusal
@@ -12,6 +12,7 @@
 
 import { api, setCsrf, seatsHeld } from './api.js';
 import { t, tn } from './i18n.js';
+import { renderCare } from './pages/care.js';
 
 let current; // undefined until the server answers; then null (anonymous) or {name, csrf}
 let loading = null;
@@ -64,7 +65,7 @@ export function onAccount(fn) {
 
 function setAccount(a) {
   const before = current === undefined ? undefined : current ? current.name : null;
-  current = a && a.name ? { name: a.name, csrf: a.csrf } : null;
+  current = a && a.name ? { name: a.name, csrf: a.csrf, moderator: !!a.moderator } : null;
   setCsrf(current ? current.csrf : null);
   const after = current ? current.name : null;
   if (before !== after) for (const fn of [...listeners]) fn(current);
@@ -76,12 +77,24 @@ export function loadAccount(force = false) {
   if (loading) return loading;
   loading = api('GET', '/account').then((r) => {
     loading = null;
-    if (r.ok) setAccount(r.data && r.data.account);
+    if (r.ok) {
+      setAccount(r.data && r.data.account);
+      tellWarning(r.data && r.data.account);
+    }
     // An unreachable server says nothing about the session: anonymous until it answers.
     else if (current === undefined) setAccount(null);
     return current;
   });
   return loading;
+}
+
+/** Says once (per browser) that a moderator warned the account; the Account view lists why. */
+function tellWarning(a) {
+  if (!a || !a.warned || !ui) return;
+  const key = 'anywoli.warned.' + a.name.toLowerCase();
+  if (Number(localStorage.getItem(key) || 0) >= a.warned) return;
+  localStorage.setItem(key, String(a.warned));
+  ui.toast(t('care_warned_toast'));
 }
 
 /** A POST that the session authenticates. A token that went stale (the password changed in
@@ -162,6 +175,7 @@ export function renderAccountArea() {
         <p class="account-who">${esc(t('logged_in_as', { name: current.name }))}</p>
         <a href="${profile}" data-link>${esc(t('your_profile'))}</a>
         <a href="/account#password" data-link>${esc(t('change_password'))}</a>
+        ${current.moderator ? `<a href="/mod" data-link id="mod-link">${esc(t('mod_title'))}</a>` : ''}
         <button type="button" data-action="logout">${esc(t('log_out'))}</button>
         <button type="button" data-action="logout-all">${esc(t('log_out_all'))}</button>
       </div>
@@ -312,7 +326,9 @@ export class AccountView {
           <button type="button" id="logout">${esc(t('log_out'))}</button>
           <button type="button" id="logout-all">${esc(t('log_out_all'))}</button>
         </p>
-      </section>`;
+      </section>
+      <div id="care"></div>`;
+    renderCare(main.querySelector('#care'), () => loadAccount(true));
     main.querySelector('#logout').addEventListener('click', () => logout(false));
     main.querySelector('#logout-all').addEventListener('click', () => logout(true));
     const form = /** @type {HTMLFormElement} */ (main.querySelector('#password-form'));

@@ -26,6 +26,8 @@ import { GameView } from './pages/game/view.js';
 import { TvView } from './pages/community/tv.js';
 import { LeadersView } from './pages/community/leaders.js';
 import { FollowingView } from './pages/community/follow.js';
+import { ResetView } from './pages/reset.js';
+import { ModView } from './pages/mod.js';
 
 const toastEl = document.getElementById('toast');
 let view = null;
@@ -43,6 +45,7 @@ function route() {
   const m = path.match(/^\/g\/([a-z0-9]{1,40})$/);
   const player = path.match(/^\/@\/([^/]{1,60})$/);
   const analysis = path.match(/^\/analysis(?:\/([a-z0-9]{1,40}))?$/);
+  const reset = path.match(/^\/reset\/([A-Za-z0-9_-]{1,100})$/);
   for (const a of document.querySelectorAll('header nav a')) {
     const here = a.getAttribute('href') === path || (path === '/new' && a.getAttribute('href') === '/')
       || (path.startsWith('/puzzles/') && a.getAttribute('href') === '/puzzles');
@@ -67,6 +70,8 @@ function route() {
   else if (path === '/puzzles/community') view = new CommunityPuzzlesView(ui);
   else if (/^\/puzzles\/community\/[a-z0-9]{12}$/.test(path)) view = new PuzzleView(puzzleUi(), path.slice(19), true);
   else if (m) view = new GameView(m[1]);
+  else if (reset) view = new ResetView(reset[1]);
+  else if (path === '/mod') view = new ModView();
   else if (analysis) view = new AnalysisView({ main, esc, say, setBody, errorText, delay: () => SPEEDS[speed()] }, analysis[1] || null);
   else view = new NotFoundView(path.startsWith('/g/') ? 'not_found' : 'page_not_found');
   renderAccountArea();

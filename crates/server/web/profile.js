@@ -4,6 +4,7 @@
 
 import { api } from './api.js';
 import { t, tn, currentLang } from './i18n.js';
+import { renderReport } from './pages/report.js';
 import { clockName } from './clock.js';
 import { account, post, ratingText, samePlayer } from './account.js';
 import { h, fill } from './lib/h.js';
@@ -248,8 +249,10 @@ export class ProfileView {
         <div class="stats" role="group" aria-label="${esc(t('results'))}">
           ${stat(c.games, 'stat_games')}${stat(c.wins, 'stat_wins')}${stat(c.draws, 'stat_draws')}${stat(c.losses, 'stat_losses')}
         </div>
+        ${p.closed ? `<p class="note" id="profile-closed">${esc(t('profile_closed'))}</p>` : ''}
         ${me && !self ? `<p><a href="/lobby?challenge=${encodeURIComponent(p.name)}" data-link class="button primary">${esc(t('challenge_button'))}</a></p>` : ''}
         ${me && !self ? '<div id="block-area" class="block-area"></div>' : ''}
+        ${me && !self && !p.closed ? '<div id="report-box"></div>' : ''}
       </section>
       <section class="panel" aria-labelledby="ratings-heading">
         <h2 id="ratings-heading">${esc(t('ratings'))}</h2>
@@ -278,6 +281,8 @@ export class ProfileView {
     const head = main.querySelector('.profile-head');
     if (me && !self) head.append(followButton(p.name));
     if (self) head.append(h('p', null, h('a', { href: '/following', 'data-link': true }, t('following_title'))));
+    const reportBox = main.querySelector('#report-box');
+    if (reportBox) renderReport(/** @type {HTMLElement} */ (reportBox), p.name);
     this.drawGraph(true);
     this.showGames();
     this.showBlock();

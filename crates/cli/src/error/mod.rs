@@ -2,10 +2,12 @@
 //! that have several of their own (`bench`, `db`, `loadtest`). Below every command: it names
 //! their errors, never their code.
 
+mod admin;
 mod bench;
 mod db;
 mod loadtest;
 
+pub use admin::AdminError;
 pub use bench::BenchError;
 pub use db::DbError;
 pub use loadtest::LoadtestError;
@@ -52,6 +54,9 @@ pub enum Failure {
     Bench(#[from] BenchError),
     #[error(transparent)]
     Db(#[from] DbError),
+    /// `anywoli admin`: exit status 1.
+    #[error(transparent)]
+    Admin(#[from] AdminError),
     #[error(transparent)]
     Store(#[from] anywoli_server::store::StoreError),
     #[error(transparent)]

@@ -10,6 +10,7 @@
 pub mod attempts;
 pub mod name;
 pub mod password;
+pub mod reset;
 pub mod session;
 
 pub use name::{check_name, check_password, key_of};

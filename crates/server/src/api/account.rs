@@ -66,16 +66,30 @@ fn account_json(s: &SessionRow) -> Value {
 }
 
 /// Whether cookies must be `Secure`: the page is served over TLS (`--public-url https://…`).
-fn secure(st: &AppState) -> bool {
+pub(crate) fn secure(st: &AppState) -> bool {
     st.site()
         .public_url
         .as_deref()
         .is_some_and(|u| u.starts_with("https://"))
 }
 
-/// `GET /api/account`.
-pub async fn me(viewer: Viewer) -> Json<Value> {
-    Json(json!({"account": viewer.0.as_ref().map(account_json)}))
+/// `GET /api/account`: with `moderator` (read at each request) for the page's /mod link, and
+/// `warned`, when a moderator last warned the account (the page says so once).
+pub async fn me(State(st): State<AppState>, viewer: Viewer) -> ApiResult<Json<Value>> {
+    let Some(s) = viewer.0 else {
+        return Ok(Json(json!({ "account": null })));
+    };
+    let name = s.name.clone();
+    let (standing, warned) = st
+        .db(move |db| {
+            let warned = db.warnings(&name)?.first().map(|w| w.0);
+            Ok((db.standing(&name)?, warned))
+        })
+        .await?;
+    let mut account = account_json(&s);
+    account["moderator"] = json!(standing.moderator);
+    account["warned"] = json!(warned);
+    Ok(Json(json!({ "account": account })))
 }
 
 /// `POST /api/account/signup`.
@@ -144,10 +158,18 @@ pub async fn login(
             "no account has this name and password",
         ));
     };
+    // Said only to whoever knows the password: a guesser learns nothing of the account.
+    let name = account.name.clone();
+    let standing = st.db(move |s| s.standing(&name)).await?;
+    if standing.closed.is_some() {
+        return Err(crate::api::moderation::account_closed());
+    }
     let (cookie, session) = new_session(&account.name, now_ms());
     let op = AccountOp::AddSession(session.clone());
     st.db(move |s| s.account_op(op)).await?;
-    let mut resp = Json(json!({"account": account_json(&session)})).into_response();
+    let mut shown = account_json(&session);
+    shown["moderator"] = json!(standing.moderator);
+    let mut resp = Json(json!({ "account": shown })).into_response();
     resp.headers_mut()
         .insert(header::SET_COOKIE, set_cookie(&cookie, secure(&st)));
     Ok(resp)
@@ -156,7 +178,7 @@ pub async fn login(
 /// What failed passwords are counted under: the name *and* the client's address (issue 36:
 /// counted by name alone, five wrong passwords from anyone locked the owner out for 15
 /// minutes). A guesser is held back on their own address; the owner elsewhere is not.
-fn attempt_key(name_key: &str, client: &ClientIp) -> String {
+pub(crate) fn attempt_key(name_key: &str, client: &ClientIp) -> String {
     match client.0 {
         Some(ip) => format!("{name_key} {}", crate::rate_limit::client_key(ip)),
         None => name_key.to_string(),
@@ -164,7 +186,7 @@ fn attempt_key(name_key: &str, client: &ClientIp) -> String {
 }
 
 /// Refuses a password check for a name with too many wrong passwords lately.
-fn not_locked(st: &AppState, key: &str) -> ApiResult<()> {
+pub(crate) fn not_locked(st: &AppState, key: &str) -> ApiResult<()> {
     st.attempts().check(key).map_err(|wait| {
         ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
@@ -203,7 +225,7 @@ pub async fn logout_all(State(st): State<AppState>, Authed(s): Authed) -> ApiRes
     Ok(cleared(&st))
 }
 
-fn cleared(st: &AppState) -> Response {
+pub(crate) fn cleared(st: &AppState) -> Response {
     let mut resp = Json(json!({})).into_response();
     resp.headers_mut()
         .insert(header::SET_COOKIE, clear_cookie(secure(st)));

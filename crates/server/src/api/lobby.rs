@@ -161,6 +161,12 @@ async fn answer(st: &AppState, me: &Membership, text: &str) -> Option<ServerMess
             ))))
         }
     };
+    // The socket keeps the name it opened with; an account closed since acts no more.
+    if !matches!(msg, ClientMessage::Ping | ClientMessage::Cancel { .. }) {
+        if let Err(e) = crate::api::moderation::refuse_closed(st, me.name.as_deref()).await {
+            return Some(ServerMessage::error(&e));
+        }
+    }
     let r = match msg {
         ClientMessage::Ping => return Some(ServerMessage::Pong),
         ClientMessage::Seek(req) => seek(st, me, req).await,

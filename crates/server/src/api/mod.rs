@@ -5,6 +5,7 @@
 pub mod account;
 pub mod analysis;
 pub mod blocks;
+pub mod care;
 pub mod client;
 pub mod events;
 pub mod extract;
@@ -13,10 +14,13 @@ pub mod games;
 pub mod health;
 pub mod leaderboards;
 pub mod lobby;
+pub mod moderation;
 pub mod play;
 pub mod players;
 pub mod position;
+pub mod reports;
 pub mod review;
+pub mod sessions;
 pub mod tv;
 
 use crate::error::ErrorCode;

@@ -17,7 +17,7 @@ use crate::store::{Listing, Outcome, PlayerGames};
 /// Points of rating history a profile carries: a year of a game a day.
 pub const HISTORY_POINTS: usize = 400;
 
-fn unknown_player(name: &str) -> ApiError {
+pub fn unknown_player(name: &str) -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
         ErrorCode::UnknownPlayer,
@@ -44,7 +44,7 @@ pub async fn profile(
 ) -> ApiResult<Json<Value>> {
     let (name, created) = name_of(&st, &name).await?;
     let who = name.clone();
-    let (counts, ratings, history, puzzles) = st
+    let (counts, ratings, history, puzzles, standing) = st
         .rounds()
         .db(move |s| {
             Ok((
@@ -52,6 +52,7 @@ pub async fn profile(
                 s.ratings(&who)?,
                 s.rating_history(&who, HISTORY_POINTS)?,
                 s.solver_rating(&format!("a:{who}"))?,
+                s.standing(&who)?,
             ))
         })
         .await?;
@@ -77,6 +78,8 @@ pub async fn profile(
     Ok(Json(json!({
         "name": name,
         "created": created,
+        // Closed by its owner or a moderator: its games stay, shown under the name so marked.
+        "closed": standing.closed.is_some(),
         "counts": {"games": counts.games, "wins": counts.wins, "draws": counts.draws,
                    "losses": counts.losses},
         "ratings": ratings,

@@ -31,6 +31,7 @@ mod games;
 mod heard;
 mod leaderboards;
 mod lessons;
+mod moderation;
 mod pg;
 mod puzzle_ratings;
 mod puzzles;
@@ -52,6 +53,10 @@ pub use games::{
 };
 pub use heard::{Changed, Heard, HeardMove};
 pub use leaderboards::LeaderRow;
+pub use moderation::{
+    Act, Filed, LogRow, Moderate, ReportReason, ReportRow, ReportsOf, Standing, ADMIN_CLI,
+    REPORTS_PER_WINDOW, REPORT_TEXT_MAX, REPORT_WINDOW_MS, RESET_MS,
+};
 pub use puzzle_ratings::{Attempt, Rated, RatingRow as PuzzleRatingRow, RatingsDump};
 pub use puzzles::PuzzleRow;
 pub use reviews::ReviewRow;

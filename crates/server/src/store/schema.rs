@@ -135,6 +135,7 @@ pub(super) fn set_up_writer(conn: &Connection) -> StoreResult<()> {
     conn.execute_batch(super::puzzle_ratings::PUZZLE_RATING_TABLES)?;
     conn.execute_batch(super::lessons::LESSON_TABLES)?;
     conn.execute_batch(super::follows::FOLLOW_TABLES)?;
+    conn.execute_batch(super::moderation::MODERATION_TABLES)?;
     conn.execute_batch(super::community::COMMUNITY_TABLES)?;
     Ok(())
 }

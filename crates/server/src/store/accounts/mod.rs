@@ -310,13 +310,32 @@ pub(super) fn accounts_after(
 /// The session whose token is `token`, unless it is past its time at `now`.
 pub(super) fn session(db: &mut dyn Sql, token: &str, now: i64) -> StoreResult<Option<SessionRow>> {
     db.row(
-        "SELECT token, account, csrf, created FROM sessions WHERE token = $1 AND created >= $2",
+        // A closed account's sessions are deleted as it closes; the check also covers a
+        // login that raced the closing.
+        "SELECT token, account, csrf, created FROM sessions WHERE token = $1 AND created >= $2
+         AND NOT EXISTS (SELECT 1 FROM account_standing
+            WHERE account_standing.account = sessions.account AND closed IS NOT NULL)",
         &[token.into(), (now - SESSION_MS).into()],
+    )
+}
+
+/// The account's sessions that may still be used at `now`, newest first (at most 100: a
+/// session is made only by a login, which is rate-limited).
+pub(super) fn sessions_of(db: &mut dyn Sql, name: &str, now: i64) -> StoreResult<Vec<SessionRow>> {
+    db.rows(
+        "SELECT token, account, csrf, created FROM sessions WHERE account = $1 AND created >= $2
+         ORDER BY created DESC, token LIMIT 100",
+        &[name.into(), (now - SESSION_MS).into()],
     )
 }
 
 /// Accounts, sessions, challenges and players' ratings.
 impl Store {
+    /// The sessions of account `name` that may still be used at `now`, newest first.
+    pub fn sessions_of(&self, name: &str, now: i64) -> StoreResult<Vec<SessionRow>> {
+        self.readers.sql(|db| sessions_of(db, name, now))
+    }
+
     /// The challenge `id`: its sender, whom it is for, and its body (JSON).
     pub fn challenge(&self, id: &str) -> StoreResult<Option<ChallengeRow>> {
         self.readers.sql(|db| challenge(db, id))

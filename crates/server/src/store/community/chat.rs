@@ -94,6 +94,19 @@ impl Change for SaveLine {
 }
 
 /// The last `limit` lines of a game's room, oldest first.
+/// An account's last `limit` lines in any game, newest first (also a report's evidence).
+pub(in crate::store) fn lines_by(
+    db: &mut dyn Sql,
+    author: &str,
+    limit: usize,
+) -> StoreResult<Vec<ChatLine>> {
+    db.rows(
+        "SELECT id, game, room, author, side, text, preset, at FROM chat_lines
+         WHERE author = $1 ORDER BY at DESC, id DESC LIMIT $2",
+        &[author.into(), (limit as i64).into()],
+    )
+}
+
 fn recent(db: &mut dyn Sql, game: &str, room: Room, limit: usize) -> StoreResult<Vec<ChatLine>> {
     let mut lines: Vec<ChatLine> = db.rows(
         "SELECT id, game, room, author, side, text, preset, at FROM chat_lines
@@ -114,13 +127,7 @@ impl Store {
     /// An account's last `limit` lines in any game, newest first: what a report on it
     /// attaches and a moderator reads.
     pub fn chat_lines_by(&self, author: &str, limit: usize) -> StoreResult<Vec<ChatLine>> {
-        self.readers.sql(|db| {
-            db.rows(
-                "SELECT id, game, room, author, side, text, preset, at FROM chat_lines
-                 WHERE author = $1 ORDER BY at DESC, id DESC LIMIT $2",
-                &[author.into(), (limit as i64).into()],
-            )
-        })
+        self.readers.sql(|db| lines_by(db, author, limit))
     }
 
     /// The last `limit` lines of a game's room, oldest first.

@@ -8,12 +8,14 @@ mod copy;
 mod mutes;
 
 pub use blocks::BlockRow;
+pub(super) use chat::lines_by;
 pub use chat::{ChatLine, Room};
 pub use copy::CommunityDump;
+pub(super) use mutes::set_mute;
 pub use mutes::MuteRow;
 
 /// The tables, the same text in both backends (run by `schema::set_up_writer` and
-/// PostgreSQL's migration 12).
+/// PostgreSQL's migration 13).
 pub(super) const COMMUNITY_TABLES: &str = "
 CREATE TABLE IF NOT EXISTS chat_lines (
     id TEXT PRIMARY KEY,

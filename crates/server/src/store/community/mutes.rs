@@ -1,7 +1,7 @@
 //! Mutes: a moderator's "this account says nothing in chat until …", one per account (a
 //! new mute replaces the earlier one; the moderation log keeps the history).
 
-use crate::store::sql::{FromRow, Row};
+use crate::store::sql::{FromRow, Row, Sql};
 use crate::store::writer::Change;
 use crate::store::{Conn, Store, StoreResult};
 
@@ -33,8 +33,15 @@ impl Change for SetMute {
     type Out = ();
 
     fn apply(&self, c: &mut dyn Conn) -> StoreResult<()> {
-        let m = &self.0;
-        c.sql().execute(
+        set_mute(c.sql(), &self.0)
+    }
+}
+
+/// Writes mute `m` (replacing the account's earlier one): the chat's own change and a
+/// moderator's (`moderation::Act::Mute`, with its log line) run the same SQL.
+pub(in crate::store) fn set_mute(db: &mut dyn Sql, m: &MuteRow) -> StoreResult<()> {
+    {
+        db.execute(
             "INSERT INTO mutes (account, until, by_account, reason, at)
              VALUES ($1, $2, $3, $4, $5)
              ON CONFLICT (account) DO UPDATE SET until = excluded.until,
@@ -47,8 +54,8 @@ impl Change for SetMute {
                 m.at.into(),
             ],
         )?;
-        Ok(())
     }
+    Ok(())
 }
 
 /// Mutes.

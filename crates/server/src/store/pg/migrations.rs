@@ -99,6 +99,12 @@ const MIGRATIONS: &[(i32, &str)] = &[
         // Chat lines, blocks and mutes: their tables follow (`community::COMMUNITY_TABLES`).
         "SELECT 1;",
     ),
+    (
+        14,
+        // Moderators, closed accounts, reset tokens, reports, the moderation log: their
+        // tables follow (`moderation::MODERATION_TABLES`).
+        "SELECT 1;",
+    ),
 ];
 
 /// What a migration runs after its own text.
@@ -113,6 +119,7 @@ fn migration_tail(version: i32) -> Cow<'static, str> {
         11 => crate::store::lessons::LESSON_TABLES,
         12 => crate::store::follows::FOLLOW_TABLES,
         13 => crate::store::community::COMMUNITY_TABLES,
+        14 => crate::store::moderation::MODERATION_TABLES,
         _ => "",
     };
     shared.into()

@@ -1,6 +1,7 @@
 //! The store's tests, by subject; the helpers they share are here.
 
 mod batches;
+mod community;
 mod games;
 mod postgres;
 

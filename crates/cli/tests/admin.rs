@@ -1,0 +1,235 @@
+//! `anywoli admin`: a host grants and revokes the moderator role, closes and reopens accounts,
+//! makes reset links and reads the report queue, against the database of a server that runs
+//! (SQLite, and PostgreSQL with `ANYWOLI_TEST_POSTGRES`), which follows without a restart.
+
+use crate::support;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+
+use anywoli_server::store::{ReportReason, ReportRow, ADMIN_CLI};
+use anywoli_server::Store;
+use serde_json::{json, Value};
+use support::{address, http, run, scratch, spawn, Run};
+
+fn admin(db: &Path, args: &[&str]) -> Run {
+    let db = db.to_str().unwrap();
+    let mut all = vec!["admin", args[0], "--db", db];
+    all.extend(&args[1..]);
+    run(&all)
+}
+
+fn login(addr: &str, name: &str) -> (u16, Value) {
+    let body = json!({"name": name, "password": "long-enough-pw"});
+    http(addr, "POST", "/api/account/login", Some(body))
+}
+
+/// Signs `name` up: its session cookie (`anywoli_session=…`).
+fn signup(addr: &str, name: &str) -> String {
+    let body = json!({"name": name, "password": "long-enough-pw"}).to_string();
+    let text = raw(
+        addr,
+        &format!(
+            "POST /api/account/signup HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        ),
+    );
+    assert!(text.starts_with("HTTP/1.1 201"), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.to_ascii_lowercase().starts_with("set-cookie:"))
+        .unwrap();
+    line.split_once(':')
+        .unwrap()
+        .1
+        .split(';')
+        .next()
+        .unwrap()
+        .trim()
+        .to_string()
+}
+
+fn raw(addr: &str, request: &str) -> String {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.write_all(request.as_bytes()).unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    text
+}
+
+/// Who `GET /api/account` says the cookie is.
+fn who(addr: &str, cookie: &str) -> Value {
+    let text = raw(
+        addr,
+        &format!("GET /api/account HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nCookie: {cookie}\r\n\r\n"),
+    );
+    let body = text.split_once("\r\n\r\n").unwrap().1;
+    serde_json::from_str::<Value>(body).unwrap()["account"]["name"].clone()
+}
+
+fn report(store: &Store, by: &str, about: &str) {
+    let r = ReportRow {
+        id: format!("{by}-{about}"),
+        at: anywoli_server::dates::now_ms(),
+        reporter: by.into(),
+        target: about.into(),
+        reason: ReportReason::RatingManipulation,
+        text: "wins\nevery game in 3 moves".into(),
+        evidence: String::new(),
+        open: true,
+        closed_by: None,
+        closed_at: None,
+    };
+    store.file_report(r).unwrap();
+}
+
+fn the_admin_commands_on(db: &Path, dir: &Path) {
+    let args = [
+        "serve",
+        "--port",
+        "0",
+        "--db",
+        db.to_str().unwrap(),
+        "--logins-per-minute",
+        "0",
+    ];
+    let (mut server, line) = spawn(&args, dir);
+    let addr = address(&line);
+    let cookie = signup(&addr, "Abula");
+    signup(&addr, "Bao");
+    assert_eq!(who(&addr, &cookie), "Abula");
+
+    let r = admin(db, &["close", "aBuLa", "--reason", "spam"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("Abula is closed"), "{}", r.stderr);
+    assert_eq!(who(&addr, &cookie), Value::Null, "its session ended");
+    let (status, v) = login(&addr, "Abula");
+    assert_eq!((status, v["error"].as_str()), (403, Some("account_closed")));
+    assert_eq!(admin(db, &["reopen", "abula"]).code, 0);
+    assert_eq!(login(&addr, "Abula").0, 200);
+
+    assert_eq!(admin(db, &["grant-moderator", "Bao"]).code, 0);
+    let store = Store::open_db(db).unwrap();
+    assert!(store.standing("Bao").unwrap().moderator);
+    assert_eq!(admin(db, &["revoke-moderator", "Bao"]).code, 0);
+    assert!(!store.standing("Bao").unwrap().moderator);
+
+    let r = admin(
+        db,
+        &["reset-link", "Bao", "--url", "https://anywoli.example/"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout.lines().count(), 1, "{}", r.stdout);
+    let token = r
+        .stdout
+        .trim()
+        .strip_prefix("https://anywoli.example/reset/")
+        .unwrap();
+    assert!(
+        token.len() >= 16
+            && token
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    );
+    let r = admin(db, &["reset-link", "Bao"]);
+    assert!(
+        r.stdout.starts_with("http://127.0.0.1:8080/reset/"),
+        "{}",
+        r.stdout
+    );
+    let newer = r.stdout.trim().rsplit('/').next().unwrap().to_string();
+    assert_ne!(newer, token);
+    // The newer link works, once; the older one is void.
+    let reset = |token: &str| {
+        let body = json!({"token": token, "password": "a-reset-password"});
+        http(&addr, "POST", "/api/account/reset", Some(body)).0
+    };
+    assert_eq!(reset(token), 410);
+    assert_eq!(reset(&newer), 200);
+    assert_eq!(reset(&newer), 410);
+    let body = json!({"name": "Bao", "password": "a-reset-password"});
+    assert_eq!(http(&addr, "POST", "/api/account/login", Some(body)).0, 200);
+
+    let log = store.mod_log(None, 50).unwrap();
+    let mut actions: Vec<&str> = log.iter().map(|l| l.action.as_str()).collect();
+    actions.sort_unstable();
+    assert_eq!(
+        actions,
+        [
+            "close",
+            "grant_moderator",
+            "reopen",
+            "reset_link",
+            "reset_link",
+            "revoke_moderator"
+        ]
+    );
+    assert!(log.iter().all(|l| l.moderator == ADMIN_CLI));
+    assert!(
+        log.iter().all(|l| !l.detail.contains(token)),
+        "no token in the log"
+    );
+
+    report(&store, "Abula", "Bao");
+    let r = admin(db, &["reports"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout.lines().count(), 1, "{}", r.stdout);
+    let line = r.stdout.lines().next().unwrap();
+    assert!(
+        line.contains("Abula -> Bao rating_manipulation wins every game"),
+        "{line}"
+    );
+    let r = admin(db, &["reports", "--json"]);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v[0]["target"], "Bao");
+    assert_eq!(v[0]["reason"], "rating_manipulation");
+    assert_eq!(v[0]["evidence"]["games"], json!([]));
+
+    // A name nobody has: exit status 1, a clear line, nothing changed.
+    let before = store.mod_log(None, 50).unwrap().len();
+    for cmd in [
+        "grant-moderator",
+        "close",
+        "reopen",
+        "reset-link",
+        "revoke-moderator",
+    ] {
+        let r = admin(db, &[cmd, "Nobody"]);
+        assert_eq!(r.code, 1, "{cmd}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("no player named Nobody"),
+            "{cmd}: {}",
+            r.stderr
+        );
+        assert_eq!(r.stdout, "");
+    }
+    assert_eq!(store.mod_log(None, 50).unwrap().len(), before);
+    // A closed account gets no reset link.
+    assert_eq!(admin(db, &["close", "Bao"]).code, 0);
+    let r = admin(db, &["reset-link", "Bao"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("reopen it first"), "{}", r.stderr);
+
+    server.kill().unwrap();
+    server.wait().unwrap();
+}
+
+#[test]
+fn admin_commands_act_on_a_running_servers_sqlite_database() {
+    let dir = scratch("admin");
+    let db = dir.join("games.sqlite");
+    the_admin_commands_on(&db, &dir);
+    let r = admin(&dir.join("missing.sqlite"), &["reports"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("no such database file"), "{}", r.stderr);
+    assert!(!dir.join("missing.sqlite").exists());
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
+fn admin_commands_act_on_a_running_servers_postgres_database() {
+    let url = Store::test_postgres_url("anywoli admin on a running server");
+    the_admin_commands_on(Path::new(&url), &scratch("admin-postgres"));
+}

@@ -1,0 +1,33 @@
+//! Reports and moderation-log lines as the moderators' API writes them.
+
+use serde_json::{json, Value};
+
+use crate::store::{LogRow, ReportRow};
+
+/// Stored JSON read back; `null` for anything unreadable (never an error to a moderator).
+fn parsed(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or(Value::Null)
+}
+
+pub fn report_json(r: &ReportRow) -> Value {
+    json!({
+        "id": r.id, "at": r.at, "reporter": r.reporter, "target": r.target,
+        "reason": r.reason, "text": r.text, "evidence": parsed(&r.evidence),
+        "open": r.open, "closed_by": r.closed_by, "closed_at": r.closed_at,
+    })
+}
+
+pub fn log_json(l: &LogRow) -> Value {
+    json!({
+        "id": l.id, "at": l.at, "moderator": l.moderator, "action": l.action,
+        "target": l.target, "reason": l.reason, "detail": parsed(&l.detail),
+    })
+}
+
+pub fn reports_json(rs: &[ReportRow]) -> Vec<Value> {
+    rs.iter().map(report_json).collect()
+}
+
+pub fn log_lines_json(ls: &[LogRow]) -> Vec<Value> {
+    ls.iter().map(log_json).collect()
+}

@@ -1,0 +1,139 @@
+// The moderators' view at /mod (docs/community.md): the open reports with their evidence, a
+// player's dossier with the actions (warn, close, reopen), and the moderation log. Everything
+// shown is what people typed, so it is built with h() only: never parsed as HTML.
+
+import { api } from '../api.js';
+import { t } from '../i18n.js';
+import { h, fill } from '../lib/h.js';
+import { main, setBody, say, errorText } from '../lib/dom.js';
+import { when } from './care.js';
+
+const ACTIONS = ['warn', 'close', 'reopen'];
+/** A mute's lengths a moderator picks from, in minutes (0 lifts it). */
+const MUTES = [60, 1440, 10080, 0];
+
+function gameLinks(games) {
+  return h('ul', { class: 'mod-games' }, games.map((g) =>
+    h('li', null, h('a', { href: '/g/' + encodeURIComponent(g.id), 'data-link': true }, g.id),
+      ' ', g.result || '', g.rated ? ' · ' + t('mod_rated') : '')));
+}
+
+function logList(lines) {
+  if (!lines.length) return h('p', { class: 'note' }, t('mod_log_empty'));
+  return h('ul', { class: 'mod-log' }, lines.map((l) => h('li', { dataset: { action: l.action } },
+    h('time', null, when(l.at)), ' ', h('strong', null, l.moderator), ' ',
+    t('mod_act_' + l.action) === 'mod_act_' + l.action ? l.action : t('mod_act_' + l.action),
+    ' ', l.target, l.reason ? ': ' + l.reason : '')));
+}
+
+export class ModView {
+  constructor() {
+    setBody({ view: 'mod' });
+    this.player = null;
+    this.render();
+  }
+
+  refresh() { this.render(); }
+
+  render() {
+    document.title = t('app_title') + ' — ' + t('mod_title');
+    this.queue = h('div', { id: 'mod-queue' });
+    this.dossier = h('div', { id: 'mod-dossier' });
+    this.log = h('div', { id: 'mod-log' });
+    this.error = h('p', { class: 'error', role: 'alert', id: 'mod-error' });
+    const input = /** @type {HTMLInputElement} */ (h('input', { id: 'mod-name', name: 'player', maxlength: 20, autocapitalize: 'none', spellcheck: 'false' }));
+    const look = h('form', { id: 'mod-lookup', class: 'inline-form' },
+      h('label', { for: 'mod-name' }, t('mod_player')), ' ', input, ' ',
+      h('button', { type: 'submit' }, t('mod_look_up')));
+    look.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const name = input.value.trim();
+      if (name) this.openPlayer(name);
+    });
+    fill(main,
+      h('h1', null, t('mod_title')), this.error,
+      h('section', { class: 'panel' }, h('h2', null, t('mod_queue')), this.queue),
+      h('section', { class: 'panel' }, h('h2', null, t('mod_player')), look, this.dossier),
+      h('section', { class: 'panel' }, h('h2', null, t('mod_log')), this.log));
+    this.loadQueue();
+    this.loadLog();
+    if (this.player) this.openPlayer(this.player);
+  }
+
+  failed(r) {
+    this.error.textContent = errorText(r);
+  }
+
+  async loadQueue() {
+    const r = await api('GET', '/mod/reports');
+    if (!r.ok) { this.failed(r); return; }
+    if (!r.data.reports.length) { fill(this.queue, h('p', { class: 'note' }, t('mod_none'))); return; }
+    fill(this.queue, h('ul', { class: 'mod-reports' }, r.data.reports.map((rep) => this.reportItem(rep))));
+  }
+
+  reportItem(rep) {
+    const close = h('button', { type: 'button', class: 'mod-close-report' }, t('mod_close_report'));
+    close.addEventListener('click', () => this.closeReport(rep.id));
+    const open = h('button', { type: 'button', class: 'mod-open-player' }, t('mod_look_up'));
+    open.addEventListener('click', () => this.openPlayer(rep.target));
+    const games = (rep.evidence && rep.evidence.games) || [];
+    return h('li', { class: 'mod-report', dataset: { report: rep.id } },
+      h('p', null, h('time', null, when(rep.at)), ' ', h('strong', null, rep.reporter), ' → ',
+        h('strong', { class: 'mod-target' }, rep.target), ' · ', t('report_reason_' + rep.reason)),
+      rep.text ? h('blockquote', null, rep.text) : null,
+      h('p', { class: 'note mod-evidence' }, t('mod_evidence_games', { n: games.length })),
+      games.length ? gameLinks(games) : null,
+      h('p', null, open, ' ', close));
+  }
+
+  async closeReport(id) {
+    const r = await api('POST', `/mod/reports/${encodeURIComponent(id)}/close`, { reason: '' });
+    if (!r.ok) { this.failed(r); return; }
+    say(t('mod_done'), true);
+    this.loadQueue();
+    this.loadLog();
+  }
+
+  async loadLog() {
+    const r = await api('GET', '/mod/log');
+    if (!r.ok) { this.failed(r); return; }
+    fill(this.log, logList(r.data.log));
+  }
+
+  async openPlayer(name) {
+    this.player = name;
+    const r = await api('GET', '/mod/players/' + encodeURIComponent(name));
+    if (!r.ok) { this.failed(r); return; }
+    const d = r.data;
+    const reason = h('input', { id: 'mod-reason', maxlength: 500 });
+    const buttons = ACTIONS.map((a) => {
+      const b = h('button', { type: 'button', dataset: { action: a } }, t('mod_do_' + a));
+      b.addEventListener('click', () => this.act(d.name, a, /** @type {HTMLInputElement} */ (reason).value));
+      return b;
+    });
+    const length = h('select', { id: 'mod-mute-minutes', 'aria-label': t('mod_do_mute') },
+      MUTES.map((m) => h('option', { value: String(m) }, t('mod_mute_' + m))));
+    const mute = h('button', { type: 'button', dataset: { action: 'mute' } }, t('mod_do_mute'));
+    mute.addEventListener('click', () => this.act(d.name, 'mute', /** @type {HTMLInputElement} */ (reason).value,
+      Number(/** @type {HTMLSelectElement} */ (length).value)));
+    buttons.push(mute, length);
+    fill(this.dossier, h('article', { class: 'mod-player', dataset: { player: d.name } },
+      h('h3', null, h('a', { href: '/@/' + encodeURIComponent(d.name), 'data-link': true }, d.name),
+        d.closed ? ' · ' + t('mod_closed_mark') : '', d.moderator ? ' · ' + t('mod_is_moderator') : ''),
+      h('p', null, t('mod_counts', { games: d.counts.games, about: d.reports_about.length, by: d.reports_by.length })),
+      gameLinks(d.games.slice(0, 20)),
+      h('div', { class: 'field' }, h('label', { for: 'mod-reason' }, t('mod_reason')), reason),
+      h('p', { class: 'account-links' }, buttons),
+      h('h4', null, t('mod_log')), logList(d.log)));
+  }
+
+  /** @param {string} name @param {string} action @param {string} reason @param {number} [minutes] for a mute */
+  async act(name, action, reason, minutes) {
+    const body = minutes === undefined ? { reason } : { reason, minutes };
+    const r = await api('POST', `/mod/players/${encodeURIComponent(name)}/${action}`, body);
+    if (!r.ok) { this.failed(r); return; }
+    say(t('mod_done'), true);
+    this.openPlayer(name);
+    this.loadLog();
+  }
+}
