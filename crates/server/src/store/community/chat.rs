@@ -74,26 +74,32 @@ impl Change for SaveLine {
     type Out = ();
 
     fn apply(&self, c: &mut dyn Conn) -> StoreResult<()> {
-        let l = &self.0;
-        c.sql().execute(
-            "INSERT INTO chat_lines (id, game, room, author, side, text, preset, at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-            &[
-                (&l.id).into(),
-                (&l.game).into(),
-                l.room.as_str().into(),
-                l.author.clone().into(),
-                l.side.clone().into(),
-                (&l.text).into(),
-                l.preset.clone().into(),
-                l.at.into(),
-            ],
-        )?;
-        Ok(())
+        insert_line(c.sql(), &self.0, "").map(drop)
     }
 }
 
 /// The last `limit` lines of a game's room, oldest first.
+/// Writes line `l` (`tail` ends the statement: `ON CONFLICT DO NOTHING` for a copy); the rows
+/// written.
+pub(super) fn insert_line(db: &mut dyn Sql, l: &ChatLine, tail: &str) -> StoreResult<u64> {
+    db.execute(
+        &format!(
+            "INSERT INTO chat_lines (id, game, room, author, side, text, preset, at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) {tail}"
+        ),
+        &[
+            (&l.id).into(),
+            (&l.game).into(),
+            l.room.as_str().into(),
+            l.author.clone().into(),
+            l.side.clone().into(),
+            (&l.text).into(),
+            l.preset.clone().into(),
+            l.at.into(),
+        ],
+    )
+}
+
 /// An account's last `limit` lines in any game, newest first (also a report's evidence).
 pub(in crate::store) fn lines_by(
     db: &mut dyn Sql,

@@ -40,20 +40,7 @@ impl Change for Import {
         let db = c.sql();
         let mut n = 0;
         for l in &self.0.lines {
-            n += db.execute(
-                "INSERT INTO chat_lines (id, game, room, author, side, text, preset, at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING",
-                &[
-                    (&l.id).into(),
-                    (&l.game).into(),
-                    l.room.as_str().into(),
-                    l.author.clone().into(),
-                    l.side.clone().into(),
-                    (&l.text).into(),
-                    l.preset.clone().into(),
-                    l.at.into(),
-                ],
-            )?;
+            n += super::chat::insert_line(db, l, "ON CONFLICT DO NOTHING")?;
         }
         for b in &self.0.blocks {
             n += db.execute(
