@@ -382,9 +382,11 @@ async fn mistyped_links(driver: &Driver, base: &str) {
 async fn status_and_takeback(driver: &Driver, base: &str) {
     let c = browser(driver, "takeback", &["--lang=en"]).await;
     c.goto(&format!("{base}/")).await.unwrap();
+    // Sowing at the normal speed (150 ms a seed) is long enough to watch at 20 ms; at the slow
+    // one a long relay of the computer's took half a minute of the test.
     js(
         &c,
-        "localStorage.setItem('anywoli.speed', 'slow'); return 1",
+        "localStorage.setItem('anywoli.speed', 'normal'); return 1",
     )
     .await;
     new_game(&c, base, "computer", "north", Some(1)).await;

@@ -10,6 +10,15 @@ export function setCsrf(token) {
   csrf = token || null;
 }
 
+/**
+ * The last request that failed, on the body (`data-api-failed`), so that a browser test that
+ * waits in vain says which request it was waiting on.
+ */
+function noteFailure(method, path, status, code) {
+  if (typeof document === 'undefined' || !document.body) return;
+  document.body.dataset.apiFailed = `${method} ${path} ${status}${code ? ' ' + code : ''}`;
+}
+
 /** Calls the API. Resolves to {ok, status, data}; a network failure is status 0. */
 export async function api(method, path, body) {
   const init = { method, headers: {} };
@@ -24,10 +33,12 @@ export async function api(method, path, body) {
   try {
     resp = await fetch('/api' + path, init);
   } catch (e) {
+    noteFailure(method, path, 0);
     return { ok: false, status: 0, data: { error: 'network', message: String(e) } };
   }
   const type = resp.headers.get('content-type') || '';
   const data = type.includes('json') ? await resp.json().catch(() => ({})) : await resp.text();
+  if (!resp.ok) noteFailure(method, path, resp.status, data && data.error);
   return { ok: resp.ok, status: resp.status, data };
 }
 

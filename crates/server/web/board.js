@@ -47,6 +47,11 @@ function seedSvg(n) {
   return `<svg class="seeds" viewBox="0 0 40 40" aria-hidden="true" focusable="false">${dots.join('')}</svg>`;
 }
 
+/** Sets an attribute only when it differs: an unchanged write still costs the page a style pass. */
+function setAttr(el, name, value) {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+}
+
 function sleep(ms) {
   return new Promise((res) => setTimeout(res, ms));
 }
@@ -71,6 +76,8 @@ export class Board {
       <div class="store store-bottom"><span class="store-name"></span>${seedSvg(0)}<span class="count"></span></div>
       <div class="hand" aria-hidden="true"></div>`;
     this.holes = [];
+    /** The seed count each hole's picture shows (see draw). */
+    this.shown = new Array(24).fill(-1);
     for (let i = 0; i < 24; i++) {
       const b = document.createElement('button');
       b.type = 'button';
@@ -92,7 +99,7 @@ export class Board {
 
   /** Makes hole `i` the board's one Tab stop. */
   tabStop(i) {
-    this.holes.forEach((b, k) => { b.tabIndex = k === i ? 0 : -1; });
+    this.holes.forEach((b, k) => setAttr(b, 'tabindex', k === i ? '0' : '-1'));
   }
 
   /**
@@ -197,12 +204,17 @@ export class Board {
       const b = this.holes[i];
       const n = state.holes[i];
       const letter = letterOf(i);
-      b.querySelector('.seeds').outerHTML = seedSvg(n);
-      b.querySelector('.count').textContent = n;
-      b.setAttribute('aria-label', this.holeLabel(i, n) + (letter === last ? ', ' + t('last_move') : ''));
+      // Only what changed is written: a sowing step changes one hole, and rewriting all 26
+      // pictures on every step cost a phone (and the browser tests) most of a move's time.
+      if (this.shown[i] !== n) {
+        b.querySelector('.seeds').outerHTML = seedSvg(n);
+        b.querySelector('.count').textContent = String(n);
+        this.shown[i] = n;
+      }
+      setAttr(b, 'aria-label', this.holeLabel(i, n) + (letter === last ? ', ' + t('last_move') : ''));
       const ok = can.has(letter);
       // aria-disabled keeps every hole focusable and readable while showing which can be played.
-      b.setAttribute('aria-disabled', ok ? 'false' : 'true');
+      setAttr(b, 'aria-disabled', ok ? 'false' : 'true');
       b.classList.toggle('playable', ok);
       b.classList.toggle('last', letter === last);
       b.classList.toggle('active', i === active);
@@ -215,10 +227,13 @@ export class Board {
       el.querySelector('.store-name').textContent = this.me.length === 1
         ? (this.me[0] === SIDES[s] ? t('you') : t(SIDES[s]))
         : t(SIDES[s]);
-      el.querySelector('.seeds').outerHTML = seedSvg(Math.min(n, 24));
-      el.querySelector('.count').textContent = n;
-      el.setAttribute('aria-label', this.storeLabel(SIDES[s], n));
-      el.setAttribute('role', 'img');
+      if (el.dataset.shown !== String(n)) {
+        el.querySelector('.seeds').outerHTML = seedSvg(Math.min(n, 24));
+        el.querySelector('.count').textContent = String(n);
+        el.dataset.shown = String(n);
+      }
+      setAttr(el, 'aria-label', this.storeLabel(SIDES[s], n));
+      setAttr(el, 'role', 'img');
     }
     const handEl = this.el.querySelector('.hand');
     handEl.textContent = hand > 0 ? t('in_hand', { n: hand }) : '';

@@ -7,11 +7,19 @@ import { h, fill } from '../../lib/h.js';
 import { main, setBody, errorText, toast } from '../../lib/dom.js';
 import { account, profilePath } from '../../account.js';
 
-/** The names the reader follows, or null (not logged in, or the list did not come). */
+/**
+ * The names the reader follows, or null (not logged in, or the list did not come). A failed
+ * fetch is tried again, 1, 2, 4 and 8 s later: on a bad network or a busy server the button
+ * would otherwise never show (CI once saw it stay hidden for a minute).
+ */
 async function followed() {
-  if (!account()) return null;
-  const r = await api('GET', '/account/following');
-  return r.ok ? r.data.following : null;
+  for (let wait = 1000; account(); wait *= 2) {
+    const r = await api('GET', '/account/following');
+    if (r.ok) return r.data.following;
+    if ((r.status >= 400 && r.status < 500 && r.status !== 429) || wait > 8000) return null;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+  return null;
 }
 
 /**

@@ -129,12 +129,21 @@ export class GameDisplay extends GameLayout {
     // The move list.
     const list = $('#movelist');
     const shown = this.shownPly();
-    if (list.childElementCount !== g.moves.length || list.dataset.moves !== g.moves.join('')) {
-      list.innerHTML = g.moves.map((mv, i) => {
+    const moves = g.moves.join('');
+    const had = list.dataset.moves || '';
+    if (list.childElementCount !== had.length || had !== moves) {
+      const item = (mv, i) => {
         const side = mv === mv.toLowerCase() ? 'south' : 'north';
         return `<li><span class="n" aria-hidden="true">${i + 1}.</span><button type="button" data-ply="${i + 1}" class="mv ${side}" aria-label="${esc(t('move_label', { n: i + 1, side: t(side), m: mv }))}">${esc(mv)}</button></li>`;
-      }).join('');
-      list.dataset.moves = g.moves.join('');
+      };
+      // A new move adds its line; only a take-back or another game rewrites the list (one
+      // rewrite per move made a long game's page slower with every move).
+      if (list.childElementCount === had.length && moves.startsWith(had)) {
+        list.insertAdjacentHTML('beforeend', g.moves.slice(had.length).map((mv, k) => item(mv, had.length + k)).join(''));
+      } else {
+        list.innerHTML = g.moves.map(item).join('');
+      }
+      list.dataset.moves = moves;
     }
     this.markCurrent(shown);
     $('#first').disabled = shown === 0;
