@@ -6,6 +6,9 @@
 //!    figure is an upper bound of what the server pays.
 //! 2. delivery: a move played in the game on TV, timed from the HTTP request to each
 //!    spectator's receipt of its event: median, 99th percentile and the slowest, for 5 moves.
+//! 3. chat: N spectators of the same game on its own events socket (the game's page, where the
+//!    spectators' chat is read; the TV socket carries moves only), their memory as in 1, and 5
+//!    lines said by a logged-in spectator, timed from the sending to each spectator's receipt.
 //!
 //! `cargo bench -p anywoli-server --bench tv` (`-- --spectators N` for another crowd).
 
@@ -15,23 +18,31 @@ use common::rss_kib;
 use std::time::{Duration, Instant};
 
 use anywoli_server::{start, Config, Limits, RateLimits, Think};
-use futures_util::StreamExt;
+use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
 async fn call(addr: std::net::SocketAddr, path: &str, body: Value) -> Value {
+    post(addr, path, body).await.1
+}
+
+/// A POST: the answer's head and its JSON body.
+async fn post(addr: std::net::SocketAddr, path: &str, body: Value) -> (String, Value) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
     let body = body.to_string();
     let req = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
     s.write_all(req.as_bytes()).await.unwrap();
     let mut buf = String::new();
     s.read_to_string(&mut buf).await.unwrap();
-    let (_, body) = buf.split_once("\r\n\r\n").unwrap();
-    serde_json::from_str(body).unwrap_or(Value::Null)
+    let (head, body) = buf.split_once("\r\n\r\n").unwrap();
+    (
+        head.to_string(),
+        serde_json::from_str(body).unwrap_or(Value::Null),
+    )
 }
 
 fn config(db: std::path::PathBuf, crowd: usize) -> Config {
@@ -103,40 +114,108 @@ async fn main() {
     )
     .await;
 
+    let legal: Vec<String> = serde_json::from_value(g["game"]["legal"].clone()).unwrap();
+    tv_crowd(addr, &id, [south, north], legal, crowd).await;
+    chat_crowd(addr, &id, crowd).await;
+    server.stop().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Opens `crowd` sockets at `url`, each read past its first messages (`until` true for the last
+/// of them), then prints the memory they took.
+async fn open_crowd(
+    url: &str,
+    crowd: usize,
+    cookie: Option<&str>,
+    until: impl Fn(&str) -> bool,
+) -> Vec<Ws> {
     tokio::time::sleep(Duration::from_millis(500)).await;
     let before = rss_kib();
-    let url = format!("ws://{addr}/api/tv/events");
-    let mut crowd_ws = Vec::with_capacity(crowd);
+    let mut all = Vec::with_capacity(crowd);
     for _ in 0..crowd {
-        let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
-        // The `tv` message and the game's state.
-        for _ in 0..2 {
-            ws.next().await.unwrap().unwrap();
+        let mut ws = connect(url, cookie).await;
+        while let Some(Ok(m)) = ws.next().await {
+            if matches!(&m, Message::Text(t) if until(t)) {
+                break;
+            }
         }
-        crowd_ws.push(ws);
+        all.push(ws);
     }
     tokio::time::sleep(Duration::from_millis(500)).await;
     let after = rss_kib();
     println!(
-        "memory: {crowd} spectators, {before} KiB before, {after} KiB after: {:.1} KiB a spectator (server and client together)",
+        "memory: {crowd} spectators of {url}, {before} KiB before, {after} KiB after: {:.1} KiB a spectator (server and client together)",
         (after.saturating_sub(before)) as f64 / crowd as f64
     );
+    all
+}
 
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Instant>();
-    for mut ws in crowd_ws {
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn connect(url: &str, cookie: Option<&str>) -> Ws {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = url.into_client_request().unwrap();
+    if let Some(c) = cookie {
+        req.headers_mut().insert("cookie", c.parse().unwrap());
+        let origin = url.replacen("ws://", "http://", 1);
+        let origin = origin.split("/api").next().unwrap().to_string();
+        req.headers_mut().insert("origin", origin.parse().unwrap());
+    }
+    tokio_tungstenite::connect_async(req).await.unwrap().0
+}
+
+/// Hands every message that `pick` accepts, with its time of receipt, to the returned channel.
+fn listen(crowd: Vec<Ws>, pick: fn(&str) -> bool) -> tokio::sync::mpsc::UnboundedReceiver<Instant> {
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<Instant>();
+    for mut ws in crowd {
         let tx = tx.clone();
         tokio::spawn(async move {
             while let Some(Ok(m)) = ws.next().await {
-                if let Message::Text(t) = m {
-                    if t.contains("\"type\":\"move\"") {
-                        let _ = tx.send(Instant::now());
-                    }
+                if matches!(&m, Message::Text(t) if pick(t)) {
+                    let _ = tx.send(Instant::now());
                 }
             }
         });
     }
-    let secrets = [south, north];
-    let mut legal: Vec<String> = serde_json::from_value(g["game"]["legal"].clone()).unwrap();
+    rx
+}
+
+/// Waits for `crowd` receipts (10 s at the most) and prints their delays from `sent`.
+async fn delays(
+    what: &str,
+    rx: &mut tokio::sync::mpsc::UnboundedReceiver<Instant>,
+    sent: Instant,
+    crowd: usize,
+) {
+    let mut ms = Vec::with_capacity(crowd);
+    while ms.len() < crowd {
+        let got = tokio::time::timeout(Duration::from_secs(10), rx.recv()).await;
+        let Ok(Some(t)) = got else { break };
+        ms.push(t.duration_since(sent).as_secs_f64() * 1000.0);
+    }
+    ms.sort_by(f64::total_cmp);
+    println!(
+        "{what}: {} of {crowd} spectators got it; median {:.1} ms, p99 {:.1} ms, slowest {:.1} ms",
+        ms.len(),
+        at(&ms, 0.5),
+        at(&ms, 0.99),
+        ms.last().copied().unwrap_or(f64::NAN)
+    );
+}
+
+/// Part 1 and 2: the TV socket's crowd, and 5 moves played to it.
+async fn tv_crowd(
+    addr: std::net::SocketAddr,
+    id: &str,
+    secrets: [String; 2],
+    mut legal: Vec<String>,
+    crowd: usize,
+) {
+    // The `tv` message and the game's state.
+    let url = format!("ws://{addr}/api/tv/events");
+    let sockets = open_crowd(&url, crowd, None, |t| t.contains("\"type\":\"state\"")).await;
+    let mut rx = listen(sockets, |t| t.contains("\"type\":\"move\""));
     for ply in 0..5usize {
         let sent = Instant::now();
         let r = call(
@@ -146,25 +225,40 @@ async fn main() {
         )
         .await;
         legal = serde_json::from_value(r["game"]["legal"].clone()).unwrap_or_default();
-        let mut ms = Vec::with_capacity(crowd);
-        while ms.len() < crowd {
-            let got = tokio::time::timeout(Duration::from_secs(10), rx.recv()).await;
-            let Ok(Some(t)) = got else { break };
-            ms.push(t.duration_since(sent).as_secs_f64() * 1000.0);
-        }
-        ms.sort_by(f64::total_cmp);
-        println!(
-            "move {}: {} of {crowd} spectators got it; median {:.1} ms, p99 {:.1} ms, slowest {:.1} ms",
-            ply + 1,
-            ms.len(),
-            at(&ms, 0.5),
-            at(&ms, 0.99),
-            ms.last().copied().unwrap_or(f64::NAN)
-        );
+        delays(&format!("move {}", ply + 1), &mut rx, sent, crowd).await;
         if legal.is_empty() {
             break;
         }
     }
-    server.stop().await;
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Part 3: the game's own sockets' crowd, and 5 lines said in the spectators' room.
+async fn chat_crowd(addr: std::net::SocketAddr, id: &str, crowd: usize) {
+    let (head, _) = post(
+        addr,
+        "/api/account/signup",
+        json!({"name": "Speaker", "password": "correct horse battery"}),
+    )
+    .await;
+    let cookie = head
+        .lines()
+        .find_map(|l| l.strip_prefix("set-cookie: "))
+        .and_then(|v| v.split(';').next())
+        .expect("a session cookie")
+        .to_string();
+    let url = format!("ws://{addr}/api/games/{id}/events");
+    let sockets = open_crowd(&url, crowd, None, |t| t.contains("\"type\":\"state\"")).await;
+    let mut rx = listen(sockets, |t| t.contains("\"type\":\"chat\""));
+    let mut speaker = connect(&url, Some(&cookie)).await;
+    for n in 1..=5 {
+        let line = json!({"type": "chat", "room": "spectators", "text": format!("line {n}")});
+        let sent = Instant::now();
+        speaker
+            .send(Message::Text(line.to_string().into()))
+            .await
+            .unwrap();
+        delays(&format!("chat line {n}"), &mut rx, sent, crowd).await;
+        // Within the chat's rate: five lines in 10 s.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
 }

@@ -90,6 +90,26 @@ store_test! {
 
 store_test! {
     #[test]
+    fn a_block_ends_follows_both_ways_and_refuses_new_ones() {
+        let s = fresh_store();
+        accounts(&s, &["Abula", "Kofi", "Ama"]);
+        s.follow("Abula", "Kofi", 10).unwrap();
+        s.follow("Kofi", "Abula", 10).unwrap();
+        s.follow("Abula", "Ama", 10).unwrap();
+        assert!(s.block("Kofi", "Abula").unwrap());
+        // Abula no longer sees Kofi come online or which game Kofi plays, and the other way.
+        assert_eq!(names(&s, "Abula"), ["Ama"]);
+        assert!(names(&s, "Kofi").is_empty());
+        assert_eq!(s.follow("Abula", "Kofi", 10).unwrap(), Followed::Blocked);
+        assert_eq!(s.follow("Kofi", "Abula", 10).unwrap(), Followed::Blocked, "both ways");
+        assert_eq!(names(&s, "Abula"), ["Ama"], "nothing changed");
+        assert!(s.unblock("Kofi", "Abula").unwrap());
+        assert_eq!(s.follow("Abula", "Kofi", 10).unwrap(), Followed::New, "after the unblock");
+    }
+}
+
+store_test! {
+    #[test]
     fn presence_is_a_lease_that_runs_out_or_ends() {
         let s = fresh_store();
         accounts(&s, &["Abula", "Kofi", "Ama"]);

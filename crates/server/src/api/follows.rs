@@ -65,6 +65,7 @@ pub async fn follow(
             ErrorCode::TooManyFollows,
             format!("you follow {max} players already: unfollow one first"),
         )),
+        Followed::Blocked => Err(ApiError::blocked("follow this player")),
     }
 }
 

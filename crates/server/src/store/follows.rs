@@ -35,6 +35,8 @@ pub enum Followed {
     Already,
     /// The follower follows `max` players already: nothing changed.
     TooMany { max: i64 },
+    /// One of the two blocks the other: nothing changed (a block also ends their follows).
+    Blocked,
 }
 
 /// One followed player, as the follower's list shows them.
@@ -87,6 +89,9 @@ impl Change for Follow {
         )?;
         if already > 0 {
             return Ok(Followed::Already);
+        }
+        if crate::store::community::blocked_between(db, &self.follower, &self.followed)? {
+            return Ok(Followed::Blocked);
         }
         let n = db.count(
             "SELECT COUNT(*) AS n FROM follows WHERE follower = $1",

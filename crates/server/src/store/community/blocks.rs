@@ -35,6 +35,13 @@ impl Change for SetBlock {
     fn apply(&self, c: &mut dyn Conn) -> StoreResult<bool> {
         let r = &self.row;
         let n = if self.on {
+            // Neither follows the other any more: a follower would see the other come online
+            // and which game they play (lichess ends follows with a block too).
+            c.sql().execute(
+                "DELETE FROM follows WHERE (follower = $1 AND followed = $2)
+                    OR (follower = $2 AND followed = $1)",
+                &[(&r.blocker).into(), (&r.blocked).into()],
+            )?;
             c.sql().execute(
                 "INSERT INTO blocks (blocker, blocked, at) VALUES ($1, $2, $3)
                  ON CONFLICT DO NOTHING",
@@ -50,7 +57,8 @@ impl Change for SetBlock {
     }
 }
 
-fn between(db: &mut dyn Sql, a: &str, b: &str) -> StoreResult<bool> {
+/// Whether `a` blocks `b` or `b` blocks `a`.
+pub(crate) fn between(db: &mut dyn Sql, a: &str, b: &str) -> StoreResult<bool> {
     let n = db.count(
         "SELECT COUNT(*) AS n FROM blocks
          WHERE (blocker = $1 AND blocked = $2) OR (blocker = $2 AND blocked = $1)",

@@ -7,6 +7,7 @@ mod chat;
 mod copy;
 mod mutes;
 
+pub(crate) use blocks::between as blocked_between;
 pub use blocks::BlockRow;
 pub(super) use chat::lines_by;
 pub use chat::{ChatLine, Room};
