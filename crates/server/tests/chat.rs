@@ -1,7 +1,7 @@
 // Chat lines, blocks and mutes (issue 38): the store's side, on every store.
 // (Plain comments: `chat_postgres.rs` includes this file.)
 
-use anywoli_server::store::{AccountOp, AccountRow, ChatLine, Room, SessionRow};
+use anywoli_server::store::{AccountOp, AccountRow, ChatLine, Pace, Room, Said, SessionRow};
 use anywoli_server::Store;
 
 // The store every test starts with: SQLite in memory here; `chat_postgres.rs` defines a
@@ -79,6 +79,31 @@ store_test! {
             .collect();
         assert_eq!(by, ["p4", "p3", "p2"]);
         assert!(s.chat_lines_by("Nobody", 3).unwrap().is_empty());
+    }
+}
+
+store_test! {
+    #[test]
+    fn the_store_holds_an_account_to_its_pace() {
+        let s = fresh_store();
+        with_accounts(&s, &["Abula", "Bao"]);
+        let pace = Pace { lines: 5, window_ms: 10_000 };
+        let say = |who: &str, text: &str, at: i64| {
+            let mut l = line("g1", Room::Spectators, who, text, at);
+            l.id = format!("{who}-{text}-{at}");
+            s.say_chat_line(l, pace).unwrap()
+        };
+        for i in 0..5 {
+            assert_eq!(say("Abula", &format!("l{i}"), 1_000 + i), Said::Saved);
+        }
+        assert_eq!(say("Abula", "l9", 1_100), Said::TooMany);
+        assert_eq!(say("Bao", "l9", 1_100), Said::Saved, "each account its own pace");
+        // The window passed: a new line, but not one of the last two again.
+        assert_eq!(say("Abula", "l4", 11_004), Said::Repeated);
+        assert_eq!(say("Abula", "l3", 11_004), Said::Repeated);
+        assert_eq!(say("Abula", "l2", 11_004), Said::Saved);
+        let by = s.chat_lines_by("Abula", 100).unwrap();
+        assert_eq!(by.len(), 6, "refused lines are not written");
     }
 }
 
@@ -542,6 +567,25 @@ store_test! {
         let mut w = srv.watch("chatgame4444", None).await;
         let m = json!({"type": "chat", "room": "players", "preset": "rematch"});
         refused_as(&mut w, m, "not_your_seat").await;
+    }
+}
+
+postgres_test! {
+    /// Two instances on one PostgreSQL database: an account's pace counts the lines said
+    /// through both.
+    #[test]
+    fn the_pace_holds_across_instances() {
+        let (sa, sb) = Store::test_postgres_pair("chat pace across instances");
+        with_accounts(&sa, &["Abula"]);
+        let pace = Pace { lines: 5, window_ms: 10_000 };
+        for i in 0..5 {
+            let store = if i % 2 == 0 { &sa } else { &sb };
+            let l = line("g1", Room::Spectators, "Abula", &format!("l{i}"), 1_000 + i);
+            assert_eq!(store.say_chat_line(l, pace).unwrap(), Said::Saved);
+        }
+        let l = line("g1", Room::Spectators, "Abula", "l9", 1_100);
+        assert_eq!(sb.say_chat_line(l.clone(), pace).unwrap(), Said::TooMany);
+        assert_eq!(sa.say_chat_line(l, pace).unwrap(), Said::TooMany);
     }
 }
 

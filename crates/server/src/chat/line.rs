@@ -82,7 +82,9 @@ struct Said {
 }
 
 /// How often each speaker (an account, a client address) spoke lately. Kept in memory per
-/// instance: a speaker reaching two instances at once gets each one's allowance.
+/// instance, a first and cheap check: an account's allowance and repeats are checked again in
+/// the store as the line is written ([`PACE`]), which holds across instances; an address's
+/// (anonymous players' presets) is per instance.
 #[derive(Default)]
 pub struct Rates {
     said: HashMap<String, Said>,
@@ -111,7 +113,7 @@ impl Rates {
         if let Some(k) = &account_key {
             let s = self.said.entry(k.clone()).or_default();
             if !text.is_empty() && s.last.iter().any(|l| l == text) {
-                return Err(refusal(ErrorCode::Repeated, "you said this just now"));
+                return Err(repeated());
             }
             if recent(s, now) >= LINES_PER_WINDOW {
                 return Err(too_many());
@@ -142,7 +144,18 @@ fn recent(s: &mut Said, now: Instant) -> usize {
     s.at.len()
 }
 
-fn too_many() -> SocketError {
+/// The store's check of [`LINES_PER_WINDOW`] and repeats, which holds across instances (the
+/// counts here are this instance's only).
+pub const PACE: crate::store::Pace = crate::store::Pace {
+    lines: LINES_PER_WINDOW,
+    window_ms: WINDOW.as_millis() as i64,
+};
+
+pub(crate) fn repeated() -> SocketError {
+    refusal(ErrorCode::Repeated, "you said this just now")
+}
+
+pub(crate) fn too_many() -> SocketError {
     refusal(
         ErrorCode::RateLimited,
         format!("at most {LINES_PER_WINDOW} lines in 10 seconds"),

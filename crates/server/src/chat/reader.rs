@@ -16,7 +16,7 @@ use crate::round::game::Game;
 use crate::round::mode::Player;
 use crate::round::status::Status;
 use crate::round::Rounds;
-use crate::store::{ChatLine, Room, Store};
+use crate::store::{ChatLine, Room, Said, Store};
 use crate::trace_json::side_name;
 use crate::ws::SocketError;
 
@@ -249,13 +249,20 @@ impl Reader {
                 Instant::now(),
             )?;
         let hub = self.hub.clone();
-        blocking(self.hub.store.clone(), move |s| {
-            s.save_chat_line(line.clone())?;
-            hub.said(line);
-            Ok(())
+        let said = blocking(self.hub.store.clone(), move |s| {
+            let said = s.say_chat_line(line.clone(), super::line::PACE)?;
+            if said == Said::Saved {
+                hub.said(line);
+            }
+            Ok(said)
         })
         .await
-        .map_err(SocketError::from)
+        .map_err(SocketError::from)?;
+        match said {
+            Said::Saved => Ok(()),
+            Said::TooMany => Err(super::line::too_many()),
+            Said::Repeated => Err(super::line::repeated()),
+        }
     }
 
     /// The line `say` makes, if this watcher may say it in its room.

@@ -46,7 +46,7 @@ mod writer;
 pub use accounts::{
     AccountOp, AccountRow, ChallengeRow, RateGame, RatingPoint, RatingRow, SessionRow, SESSION_MS,
 };
-pub use community::{BlockRow, ChatLine, CommunityDump, MuteRow, Room};
+pub use community::{BlockRow, ChatLine, CommunityDump, MuteRow, Pace, Room, Said};
 pub use follows::{FollowRow, Followed};
 pub use games::{
     ClockRow, Counts, EngineClaim, GameRow, Head, Listing, Outcome, PlayerGames, StatusRow, Summary,

@@ -78,7 +78,60 @@ impl Change for SaveLine {
     }
 }
 
-/// The last `limit` lines of a game's room, oldest first.
+/// How often one account may speak, checked in the store so that it holds across instances:
+/// at most `lines` lines within `window_ms`, none the same as one of its last two.
+#[derive(Clone, Copy, Debug)]
+pub struct Pace {
+    pub lines: usize,
+    pub window_ms: i64,
+}
+
+/// What saying a line did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Said {
+    Saved,
+    /// The author said [`Pace::lines`] lines within the window already: nothing written.
+    TooMany,
+    /// The same text as one of the author's last two lines: nothing written.
+    Repeated,
+}
+
+/// A line said by someone: written unless its author's pace forbids it.
+struct SayLine {
+    line: ChatLine,
+    pace: Pace,
+}
+
+impl Change for SayLine {
+    type Out = Said;
+
+    fn apply(&self, c: &mut dyn Conn) -> StoreResult<Said> {
+        let (db, l) = (c.sql(), &self.line);
+        if let Some(author) = &l.author {
+            // PostgreSQL: the author's account row, locked, orders two lines said at once on
+            // two instances, so that both see each other in the count.
+            let lock = db.dialect().for_update();
+            db.query(
+                &format!("SELECT name FROM accounts WHERE name = $1{lock}"),
+                &[author.into()],
+            )?;
+            let last = lines_by(db, author, self.pace.lines.max(2))?;
+            if !l.text.is_empty() && last.iter().take(2).any(|p| p.text == l.text) {
+                return Ok(Said::Repeated);
+            }
+            let in_window = last
+                .iter()
+                .filter(|p| p.at > l.at - self.pace.window_ms)
+                .count();
+            if in_window >= self.pace.lines {
+                return Ok(Said::TooMany);
+            }
+        }
+        insert_line(db, l, "")?;
+        Ok(Said::Saved)
+    }
+}
+
 /// Writes line `l` (`tail` ends the statement: `ON CONFLICT DO NOTHING` for a copy); the rows
 /// written.
 pub(super) fn insert_line(db: &mut dyn Sql, l: &ChatLine, tail: &str) -> StoreResult<u64> {
@@ -128,6 +181,11 @@ impl Store {
     /// Stores a line (its id is unique: a new random one per line).
     pub fn save_chat_line(&self, line: ChatLine) -> StoreResult<()> {
         self.writer.call(SaveLine(line))
+    }
+
+    /// Stores a line said now, unless its author went past `pace` (see [`Said`]).
+    pub fn say_chat_line(&self, line: ChatLine, pace: Pace) -> StoreResult<Said> {
+        self.writer.call(SayLine { line, pace })
     }
 
     /// An account's last `limit` lines in any game, newest first: what a report on it

@@ -10,7 +10,7 @@ mod mutes;
 pub(crate) use blocks::between as blocked_between;
 pub use blocks::BlockRow;
 pub(super) use chat::lines_by;
-pub use chat::{ChatLine, Room};
+pub use chat::{ChatLine, Pace, Room, Said};
 pub use copy::CommunityDump;
 pub(super) use mutes::set_mute;
 pub use mutes::MuteRow;
