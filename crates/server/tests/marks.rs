@@ -1,0 +1,231 @@
+// Marks (issue 38): a booster or computer-assisted mark gives the opponents back the points
+// they lost to the marked account lately (exact figures on a worked example), once per game
+// whatever the marks after, and leaves the account off the leaderboards; over the API only a
+// moderator marks, and a marked account's rated challenge is refused.
+// (Plain comments: `marks_postgres.rs` includes this file.)
+
+use anywoli_server::rating::Rating;
+use anywoli_server::store::{
+    AccountOp, AccountRow, Act, MarkKind, Moderate, RatingPoint, RatingRow, ADMIN_CLI,
+    REFUND_PREFIX,
+};
+use anywoli_server::Store;
+use serde_json::{json, Value};
+
+#[allow(unused_imports)]
+use sqlite_store::*;
+#[allow(dead_code)]
+mod sqlite_store {
+    pub fn fresh_store() -> anywoli_server::Store {
+        anywoli_server::Store::in_memory().unwrap()
+    }
+}
+
+const DAY: i64 = 86_400_000;
+
+/// A router on a fresh store (this module's: SQLite or PostgreSQL), and the store.
+fn app_and_store() -> (axum::Router, std::sync::Arc<Store>) {
+    let state = anywoli_server::AppState::new(fresh_store(), crate::oneshot::think());
+    let store = state.store().clone();
+    (anywoli_server::app(state), store)
+}
+
+/// An account copied in with its blitz history: (game, days before `now`, rating after it).
+fn imported(name: &str, now: i64, games: &[(&str, i64, f64)]) -> AccountOp {
+    let point = |&(game, days, rating): &(&str, i64, f64)| RatingPoint {
+        category: "blitz".into(),
+        rules: "anywoli".into(),
+        at: now - days * DAY,
+        rating,
+        deviation: 60.0,
+        game: game.into(),
+    };
+    let history: Vec<RatingPoint> = games.iter().map(point).collect();
+    let last = history.last().expect("a game at least");
+    AccountOp::Import {
+        account: AccountRow {
+            key: name.to_lowercase(),
+            name: name.into(),
+            hash: "x".into(),
+            created: 1,
+        },
+        ratings: vec![RatingRow {
+            category: "blitz".into(),
+            rules: "anywoli".into(),
+            rating: Rating {
+                rating: last.rating,
+                deviation: 60.0,
+                volatility: 0.06,
+            },
+            games: history.len() as i64,
+            at: last.at,
+        }],
+        history,
+    }
+}
+
+/// The worked example (docs/community.md, "Marks"), `now` being when the mark lands. Ama's
+/// first rated game, g5 against Boost 12 days ago, took her from the 1500 everyone starts at to
+/// 1460. Kofi played Boost four times: g0 100 days ago (lost 30, too old to give back), then g1
+/// (lost 30: 1520 → 1490), g2 (won 20: → 1510) and g3 (lost 35: → 1475); then beat Ama (g4:
+/// Kofi → 1480, Ama → 1450). A booster mark gives Kofi 30 + 35 back (1480 → 1545) and Ama 40
+/// (1450 → 1490), and keeps what Kofi won in g2.
+fn worked_example(store: &Store, now: i64) {
+    let kofi = imported(
+        "Kofi",
+        now,
+        &[
+            ("g00", 120, 1550.0),
+            ("g0", 100, 1520.0),
+            ("g1", 10, 1490.0),
+            ("g2", 9, 1510.0),
+            ("g3", 8, 1475.0),
+            ("g4", 7, 1480.0),
+        ],
+    );
+    let boost = imported(
+        "Boost",
+        now,
+        &[
+            ("g0", 100, 1530.0),
+            ("g5", 12, 1540.0),
+            ("g1", 10, 1560.0),
+            ("g2", 9, 1540.0),
+            ("g3", 8, 1575.0),
+        ],
+    );
+    let ama = imported("Ama", now, &[("g5", 12, 1460.0), ("g4", 7, 1450.0)]);
+    for op in [kofi, boost, ama] {
+        assert!(store.account_op(op).unwrap());
+    }
+}
+
+fn mark(store: &Store, act: Act, name: &str, at: i64) {
+    let m = Moderate {
+        act,
+        moderator: ADMIN_CLI.into(),
+        target: name.into(),
+        reason: "boosting".into(),
+        detail: json!({}),
+        at,
+    };
+    assert!(store.moderate(m).unwrap());
+}
+
+fn rating(store: &Store, name: &str) -> f64 {
+    store.ratings(name).unwrap()[0].rating.rating
+}
+
+fn leaders(store: &Store) -> Vec<String> {
+    let rows = store.leaders("blitz", "anywoli", 10).unwrap();
+    rows.into_iter().map(|r| r.name).collect()
+}
+
+fn last_detail(store: &Store, name: &str) -> (String, Value) {
+    let line = store.mod_log(Some(name), 1).unwrap().remove(0);
+    (line.action, serde_json::from_str(&line.detail).unwrap())
+}
+
+store_test! {
+    #[test]
+    fn a_booster_mark_gives_back_exactly_what_the_opponents_lost_and_only_once() {
+        let store = fresh_store();
+        let now = 1_800_000_000_000;
+        worked_example(&store, now);
+        assert_eq!(leaders(&store), ["Boost", "Kofi", "Ama"]);
+
+        mark(&store, Act::Mark { kind: MarkKind::Booster }, "Boost", now);
+        assert_eq!(rating(&store, "Kofi"), 1545.0);
+        assert_eq!(rating(&store, "Ama"), 1490.0);
+        assert_eq!(rating(&store, "Boost"), 1575.0, "the marked account's own rating stays");
+        let (action, detail) = last_detail(&store, "Boost");
+        assert_eq!(action, "mark_booster");
+        assert_eq!(detail, json!({"kind": "booster", "games": 4, "refunds": 3, "points": 105.0}));
+        // The profile's graph shows the refund as one point, at the mark's time, named after
+        // the newest game refunded.
+        let points = store.rating_history("Kofi", 100).unwrap();
+        let refunds: Vec<&RatingPoint> =
+            points.iter().filter(|p| p.game.starts_with(REFUND_PREFIX)).collect();
+        assert_eq!(refunds.len(), 1, "{points:?}");
+        assert_eq!((refunds[0].at, refunds[0].rating), (now, 1545.0));
+        assert_eq!(refunds[0].game, format!("{REFUND_PREFIX}g3"));
+        assert_eq!(points.last().unwrap().rating, 1545.0);
+        // Off the leaderboard; marked.
+        assert_eq!(leaders(&store), ["Kofi", "Ama"]);
+        assert_eq!(store.marks("Boost").unwrap()[0].kind, MarkKind::Booster);
+        assert!(store.marks("Kofi").unwrap().is_empty());
+
+        // Marked again, unmarked, marked the other way: nothing is given twice.
+        mark(&store, Act::Mark { kind: MarkKind::Booster }, "Boost", now + 1);
+        assert_eq!(last_detail(&store, "Boost").1["refunds"], 0);
+        mark(&store, Act::Unmark { kind: MarkKind::Booster }, "Boost", now + 2);
+        assert_eq!(last_detail(&store, "Boost").0, "unmark_booster");
+        assert!(store.marks("Boost").unwrap().is_empty());
+        assert_eq!(leaders(&store), ["Boost", "Kofi", "Ama"], "back once unmarked");
+        assert_eq!(rating(&store, "Kofi"), 1545.0, "an unmark takes nothing back");
+        mark(&store, Act::Mark { kind: MarkKind::Computer }, "Boost", now + 3);
+        assert_eq!(last_detail(&store, "Boost").1["points"], 0.0);
+        assert_eq!((rating(&store, "Kofi"), rating(&store, "Ama")), (1545.0, 1490.0));
+        assert_eq!(leaders(&store), ["Kofi", "Ama"]);
+    }
+}
+
+store_test! {
+    #[tokio::test]
+    async fn only_a_moderator_marks_and_a_marked_account_plays_casual_only() {
+        use crate::moderation_api::{req, signup};
+        use anywoli_server::dates::now_ms;
+        use axum::http::StatusCode;
+        let (app, store) = app_and_store();
+        let modo = signup(&app, "Modo").await;
+        let bao = signup(&app, "Bao").await;
+        {
+            let store = store.clone();
+            tokio::task::spawn_blocking(move || {
+                worked_example(&store, now_ms());
+                mark(&store, Act::GrantModerator, "Modo", now_ms());
+            })
+            .await
+            .unwrap();
+        }
+        let url = "/api/mod/players/boost/mark-booster";
+        let (s, v, _) = req(&app, "POST", url, Some(&bao), Some(json!({"reason": "x"}))).await;
+        assert_eq!((s, v["error"].as_str()), (StatusCode::FORBIDDEN, Some("not_moderator")));
+        let (_, v, _) = req(&app, "GET", "/api/players/Kofi", None, None).await;
+        assert_eq!(v["ratings"][0]["rating"], 1480.0, "nothing given back: {v}");
+
+        let (s, v, _) = req(&app, "POST", url, Some(&modo), Some(json!({"reason": "boosting"}))).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let (_, v, _) = req(&app, "GET", "/api/players/Kofi", None, None).await;
+        assert_eq!(v["ratings"][0]["rating"], 1545.0, "{v}");
+        assert_eq!(v["marked"], false);
+        let (_, v, _) = req(&app, "GET", "/api/players/Boost", None, None).await;
+        assert_eq!(v["marked"], true, "{v}");
+        let (_, v, _) = req(&app, "GET", "/api/mod/players/Boost", Some(&modo), None).await;
+        assert_eq!(v["marks"][0]["kind"], "booster", "{v}");
+        assert_eq!(v["log"][0]["action"], "mark_booster", "{v}");
+        assert_eq!(v["log"][0]["detail"]["refunds"], 3, "{v}");
+        let (_, v, _) = req(&app, "GET", "/api/leaderboards?category=blitz", None, None).await;
+        let names: Vec<&str> =
+            v["players"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["Kofi", "Ama"], "{v}");
+
+        // Rated games with the marked account are refused; casual ones are not.
+        let body = json!({"to": "Boost", "clock": "5+3", "rated": true});
+        let (s, v, _) = req(&app, "POST", "/api/challenges", Some(&bao), Some(body)).await;
+        assert_eq!((s, v["error"].as_str()), (StatusCode::FORBIDDEN, Some("marked")), "{v}");
+        let body = json!({"to": "Boost", "clock": "5+3"});
+        let (s, v, _) = req(&app, "POST", "/api/challenges", Some(&bao), Some(body)).await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+        for bad in ["mark-everyone", "unmark"] {
+            let url = format!("/api/mod/players/Boost/{bad}");
+            let (s, _, _) = req(&app, "POST", &url, Some(&modo), Some(json!({}))).await;
+            assert_eq!(s, StatusCode::NOT_FOUND, "{bad}");
+        }
+        let url = "/api/mod/players/Boost/unmark-booster";
+        let (s, _, _) = req(&app, "POST", url, Some(&modo), Some(json!({}))).await;
+        assert_eq!(s, StatusCode::OK);
+        let (_, v, _) = req(&app, "GET", "/api/players/Boost", None, None).await;
+        assert_eq!(v["marked"], false, "{v}");
+    }
+}
