@@ -154,3 +154,46 @@ store_test! {
         assert_eq!(v["marked"], false, "{v}");
     }
 }
+
+store_test! {
+    #[tokio::test]
+    async fn a_marked_players_game_leaves_tv_and_their_rated_challenge_cannot_be_accepted() {
+        use crate::moderation_api::{req, signup};
+        use anywoli_server::dates::now_ms;
+        use axum::http::StatusCode;
+        let (app, store) = app_and_store();
+        let (modo, bao, cheat) = (signup(&app, "Modo").await, signup(&app, "Bao").await, signup(&app, "Cheat").await);
+        let tv = |store: &std::sync::Arc<Store>| {
+            let store = store.clone();
+            async move { tokio::task::spawn_blocking(move || store.tv_game(0).unwrap()).await.unwrap() }
+        };
+        {
+            let store = store.clone();
+            tokio::task::spawn_blocking(move || mark(&store, Act::GrantModerator, "Modo", now_ms())).await.unwrap();
+        }
+        // A public game of Cheat's, on TV; a rated challenge from Bao, waiting.
+        let (s, g, _) = req(&app, "POST", "/api/games", Some(&cheat), Some(json!({"mode": "friend"}))).await;
+        assert_eq!(s, StatusCode::CREATED, "{g}");
+        let id = g["game"]["id"].as_str().unwrap().to_string();
+        let (s, v, _) = req(&app, "POST", &format!("/api/games/{id}/join"), Some(&bao), Some(json!({"invite": g["invite"]}))).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let public = json!({"secret": g["secret"], "public": true});
+        let (s, v, _) = req(&app, "POST", &format!("/api/games/{id}/public"), Some(&cheat), Some(public)).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(tv(&store).await, Some(id), "on TV before the mark");
+        let body = json!({"to": "Cheat", "clock": "5+3", "rated": true});
+        let (s, v, _) = req(&app, "POST", "/api/challenges", Some(&bao), Some(body)).await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+        let challenge = v["challenge"]["id"].as_str().unwrap().to_string();
+
+        let url = "/api/mod/players/Cheat/mark-computer";
+        let (s, v, _) = req(&app, "POST", url, Some(&modo), Some(json!({"reason": "engine moves"}))).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(tv(&store).await, None, "a marked player's game is not on TV");
+        let accept = format!("/api/challenges/{challenge}/accept");
+        let (s, v, _) = req(&app, "POST", &accept, Some(&cheat), None).await;
+        assert_eq!((s, v["error"].as_str()), (StatusCode::FORBIDDEN, Some("marked")), "{v}");
+        let (_, v, _) = req(&app, "GET", "/api/challenges", Some(&bao), None).await;
+        assert_eq!(v["outgoing"], json!([]), "the challenge went: {v}");
+    }
+}
