@@ -197,3 +197,18 @@ store_test! {
         assert_eq!(v["outgoing"], json!([]), "the challenge went: {v}");
     }
 }
+
+store_test! {
+    #[test]
+    fn a_marked_opponent_gets_nothing_back() {
+        let store = fresh_store();
+        let now = 1_800_000_000_000;
+        worked_example(&store, now);
+        // Ama won nothing off anyone, so her own mark gives nothing back either.
+        mark(&store, Act::Mark { kind: MarkKind::Computer }, "Ama", now - 1);
+        assert_eq!(last_detail(&store, "Ama").1["refunds"], 0);
+        mark(&store, Act::Mark { kind: MarkKind::Booster }, "Boost", now);
+        assert_eq!(last_detail(&store, "Boost").1["points"], 65.0);
+        assert_eq!((rating(&store, "Kofi"), rating(&store, "Ama")), (1545.0, 1450.0));
+    }
+}

@@ -41,7 +41,8 @@ pub fn marked_sql(col: &str) -> String {
 /// How far back a mark gives points back: 90 days of the marked account's rated games.
 pub const REFUND_WINDOW_MS: i64 = 90 * 86_400_000;
 /// The most of the marked account's rated games one mark looks at (the newest): with the
-/// opponent's point and the one before it, a mark reads at most three rows a game.
+/// opponent's point, their marks and their point before it, a mark reads at most four times a
+/// game.
 pub const REFUND_GAMES_MAX: i64 = 1000;
 /// What a refund's point of history names as its game: the game refunded, so prefixed.
 pub const REFUND_PREFIX: &str = "refund:";
@@ -183,6 +184,10 @@ pub(super) fn refund(db: &mut dyn Sql, name: &str, at: i64) -> StoreResult<Refun
             &[(&game).into(), name.into()],
         )?;
         for p in theirs {
+            // A marked opponent (two accounts boosting each other) gets nothing back.
+            if !marks(db, &p.account)?.is_empty() {
+                continue;
+            }
             let lost = rating_before(db, &p)? - p.rating;
             if lost > 0.0 && record(db, &game, &p.account, lost, name, at)? {
                 done.refunds += 1;
