@@ -66,10 +66,11 @@ pub enum ErrorCode {
     ResetLinkInvalid,
     AlreadyReported,
     UnknownReport,
+    Marked,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 55] = [
+    pub const ALL: [ErrorCode; 56] = [
         ErrorCode::AlreadyChallenged,
         ErrorCode::BadLogin,
         ErrorCode::BadName,
@@ -125,6 +126,7 @@ impl ErrorCode {
         ErrorCode::ResetLinkInvalid,
         ErrorCode::AlreadyReported,
         ErrorCode::UnknownReport,
+        ErrorCode::Marked,
     ];
 
     /// The code as the API writes it.
@@ -185,6 +187,7 @@ impl ErrorCode {
             ErrorCode::ResetLinkInvalid => "reset_link_invalid",
             ErrorCode::AlreadyReported => "already_reported",
             ErrorCode::UnknownReport => "unknown_report",
+            ErrorCode::Marked => "marked",
         }
     }
 }

@@ -45,7 +45,7 @@ async fn start(name: &str) -> (Driver, std::path::PathBuf, Server, String) {
 }
 
 /// What `anywoli admin` does, on the running server's database.
-fn as_admin(store: &Store, act: Act, target: &str) {
+pub(crate) fn as_admin(store: &Store, act: Act, target: &str) {
     let m = Moderate {
         act,
         moderator: ADMIN_CLI.into(),

@@ -45,6 +45,8 @@ mod live;
 mod live_postgres;
 mod lobby;
 mod lobby_postgres;
+mod marks;
+mod marks_postgres;
 mod metrics;
 mod moderation;
 mod moderation_api;

@@ -1259,3 +1259,46 @@ store_test! {
         server.stop().await;
     }
 }
+
+store_test! {
+    /// A marked account (docs/community.md, "Marks") plays casual games only: its rated seek,
+    /// and its accepting a rated seek opened before the mark, are refused; a casual seek is not.
+    #[tokio::test]
+    async fn a_marked_account_seeks_and_accepts_casual_games_only() {
+        use anywoli_server::store::{Act, MarkKind, Moderate, ADMIN_CLI};
+        let db = fresh_db("marked");
+        let server = start(&config(db.clone())).await.unwrap();
+        let addr = server.addr;
+        let abula = signup(addr, "Abula").await;
+        let chidi = signup(addr, "Chidi").await;
+        let (mut a, _) = lobby(addr, Some(&abula)).await;
+        let (mut c, _) = lobby(addr, Some(&chidi)).await;
+        let rated = seek(&mut c, json!({"clock": "1+0", "rated": true})).await;
+        let id = rated["id"].clone();
+        hears_seek(&mut a, &id).await;
+        tokio::task::spawn_blocking(move || {
+            let store = anywoli_server::Store::open_db(&db).unwrap();
+            let m = Moderate {
+                act: Act::Mark { kind: MarkKind::Computer },
+                moderator: ADMIN_CLI.into(),
+                target: "Abula".into(),
+                reason: String::new(),
+                detail: json!({}),
+                at: anywoli_server::dates::now_ms(),
+            };
+            assert!(store.moderate(m).unwrap());
+        })
+        .await
+        .unwrap();
+
+        send(&mut a, json!({"type": "seek", "clock": "1+0", "rated": true})).await;
+        expect_error(&mut a, "marked").await;
+        send(&mut a, json!({"type": "accept", "id": id})).await;
+        expect_error(&mut a, "marked").await;
+        let casual = seek(&mut a, json!({"clock": "1+0"})).await;
+        assert_eq!(casual["rated"], false);
+        close(a).await;
+        close(c).await;
+        server.stop().await;
+    }
+}

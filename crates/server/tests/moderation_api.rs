@@ -29,12 +29,12 @@ const PW: &str = "long-enough-pw";
 
 /// A logged-in client: its cookie and CSRF token.
 #[derive(Clone)]
-struct Who {
+pub(crate) struct Who {
     cookie: String,
     csrf: String,
 }
 
-async fn req(
+pub(crate) async fn req(
     app: &Router,
     method: &str,
     uri: &str,
@@ -71,7 +71,7 @@ fn who_from(v: &Value, cookie: Option<String>) -> Who {
     }
 }
 
-async fn signup(app: &Router, name: &str) -> Who {
+pub(crate) async fn signup(app: &Router, name: &str) -> Who {
     let body = json!({"name": name, "password": PW});
     let (s, v, c) = req(app, "POST", "/api/account/signup", None, Some(body)).await;
     assert_eq!(s, StatusCode::CREATED, "{v}");

@@ -23,6 +23,7 @@ mod browser_fair_postgres;
 mod browser_hosting;
 mod browser_instances;
 mod browser_learn;
+mod browser_marks;
 mod browser_moderation;
 mod browser_players;
 mod browser_players_postgres;

@@ -250,6 +250,7 @@ export class ProfileView {
           ${stat(c.games, 'stat_games')}${stat(c.wins, 'stat_wins')}${stat(c.draws, 'stat_draws')}${stat(c.losses, 'stat_losses')}
         </div>
         ${p.closed ? `<p class="note" id="profile-closed">${esc(t('profile_closed'))}</p>` : ''}
+        ${p.marked ? `<p class="note" id="profile-marked">${esc(t('profile_marked'))}</p>` : ''}
         ${me && !self ? `<p><a href="/lobby?challenge=${encodeURIComponent(p.name)}" data-link class="button primary">${esc(t('challenge_button'))}</a></p>` : ''}
         ${me && !self ? '<div id="block-area" class="block-area"></div>' : ''}
         ${me && !self && !p.closed ? '<div id="report-box"></div>' : ''}

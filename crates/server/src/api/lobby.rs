@@ -198,6 +198,31 @@ fn rated_needs_account() -> ApiError {
     )
 }
 
+/// Refuses a rated game where one of `names` is marked (docs/community.md, "Marks"): a marked
+/// account plays casual games only. Which of the two is marked is not said.
+async fn refuse_marked(st: &AppState, names: [Option<&str>; 2]) -> ApiResult<()> {
+    let names: Vec<String> = names.into_iter().flatten().map(str::to_string).collect();
+    let marked = st
+        .rounds()
+        .db(move |s| {
+            for n in &names {
+                if !s.marks(n)?.is_empty() {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        })
+        .await?;
+    if marked {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            ErrorCode::Marked,
+            "rated games are closed to this account (a moderator's mark): play a casual game",
+        ));
+    }
+    Ok(())
+}
+
 async fn seek(
     st: &AppState,
     me: &Membership,
@@ -207,6 +232,9 @@ async fn seek(
     let clock = clock.expect("a seek names its clock");
     if req.rated && me.name.is_none() {
         return Err(rated_needs_account());
+    }
+    if req.rated {
+        refuse_marked(st, [me.name.as_deref(), None]).await?;
     }
     if let Some([lo, hi]) = req.range {
         if lo > hi || hi > 4000 {
@@ -251,6 +279,9 @@ async fn accept(st: &AppState, me: &Membership, id: &str) -> ApiResult<()> {
     }
     if seek.rated && me.name.is_none() {
         return Err(rated_needs_account());
+    }
+    if seek.rated {
+        refuse_marked(st, [seek.by.as_deref(), me.name.as_deref()]).await?;
     }
     if let (Some(by), Some(me)) = (&seek.by, &me.name) {
         if crate::api::blocks::between(st, by, me).await? {
@@ -342,6 +373,9 @@ pub async fn create(
             "you cannot challenge yourself",
         ));
     }
+    if req.rated {
+        refuse_marked(&st, [Some(&me.name), Some(&to.name)]).await?;
+    }
     let c = Challenge {
         id: new_id(),
         from: me.name.clone(),
@@ -373,14 +407,21 @@ pub async fn accept_challenge(
     Authed(me): Authed,
 ) -> ApiResult<Json<Value>> {
     let c = st.lobby().take_challenge(&id, &me.name, true).await?;
-    if crate::api::blocks::between(&st, &c.from, &c.to).await? {
-        // Blocked since it was sent: it goes, as if declined.
+    let refused = if crate::api::blocks::between(&st, &c.from, &c.to).await? {
+        Err(ApiError::blocked("accept this challenge"))
+    } else if c.rated {
+        refuse_marked(&st, [Some(&c.from), Some(&c.to)]).await
+    } else {
+        Ok(())
+    };
+    if let Err(e) = refused {
+        // Blocked or marked since it was sent: it goes, as if declined.
         let gone = ServerMessage::ChallengeGone {
             id: c.id.clone(),
             reason: GoneReason::Declined,
         };
         st.lobby().tell(&c.from, &gone);
-        return Err(ApiError::blocked("accept this challenge"));
+        return Err(e);
     }
     let (rules, clock) = terms(&c.rules, c.clock.as_deref())?;
     let made = start(

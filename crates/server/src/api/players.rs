@@ -44,7 +44,7 @@ pub async fn profile(
 ) -> ApiResult<Json<Value>> {
     let (name, created) = name_of(&st, &name).await?;
     let who = name.clone();
-    let (counts, ratings, history, puzzles, standing) = st
+    let (counts, ratings, history, puzzles, standing, marks) = st
         .rounds()
         .db(move |s| {
             Ok((
@@ -53,6 +53,7 @@ pub async fn profile(
                 s.rating_history(&who, HISTORY_POINTS)?,
                 s.solver_rating(&format!("a:{who}"))?,
                 s.standing(&who)?,
+                s.marks(&who)?,
             ))
         })
         .await?;
@@ -80,6 +81,8 @@ pub async fn profile(
         "created": created,
         // Closed by its owner or a moderator: its games stay, shown under the name so marked.
         "closed": standing.closed.is_some(),
+        // Marked by a moderator (computer assistance or boosting): which mark is theirs to know.
+        "marked": !marks.is_empty(),
         "counts": {"games": counts.games, "wins": counts.wins, "draws": counts.draws,
                    "losses": counts.losses},
         "ratings": ratings,

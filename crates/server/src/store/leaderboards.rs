@@ -7,10 +7,14 @@ use super::Store;
 use super::StoreResult;
 use crate::rating::glicko2::PROVISIONAL_DEVIATION;
 
-/// Which accounts a leaderboard may show, as SQL on the `accounts` row `a`. Every account for
-/// now: once accounts can be closed or marked (computer assistance, boosting), this is the one
-/// place that leaves them out.
-const LISTED_SQL: &str = "a.name IS NOT NULL";
+/// Which accounts a leaderboard may show, as SQL on the `accounts` row `a`: this is the one
+/// place that leaves accounts out (a marked one: computer assistance, boosting).
+fn listed_sql() -> String {
+    format!(
+        "a.name IS NOT NULL AND NOT {}",
+        super::moderation::marked_sql("a.name")
+    )
+}
 
 /// One place of a leaderboard: the player and their rating as stored.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,13 +36,14 @@ impl FromRow for LeaderRow {
 /// highest first (ties by name, in byte order, so that both backends agree).
 fn top(db: &mut dyn Sql, category: &str, rules: &str, limit: usize) -> StoreResult<Vec<LeaderRow>> {
     let collate = db.dialect().byte_order();
+    let listed = listed_sql();
     let sql = format!(
         "SELECT r.account AS name, r.category AS category, r.rules AS rules,
             r.rating AS rating, r.deviation AS deviation, r.volatility AS volatility,
             r.games AS games, r.at AS at
          FROM ratings r JOIN accounts a ON a.name = r.account
          WHERE r.category = $1 AND r.rules = $2 AND r.games > 0 AND r.deviation <= $3
-           AND {LISTED_SQL}
+           AND {listed}
          ORDER BY r.rating DESC, r.account {collate} LIMIT $4"
     );
     db.rows(

@@ -57,6 +57,7 @@ pub use moderation::{
     Act, Filed, LogRow, Moderate, ReportReason, ReportRow, ReportsOf, Standing, ADMIN_CLI,
     REPORTS_PER_WINDOW, REPORT_TEXT_MAX, REPORT_WINDOW_MS, RESET_MS,
 };
+pub use moderation::{MarkKind, MarkRow, REFUND_GAMES_MAX, REFUND_PREFIX, REFUND_WINDOW_MS};
 pub use puzzle_ratings::{Attempt, Rated, RatingRow as PuzzleRatingRow, RatingsDump};
 pub use puzzles::PuzzleRow;
 pub use reviews::ReviewRow;

@@ -13,6 +13,11 @@ use crate::rating::Rating;
 /// game's category counts as a new player, 1500), then the most recent.
 fn best(db: &mut dyn Sql, active_since: i64) -> StoreResult<Option<String>> {
     let collate = db.dialect().byte_order();
+    // A marked player's games are not shown (docs/community.md, "Marks").
+    let marked = [
+        super::moderation::marked_sql("g.south_account"),
+        super::moderation::marked_sql("g.north_account"),
+    ];
     let sql = format!(
         "SELECT g.id AS id FROM games g
          LEFT JOIN ratings rs ON g.rated AND rs.account = g.south_account
@@ -21,11 +26,12 @@ fn best(db: &mut dyn Sql, active_since: i64) -> StoreResult<Option<String>> {
             AND rn.category = g.category AND rn.rules = g.rules
          WHERE g.status = 'playing' AND g.public AND g.south = 'human' AND g.north = 'human'
            AND g.mode != 'local'
-           AND g.updated > $1
+           AND g.updated > $1 AND NOT {} AND NOT {}
          ORDER BY CASE WHEN g.rated
             THEN (COALESCE(rs.rating, $2) + COALESCE(rn.rating, $2)) / 2 ELSE 0 END DESC,
             g.updated DESC, g.id {collate}
-         LIMIT 1"
+         LIMIT 1",
+        marked[0], marked[1]
     );
     db.query(&sql, &[active_since.into(), Rating::DEFAULT.rating.into()])?
         .first()

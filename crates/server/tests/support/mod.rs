@@ -8,6 +8,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anywoli_server::{start, Config, Server, Think};
+
+pub mod marks;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 

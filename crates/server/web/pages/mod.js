@@ -1,5 +1,6 @@
 // The moderators' view at /mod (docs/community.md): the open reports with their evidence, a
-// player's dossier with the actions (warn, close, reopen), and the moderation log. Everything
+// player's dossier with the actions (warn, close, reopen, mute, mark and unmark), and the
+// moderation log. Everything
 // shown is what people typed, so it is built with h() only: never parsed as HTML.
 
 import { api } from '../api.js';
@@ -11,6 +12,8 @@ import { when } from './care.js';
 const ACTIONS = ['warn', 'close', 'reopen'];
 /** A mute's lengths a moderator picks from, in minutes (0 lifts it). */
 const MUTES = [60, 1440, 10080, 0];
+/** The marks a moderator gives (docs/community.md, "Marks"). */
+const MARKS = ['computer', 'booster'];
 
 function gameLinks(games) {
   return h('ul', { class: 'mod-games' }, games.map((g) =>
@@ -18,12 +21,19 @@ function gameLinks(games) {
       ' ', g.result || '', g.rated ? ' · ' + t('mod_rated') : '')));
 }
 
+/** What a mark gave back, from its log line's detail; '' for any other line. */
+function refunded(l) {
+  const d = l.detail;
+  if (!d || typeof d.refunds !== 'number') return '';
+  return ' (' + t('mod_refunded', { refunds: d.refunds, points: Math.round(d.points) }) + ')';
+}
+
 function logList(lines) {
   if (!lines.length) return h('p', { class: 'note' }, t('mod_log_empty'));
   return h('ul', { class: 'mod-log' }, lines.map((l) => h('li', { dataset: { action: l.action } },
     h('time', null, when(l.at)), ' ', h('strong', null, l.moderator), ' ',
     t('mod_act_' + l.action) === 'mod_act_' + l.action ? l.action : t('mod_act_' + l.action),
-    ' ', l.target, l.reason ? ': ' + l.reason : '')));
+    ' ', l.target, l.reason ? ': ' + l.reason : '', refunded(l))));
 }
 
 export class ModView {
@@ -117,9 +127,17 @@ export class ModView {
     mute.addEventListener('click', () => this.act(d.name, 'mute', /** @type {HTMLInputElement} */ (reason).value,
       Number(/** @type {HTMLSelectElement} */ (length).value)));
     buttons.push(mute, length);
+    const marks = (d.marks || []).map((m) => m.kind);
+    for (const kind of MARKS) {
+      const action = (marks.includes(kind) ? 'unmark-' : 'mark-') + kind;
+      const b = h('button', { type: 'button', dataset: { action } }, t('mod_do_' + action));
+      b.addEventListener('click', () => this.act(d.name, action, /** @type {HTMLInputElement} */ (reason).value));
+      buttons.push(b);
+    }
     fill(this.dossier, h('article', { class: 'mod-player', dataset: { player: d.name } },
       h('h3', null, h('a', { href: '/@/' + encodeURIComponent(d.name), 'data-link': true }, d.name),
-        d.closed ? ' · ' + t('mod_closed_mark') : '', d.moderator ? ' · ' + t('mod_is_moderator') : ''),
+        d.closed ? ' · ' + t('mod_closed_mark') : '', d.moderator ? ' · ' + t('mod_is_moderator') : '',
+        marks.map((k) => h('span', { class: 'mod-mark', dataset: { mark: k } }, ' · ' + t('mod_mark_' + k)))),
       h('p', null, t('mod_counts', { games: d.counts.games, about: d.reports_about.length, by: d.reports_by.length })),
       gameLinks(d.games.slice(0, 20)),
       h('div', { class: 'field' }, h('label', { for: 'mod-reason' }, t('mod_reason')), reason),

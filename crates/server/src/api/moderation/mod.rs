@@ -20,7 +20,7 @@ use crate::app::AppState;
 use crate::dates::now_ms;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::round::view::SummaryView;
-use crate::store::{Act, Listing, Moderate, PlayerGames, ReportsOf};
+use crate::store::{Act, Listing, MarkKind, Moderate, PlayerGames, ReportsOf};
 use views::{log_lines_json, reports_json};
 
 /// Most characters of a moderator's reason.
@@ -88,7 +88,7 @@ pub async fn dossier(
 ) -> ApiResult<Json<Value>> {
     let Json(mut v) = profile(State(st.clone()), Path(name)).await?;
     let name = v["name"].as_str().unwrap_or_default().to_string();
-    let (standing, games, about, by, log) = st
+    let (standing, games, about, by, log, marks) = st
         .db(move |db| {
             let listing = Listing::Player(PlayerGames::new(name.clone(), true, DOSSIER_GAMES));
             Ok((
@@ -97,12 +97,14 @@ pub async fn dossier(
                 db.reports(ReportsOf::About(&name), LISTED)?,
                 db.reports(ReportsOf::By(&name), LISTED)?,
                 db.mod_log(Some(&name), LISTED)?,
+                db.marks(&name)?,
             ))
         })
         .await?;
     let games: Vec<SummaryView> = games.into_iter().map(SummaryView::from).collect();
     v["moderator"] = json!(standing.moderator);
     v["closed"] = json!(standing.closed);
+    v["marks"] = json!(views::marks_json(&marks));
     v["games"] = json!(games);
     v["reports_about"] = json!(reports_json(&about));
     v["reports_by"] = json!(reports_json(&by));
@@ -149,7 +151,9 @@ fn unknown_report() -> ApiError {
 }
 
 /// `POST /api/mod/players/{name}/{action} {"reason"}`: `warn`, `close` or `reopen`; `mute`
-/// with `"minutes"` too (the chat refuses the player's lines until then; 0 lifts it).
+/// with `"minutes"` too (the chat refuses the player's lines until then; 0 lifts it);
+/// `mark-computer`, `mark-booster` (the opponents' lost points given back, in the same
+/// transaction) and `unmark-computer`, `unmark-booster`.
 pub async fn act(
     State(st): State<AppState>,
     Moderator(s): Moderator,
@@ -160,6 +164,18 @@ pub async fn act(
         "warn" => Act::Warn,
         "close" => Act::Close,
         "reopen" => Act::Reopen,
+        "mark-computer" => Act::Mark {
+            kind: MarkKind::Computer,
+        },
+        "mark-booster" => Act::Mark {
+            kind: MarkKind::Booster,
+        },
+        "unmark-computer" => Act::Unmark {
+            kind: MarkKind::Computer,
+        },
+        "unmark-booster" => Act::Unmark {
+            kind: MarkKind::Booster,
+        },
         "mute" => match req.minutes {
             Some(m) if m <= MUTE_MAX_MINUTES => Act::Mute {
                 until: now_ms() + i64::from(m) * 60_000,

@@ -31,3 +31,11 @@ pub fn reports_json(rs: &[ReportRow]) -> Vec<Value> {
 pub fn log_lines_json(ls: &[LogRow]) -> Vec<Value> {
     ls.iter().map(log_json).collect()
 }
+
+/// A player's marks as the dossier lists them.
+pub(super) fn marks_json(marks: &[crate::store::MarkRow]) -> Vec<Value> {
+    marks
+        .iter()
+        .map(|m| json!({"kind": m.kind, "at": m.at, "moderator": m.moderator}))
+        .collect()
+}

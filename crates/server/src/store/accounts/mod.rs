@@ -11,7 +11,8 @@ pub use ratings::{RateGame, RatingPoint, RatingRow};
 use super::sql::{FromRow, Row, Sql};
 use super::writer::Change;
 use super::{Conn, Store, StoreResult};
-use ratings::{add_point, history, ratings};
+pub(in crate::store) use ratings::add_point;
+use ratings::{history, ratings};
 
 /// An account as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]

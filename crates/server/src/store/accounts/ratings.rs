@@ -171,7 +171,11 @@ fn rating_before(
 }
 
 /// A point of player `name`'s rating history.
-pub(super) fn add_point(db: &mut dyn Sql, name: &str, p: &RatingPoint) -> StoreResult<()> {
+pub(in crate::store) fn add_point(
+    db: &mut dyn Sql,
+    name: &str,
+    p: &RatingPoint,
+) -> StoreResult<()> {
     db.execute(
         "INSERT INTO rating_history (account, category, rules, at, rating, deviation, game)
          VALUES ($1, $2, $3, $4, $5, $6, $7)",

@@ -5,11 +5,14 @@
 //! change: the action and its log line commit together or not at all.
 
 mod log;
+mod marks;
 mod reports;
 mod resets;
 mod standing;
 
 pub use log::{LogRow, ADMIN_CLI};
+pub(super) use marks::MARK_TABLES;
+pub use marks::{marked_sql, MarkKind, MarkRow, REFUND_GAMES_MAX, REFUND_PREFIX, REFUND_WINDOW_MS};
 pub use reports::{
     Filed, ReportReason, ReportRow, ReportsOf, REPORTS_PER_WINDOW, REPORT_TEXT_MAX,
     REPORT_WINDOW_MS,
@@ -17,7 +20,7 @@ pub use reports::{
 pub use resets::RESET_MS;
 pub use standing::Standing;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::writer::Change;
 use super::{Conn, Store, StoreResult};
@@ -89,6 +92,15 @@ pub enum Act {
     Mute {
         until: i64,
     },
+    /// Marks the target (computer-assisted or booster): its opponents get back the points they
+    /// lost to it lately, and it leaves the leaderboards and TV and plays casual games only.
+    Mark {
+        kind: MarkKind,
+    },
+    /// Lifts a mark; the points given back stay given.
+    Unmark {
+        kind: MarkKind,
+    },
 }
 
 impl Act {
@@ -103,6 +115,18 @@ impl Act {
             Act::ResetLink { .. } => "reset_link",
             Act::CloseReport { .. } => "close_report",
             Act::Mute { .. } => "mute",
+            Act::Mark {
+                kind: MarkKind::Computer,
+            } => "mark_computer",
+            Act::Mark {
+                kind: MarkKind::Booster,
+            } => "mark_booster",
+            Act::Unmark {
+                kind: MarkKind::Computer,
+            } => "unmark_computer",
+            Act::Unmark {
+                kind: MarkKind::Booster,
+            } => "unmark_booster",
         }
     }
 }
@@ -127,41 +151,13 @@ impl Change for Moderate {
 
     fn apply(&self, c: &mut dyn Conn) -> StoreResult<bool> {
         let db = c.sql();
-        let (name, at) = (self.target.as_str(), self.at);
-        match &self.act {
-            Act::GrantModerator => standing::set_moderator(db, name, true)?,
-            Act::RevokeModerator => standing::set_moderator(db, name, false)?,
-            Act::Close => standing::set_closed(db, name, Some(at))?,
-            Act::Reopen => standing::set_closed(db, name, None)?,
-            Act::Warn => {}
-            Act::ResetLink { hash } => resets::issue(db, name, hash, at)?,
-            Act::CloseReport { id } => {
-                if !reports::close(db, id, &self.moderator, at)? {
-                    return Ok(false);
-                }
-            }
-            Act::Mute { until } => {
-                let mute = crate::store::MuteRow {
-                    account: name.to_string(),
-                    until: *until,
-                    by: self.moderator.clone(),
-                    reason: self.reason.clone(),
-                    at,
-                };
-                crate::store::community::set_mute(db, &mute)?;
-            }
-        }
+        let Some(more) = self.perform(db)? else {
+            return Ok(false);
+        };
+        let at = self.at;
         let mut detail = self.detail.clone();
-        if let Value::Object(map) = &mut detail {
-            match &self.act {
-                Act::CloseReport { id } => {
-                    map.insert("report".into(), Value::String(id.clone()));
-                }
-                Act::Mute { until } => {
-                    map.insert("until".into(), Value::from(*until));
-                }
-                _ => {}
-            }
+        if let (Value::Object(map), Value::Object(more)) = (&mut detail, more) {
+            map.extend(more);
         }
         let line = LogRow {
             id: crate::ids::new_id(),
@@ -174,6 +170,51 @@ impl Change for Moderate {
         };
         log::append(db, &line)?;
         Ok(true)
+    }
+}
+
+impl Moderate {
+    /// Does the action; what it adds to the log line's detail, or `None` (nothing done, no
+    /// line) for a report that was not open.
+    fn perform(&self, db: &mut dyn super::sql::Sql) -> StoreResult<Option<Value>> {
+        let (name, at) = (self.target.as_str(), self.at);
+        let none = Value::Object(Default::default());
+        Ok(Some(match &self.act {
+            Act::GrantModerator => standing::set_moderator(db, name, true).map(|_| none)?,
+            Act::RevokeModerator => standing::set_moderator(db, name, false).map(|_| none)?,
+            Act::Close => standing::set_closed(db, name, Some(at)).map(|_| none)?,
+            Act::Reopen => standing::set_closed(db, name, None).map(|_| none)?,
+            Act::Warn => none,
+            Act::ResetLink { hash } => resets::issue(db, name, hash, at).map(|_| none)?,
+            Act::CloseReport { id } => {
+                if !reports::close(db, id, &self.moderator, at)? {
+                    return Ok(None);
+                }
+                json!({ "report": id })
+            }
+            Act::Mute { until } => {
+                let mute = crate::store::MuteRow {
+                    account: name.to_string(),
+                    until: *until,
+                    by: self.moderator.clone(),
+                    reason: self.reason.clone(),
+                    at,
+                };
+                crate::store::community::set_mute(db, &mute)?;
+                json!({ "until": until })
+            }
+            Act::Mark { kind } => {
+                marks::set(db, name, *kind, &self.moderator, at)?;
+                // Every mark refunds, a second one too: a game rated after the first (it was in
+                // play when the mark landed) is refunded then, and no game twice.
+                let r = marks::refund(db, name, at)?;
+                json!({ "kind": kind, "games": r.games, "refunds": r.refunds, "points": r.points })
+            }
+            Act::Unmark { kind } => {
+                marks::unset(db, name, *kind)?;
+                json!({ "kind": kind })
+            }
+        }))
     }
 }
 
@@ -213,6 +254,11 @@ impl Store {
     /// `name`'s role and closed mark (its name as stored).
     pub fn standing(&self, name: &str) -> StoreResult<Standing> {
         self.readers.sql(|db| standing::standing(db, name))
+    }
+
+    /// `name`'s marks (its name as stored), oldest first.
+    pub fn marks(&self, name: &str) -> StoreResult<Vec<MarkRow>> {
+        self.readers.sql(|db| marks::marks(db, name))
     }
 
     /// The moderators' names.
