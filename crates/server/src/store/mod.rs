@@ -25,6 +25,7 @@
 //! `reviews.rs`, `lessons.rs`, each with the `Store` methods that reach it.
 
 mod accounts;
+mod addresses;
 mod community;
 mod follows;
 mod games;
@@ -46,6 +47,7 @@ mod writer;
 pub use accounts::{
     AccountOp, AccountRow, ChallengeRow, RateGame, RatingPoint, RatingRow, SessionRow, SESSION_MS,
 };
+pub use addresses::{AddressRow, SharedRow, ADDRESSES_KEPT, ADDRESS_RETENTION_MS};
 pub use community::{BlockRow, ChatLine, CommunityDump, MuteRow, Room};
 pub use follows::{FollowRow, Followed};
 pub use games::{
