@@ -39,6 +39,7 @@ mod puzzles;
 mod read;
 mod reviews;
 mod schema;
+mod signals;
 mod sql;
 mod sqlite;
 mod tv;

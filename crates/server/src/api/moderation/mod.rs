@@ -3,6 +3,7 @@
 //! [`guard::Moderator`]; every action is one store change with its log line.
 
 mod guard;
+mod signals;
 mod views;
 
 pub use guard::{account_closed, refuse_closed, Moderator};
@@ -108,6 +109,7 @@ pub async fn dossier(
     v["reports_about"] = json!(reports_json(&about));
     v["reports_by"] = json!(reports_json(&by));
     v["shared_address"] = json!(shared);
+    v["signals"] = signals::player_signals(&st, v["name"].as_str().unwrap_or_default()).await?;
     v["log"] = json!(log_lines_json(&log));
     Ok(Json(v))
 }
@@ -200,4 +202,5 @@ pub fn router() -> axum::Router<AppState> {
         .route("/mod/players/{name}", get(dossier))
         .route("/mod/players/{name}/{action}", post(act))
         .route("/mod/log", get(log))
+        .route("/mod/signals", get(signals::signals_view))
 }
