@@ -4,9 +4,11 @@
 //!
 //! The figures come from the stored game reviews. A game without one is reviewed on the engine
 //! queue (at the hints' priority, so that games in play go first), at most [`REVIEW_BUDGET`]
-//! per request; the rest is counted as `pending` and reviewed by later requests. A full queue
+//! per request, and by one request at a time per instance (another request meanwhile reviews
+//! nothing); the rest is counted as `pending` and reviewed by later requests. A full queue
 //! ends the reviewing of this request (the queue admits work, it never piles it up).
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
@@ -35,6 +37,9 @@ pub const PLAYER_GAMES: usize = 20;
 /// Reviews one request may have the engine make.
 pub const REVIEW_BUDGET: usize = 10;
 
+/// Held by the one request that has reviews made (see the module's text).
+static REVIEWING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
+
 /// One game as one of its players' signals need it (owned; [`GameFacts`] borrows it).
 struct Played {
     review: Review,
@@ -55,6 +60,8 @@ struct Gathered {
     /// Opponent groups found so far (one store read per opponent).
     groups: HashMap<String, String>,
     budget: usize,
+    /// [`REVIEWING`], once this request needs a review made.
+    permit: Option<tokio::sync::SemaphorePermit<'static>>,
 }
 
 /// `GET /api/mod/signals[?player=NAME]`.
@@ -215,14 +222,43 @@ async fn review_of(st: &AppState, game: &Game, g: &mut Gathered) -> ApiResult<Op
     if g.budget == 0 || game.moves.is_empty() {
         return Ok(None);
     }
+    if g.permit.is_none() {
+        g.permit = REVIEWING.try_acquire().ok();
+    }
+    // Another request is having reviews made, or a player asked for this one: pending.
+    let done = Arc::new(AtomicUsize::new(0));
+    let mine = g.permit.is_some() && {
+        let mut running = st.reviews().lock();
+        match running.entry(game.id.clone()) {
+            Entry::Vacant(e) => {
+                e.insert((done.clone(), game.moves.len()));
+                true
+            }
+            Entry::Occupied(_) => false,
+        }
+    };
+    if !mine {
+        return Ok(None);
+    }
     g.budget -= 1;
-    if let Err(e) = judge(st, game, Arc::new(AtomicUsize::new(0))).await {
+    let _running = Listed(st, &game.id);
+    if let Err(e) = judge(st, game, done).await {
         // The engine is busy: no more reviews in this request.
         tracing::info!("signals: game {} not reviewed: {}", game.id, e.message);
         g.budget = 0;
         return Ok(None);
     }
     stored(st, game).await
+}
+
+/// A review listed as running on this instance, taken off the list however the request ends
+/// (a moderator's page closed mid-review drops the request's future).
+struct Listed<'a>(&'a AppState, &'a str);
+
+impl Drop for Listed<'_> {
+    fn drop(&mut self) {
+        self.0.reviews().lock().remove(self.1);
+    }
 }
 
 async fn stored(st: &AppState, game: &Game) -> ApiResult<Option<Review>> {
