@@ -13,9 +13,8 @@ use anywoli_engine::review::review;
 use anywoli_engine::{Engine, LevelPlayer, Limits};
 use anywoli_server::account::session::{new_session, token_of};
 use anywoli_server::dates::now_ms;
-use anywoli_server::rating::{GameRatings, Shown};
 use anywoli_server::round::clock::TimeControl;
-use anywoli_server::round::game::{Game, Mode, NewGame, People, Player};
+use anywoli_server::round::game::{Game, Mode, NewGame, Player};
 use anywoli_server::round::status::Status;
 use anywoli_server::round::termination::Termination;
 use anywoli_server::store::{AccountOp, AccountRow, Act, Moderate, ReviewRow, ADMIN_CLI};
@@ -84,10 +83,6 @@ fn store_game(
     south: f64,
 ) {
     let rules = Rules::from_name("anywoli", 0).unwrap();
-    let new = Shown {
-        rating: 1500.0,
-        provisional: true,
-    };
     let mut g = Game::new(NewGame {
         id: id.to_string(),
         at: now_ms(),
@@ -99,15 +94,7 @@ fn store_game(
         hints: false,
         invite: None,
         clock: Some(TimeControl::parse("5+3").unwrap()),
-        people: People {
-            accounts: BySide::from(names).map(|n| Some(n.to_string())),
-            rated: true,
-            public: true,
-            ratings: GameRatings {
-                start: BySide::both(Some(new)),
-                change: None,
-            },
-        },
+        people: crate::support::rated_people(names),
     });
     let mut pos = start;
     for &mv in moves {
