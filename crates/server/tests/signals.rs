@@ -117,6 +117,29 @@ fn store_game(
     store.create_game(&g.to_row(), &texts).unwrap();
 }
 
+/// Stores a short rated game (four moves from the start) and its review; South scores `south`.
+fn short_reviewed(store: &Store, id: &str, names: [&str; 2], seed: u64, south: f64) {
+    let start = Position::start(Rules::Anywoli);
+    let moves = openings(&start, 1, 4, seed).remove(0);
+    store_game(store, id, names, start, &moves, south);
+    save_review_of(store, id, start, &moves);
+}
+
+fn save_review_of(store: &Store, id: &str, start: Position, moves: &[Move]) {
+    let mut engine = Engine::new(8, 1);
+    let limits = Limits::depth(TEST_REVIEW_DEPTH);
+    let stop = AtomicBool::new(false);
+    let r = review(&mut engine, &start, moves, &limits, &stop, &mut |_, _| {}).unwrap();
+    let texts: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    let row = ReviewRow {
+        game: id.to_string(),
+        moves: texts.join(" "),
+        body: serde_json::to_string(&r).unwrap(),
+        at: now_ms(),
+    };
+    store.save_review(row).unwrap();
+}
+
 /// Plays a game of `levels` (South, North) from an opening, stores it and its review.
 fn played_and_reviewed(
     store: &Store,
@@ -134,25 +157,7 @@ fn played_and_reviewed(
     let mut north = LevelPlayer::new(levels[1], seed + 1000, 1, 1).unwrap();
     let g = play_game([&mut south, &mut north], start, Duration::from_millis(5));
     store_game(store, id, names, g.start, &g.moves, g.south_score());
-    let mut engine = Engine::new(8, 1);
-    let limits = Limits::depth(TEST_REVIEW_DEPTH);
-    let r = review(
-        &mut engine,
-        &g.start,
-        &g.moves,
-        &limits,
-        &AtomicBool::new(false),
-        &mut |_, _| {},
-    )
-    .unwrap();
-    let moves: Vec<String> = g.moves.iter().map(|m| m.to_string()).collect();
-    let row = ReviewRow {
-        game: id.to_string(),
-        moves: moves.join(" "),
-        body: serde_json::to_string(&r).unwrap(),
-        at: now_ms(),
-    };
-    store.save_review(row).unwrap();
+    save_review_of(store, id, g.start, &g.moves);
 }
 
 /// The accounts (a moderator's and Eve's sessions are answered) and their games: the bot's 10
@@ -257,5 +262,56 @@ store_test! {
             let (s, v) = get(&app, uri, &eve).await;
             assert_eq!((s, v["error"].as_str()), (StatusCode::FORBIDDEN, Some("not_moderator")), "{uri}");
         }
+    }
+}
+
+store_test! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn wins_from_accounts_of_one_address_count_as_wins_from_one() {
+        let state = anywoli_server::AppState::new(fresh_store(), crate::oneshot::think());
+        let store = state.store().clone();
+        let app = anywoli_server::app(state);
+        let made = store.clone();
+        let modo = tokio::task::spawn_blocking(move || {
+            let store = &made;
+            let modo = account(store, "Modo");
+            let m = Moderate {
+                act: Act::GrantModerator,
+                moderator: ADMIN_CLI.into(),
+                target: "Modo".into(),
+                reason: String::new(),
+                detail: json!({}),
+                at: now_ms(),
+            };
+            assert!(store.moderate(m).unwrap());
+            for n in ["Farm", "A1", "A2", "A3", "Solo", "B1", "B2", "B3"] {
+                account(store, n);
+            }
+            // A1, A2 and A3 log in from one address; B1, B2 and B3 from three.
+            for (i, n) in ["A1", "A2", "A3"].iter().enumerate() {
+                store.seen_from(n, "198.51.100.7", now_ms() + i as i64).unwrap();
+            }
+            for (i, n) in ["B1", "B2", "B3"].iter().enumerate() {
+                store.seen_from(n, &format!("192.0.2.{i}"), now_ms()).unwrap();
+            }
+            for (i, n) in ["A1", "A2", "A3"].iter().enumerate() {
+                short_reviewed(store, &format!("farm{i}"), ["Farm", n], i as u64, 1.0);
+            }
+            for (i, n) in ["B1", "B2", "B3"].iter().enumerate() {
+                short_reviewed(store, &format!("solo{i}"), [n, "Solo"], 10 + i as u64, 0.0);
+            }
+            modo
+        })
+        .await
+        .unwrap();
+        let (s, farm) = get(&app, "/api/mod/signals?player=Farm", &modo).await;
+        assert_eq!(s, StatusCode::OK, "{farm}");
+        assert_eq!(farm["player"]["games"], 3);
+        assert_eq!(farm["player"]["wins_from_one"], 1.0, "{farm}");
+        let (_, solo) = get(&app, "/api/mod/signals?player=Solo", &modo).await;
+        let share = solo["player"]["wins_from_one"].as_f64().unwrap();
+        assert!((share - 1.0 / 3.0).abs() < 1e-9, "{solo}");
+        // Four moves a game is too few to rank on: the figures are there, the rank is not.
+        assert!(solo["player"]["engine_likeness"].is_null(), "{solo}");
     }
 }
