@@ -56,6 +56,21 @@ fn account(store: &Store, name: &str) -> (String, String) {
     (cookie, csrf)
 }
 
+/// Modo, made a moderator as `anywoli admin grant-moderator` does: its session.
+fn moderator(store: &Store) -> (String, String) {
+    let modo = account(store, "Modo");
+    let m = Moderate {
+        act: Act::GrantModerator,
+        moderator: ADMIN_CLI.into(),
+        target: "Modo".into(),
+        reason: String::new(),
+        detail: json!({}),
+        at: now_ms(),
+    };
+    assert!(store.moderate(m).unwrap());
+    modo
+}
+
 async fn get(app: &Router, uri: &str, who: &(String, String)) -> (StatusCode, Value) {
     let r = Request::builder()
         .uri(uri)
@@ -164,16 +179,7 @@ fn played_and_reviewed(
 /// games, one against each of ten people, sides taken in turn; a level-3 game of each person
 /// against the next; a short game of two more without a review.
 fn setup(store: &Store) -> ((String, String), (String, String)) {
-    let modo = account(store, "Modo");
-    let m = Moderate {
-        act: Act::GrantModerator,
-        moderator: ADMIN_CLI.into(),
-        target: "Modo".into(),
-        reason: String::new(),
-        detail: json!({}),
-        at: now_ms(),
-    };
-    assert!(store.moderate(m).unwrap());
+    let modo = moderator(store);
     let eve = account(store, "Eve");
     account(store, "Bot");
     let names: Vec<String> = (0..10).map(|i| format!("P{i}")).collect();
@@ -274,16 +280,7 @@ store_test! {
         let made = store.clone();
         let modo = tokio::task::spawn_blocking(move || {
             let store = &made;
-            let modo = account(store, "Modo");
-            let m = Moderate {
-                act: Act::GrantModerator,
-                moderator: ADMIN_CLI.into(),
-                target: "Modo".into(),
-                reason: String::new(),
-                detail: json!({}),
-                at: now_ms(),
-            };
-            assert!(store.moderate(m).unwrap());
+            let modo = moderator(store);
             for n in ["Farm", "A1", "A2", "A3", "Solo", "B1", "B2", "B3"] {
                 account(store, n);
             }
