@@ -10,9 +10,8 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use anywoli_core::{BySide, Position, Rules};
-use anywoli_server::rating::{GameRatings, Shown};
 use anywoli_server::round::clock::TimeControl;
-use anywoli_server::round::game::{Game, Mode, NewGame, People, Player};
+use anywoli_server::round::game::{Game, Mode, NewGame, Player};
 use anywoli_server::{app, AppState, Options, PublicUrl, RateLimits, SiteView, Store, Think};
 use axum::body::Bytes;
 use axum::http::{HeaderMap, Request};
@@ -433,10 +432,6 @@ async fn friend_game(
 async fn rated_game(srv: &Srv, id: &str, names: [&str; 2], clock: &str) -> (String, String) {
     let secrets = [format!("{id}-south"), format!("{id}-north")];
     let rules = Rules::from_name("anywoli", 0).unwrap();
-    let new = Shown {
-        rating: 1500.0,
-        provisional: true,
-    };
     let game = Game::new(NewGame {
         id: id.to_string(),
         at: anywoli_server::dates::now_ms(),
@@ -448,15 +443,7 @@ async fn rated_game(srv: &Srv, id: &str, names: [&str; 2], clock: &str) -> (Stri
         hints: false,
         invite: None,
         clock: Some(TimeControl::parse(clock).unwrap()),
-        people: People {
-            accounts: BySide::from(names).map(|n| Some(n.to_string())),
-            rated: true,
-            public: true,
-            ratings: GameRatings {
-                start: BySide::both(Some(new)),
-                change: None,
-            },
-        },
+        people: crate::support::rated_people(names),
     });
     srv.state.rounds().create(game).await.unwrap();
     let [s, n] = secrets;

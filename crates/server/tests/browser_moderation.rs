@@ -287,3 +287,77 @@ async fn a_report_reaches_the_moderators_queue_and_the_action_lands_in_the_log()
     let _ = c.close().await;
     server.stop().await;
 }
+
+/// On a phone (390 px wide): a player's dossier lists the accounts seen from its address (the
+/// three accounts here all signed up from 127.0.0.1) and its signals; the Signals view ranks
+/// players (none here: no rated game yet); nothing scrolls sideways.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver"]
+async fn a_moderator_sees_shared_addresses_and_signals_on_a_phone() {
+    let _slot = support::browser_slot().await;
+    let (driver, db, server, base) = start("moderation-phone").await;
+    let pw = "long-enough-pw";
+    for name in ["Abula", "Bao", "Modo"] {
+        let body = json!({"name": name, "password": pw});
+        let (s, v, _) = raw(&server, "/api/account/signup", body, None).await;
+        assert_eq!(s, 201, "{v}");
+    }
+    as_admin(&Store::open_db(&db).unwrap(), Act::GrantModerator, "Modo");
+
+    let p = phone(&driver, "moderator-phone", 390, 844).await;
+    p.goto(&format!("{base}/account")).await.unwrap();
+    js(&p, "localStorage.setItem('anywoli.lang', 'en'); return 1").await;
+    p.refresh().await.unwrap();
+    wait_for(
+        &p,
+        "!!document.querySelector('#login-form')",
+        "the login form",
+    )
+    .await;
+    type_into(&p, "#login-user", "Modo").await;
+    type_into(&p, "#login-password", pw).await;
+    click(&p, "#login-form button[type=submit]").await;
+    wait_for(
+        &p,
+        "!!document.querySelector('#account-area .account-name')",
+        "logged in",
+    )
+    .await;
+    p.goto(&format!("{base}/mod")).await.unwrap();
+    wait_for(
+        &p,
+        "!!document.querySelector('#mod-signals-load')",
+        "the Signals view",
+    )
+    .await;
+    type_into(&p, "#mod-name", "Bao").await;
+    click(&p, "#mod-lookup button[type=submit]").await;
+    wait_for(
+        &p,
+        "!!document.querySelector('.mod-player .mod-shared li[data-player=\"Abula\"]')",
+        "Abula among the accounts sharing Bao's address",
+    )
+    .await;
+    let shared = text_of(&p, ".mod-player .mod-shared").await;
+    assert!(
+        shared.contains("Modo") && shared.contains("127.0.0.1"),
+        "{shared}"
+    );
+    assert!(text_of(&p, ".mod-player .mod-figures")
+        .await
+        .contains("Engine's first choice"));
+    click(&p, "#mod-signals-load").await;
+    wait_for(
+        &p,
+        "document.querySelector('#mod-signals').textContent.includes('No rated games')",
+        "the ranking, empty",
+    )
+    .await;
+    let width = js(&p, "return document.documentElement.scrollWidth").await;
+    assert!(
+        width.as_u64().unwrap() <= 390,
+        "no sideways scrolling: {width}"
+    );
+    let _ = p.close().await;
+    server.stop().await;
+}

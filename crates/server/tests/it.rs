@@ -55,6 +55,8 @@ mod moderation_postgres;
 mod page;
 mod position;
 mod puzzles;
+mod signals;
+mod signals_postgres;
 mod tv;
 mod tv_postgres;
 mod words;

@@ -161,7 +161,7 @@ store_test! {
         let evidence: Value = serde_json::from_str(&r.evidence).unwrap();
         assert_eq!(evidence["games"], json!([]));
         assert_eq!(evidence["chat"], json!([]));
-        assert!(evidence["addresses"].is_null());
+        assert_eq!(evidence["addresses"], json!([]), "no address seen");
 
         for (i, n) in ["Chen", "Dodo", "Emeka", "Fola"].iter().enumerate() {
             let id = format!("f{i}");
@@ -189,5 +189,33 @@ store_test! {
         // Closed, the report no longer holds a second one back.
         let again = store.file_report(report("r3", "Abula", "Bao", T + 3_600_001));
         assert_eq!(again.unwrap(), Filed::Filed);
+    }
+}
+
+store_test! {
+    #[test]
+    fn an_account_keeps_its_last_20_addresses_for_90_days() {
+        use anywoli_server::store::{ADDRESSES_KEPT, ADDRESS_RETENTION_MS};
+        let store = fresh_store();
+        account(&store, "Abula");
+        account(&store, "Bao");
+        for i in 0..25 {
+            store.seen_from("Abula", &format!("192.0.2.{i}"), T + i).unwrap();
+        }
+        // Seen again: the row stays one, its first sight kept.
+        store.seen_from("Abula", "192.0.2.24", T + 100).unwrap();
+        let mine = store.addresses("Abula").unwrap();
+        assert_eq!(mine.len() as i64, ADDRESSES_KEPT);
+        assert_eq!((mine[0].address.as_str(), mine[0].first_seen, mine[0].last_seen), ("192.0.2.24", T + 24, T + 100));
+        assert!(mine.iter().all(|a| a.address != "192.0.2.4"), "the stalest went");
+        store.seen_from("Bao", "192.0.2.10", T + 200).unwrap();
+        let shared = store.shared_address("Bao").unwrap();
+        assert_eq!(shared.len(), 1);
+        assert_eq!((shared[0].name.as_str(), shared[0].address.as_str()), ("Abula", "192.0.2.10"));
+        // 90 days on, a login of Bao's forgets every address not seen since.
+        store.seen_from("Bao", "198.51.100.1", T + 201 + ADDRESS_RETENTION_MS).unwrap();
+        assert!(store.addresses("Abula").unwrap().is_empty());
+        assert_eq!(store.addresses("Bao").unwrap().len(), 1);
+        assert!(store.shared_address("Bao").unwrap().is_empty());
     }
 }

@@ -219,7 +219,7 @@ store_test! {
         assert_eq!((r["id"].as_str(), r["reporter"].as_str()), (Some(id.as_str()), Some("Abula")));
         assert_eq!(r["target"], "Bao");
         assert_eq!(r["evidence"]["games"], json!([]));
-        assert!(r["evidence"]["addresses"].is_null());
+        assert_eq!(r["evidence"]["addresses"], json!([]), "no address seen (no socket here)");
 
         let (s, d, _) = req(&app, "GET", "/api/mod/players/BAO", Some(&modo), None).await;
         assert_eq!(s, StatusCode::OK, "{d}");
@@ -348,5 +348,83 @@ store_test! {
         assert_eq!((s, v["error"].as_str()), (StatusCode::FORBIDDEN, Some("account_closed")));
         let log = read(&store, |s| s.mod_log(Some("Abula"), 5)).await;
         assert_eq!((log[0].action.as_str(), log[0].moderator.as_str()), ("close", "Abula"));
+    }
+}
+
+/// Signs `name` up (or logs it in) as a client at `ip` (a socket's peer, which no proxy
+/// stands in front of).
+async fn from_address(app: &Router, path: &str, name: &str, ip: &str) -> Who {
+    let addr = std::net::SocketAddr::new(ip.parse().unwrap(), 40_000);
+    let r = Request::builder()
+        .method("POST")
+        .uri(path)
+        .header("content-type", "application/json")
+        .extension(axum::extract::ConnectInfo(addr))
+        .body(Body::from(
+            json!({"name": name, "password": PW}).to_string(),
+        ))
+        .unwrap();
+    let resp = app.clone().oneshot(r).await.unwrap();
+    assert!(
+        resp.status().is_success(),
+        "{path} {name}: {}",
+        resp.status()
+    );
+    let cookie = resp
+        .headers()
+        .get("set-cookie")
+        .map(|v| v.to_str().unwrap().to_string());
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    who_from(&serde_json::from_slice(&bytes).unwrap(), cookie)
+}
+
+store_test! {
+    #[tokio::test]
+    async fn accounts_sharing_an_address_show_in_each_others_dossier_and_in_a_report() {
+        let (app, store) = app_and_store();
+        let signup_at = |n: &'static str, ip: &'static str| from_address(&app, "/api/account/signup", n, ip);
+        let cleo = signup_at("Cleo", "203.0.113.7").await;
+        signup_at("Dara", "198.51.100.1").await;
+        let gus = signup_at("Gus", "192.0.2.9").await;
+        signup_at("Eve", "2001:db8:1:2::1").await;
+        // Another address of the same IPv6 /64 is the same address.
+        signup_at("Fay", "2001:db8:1:2:aaaa::9").await;
+        let modo = signup(&app, "Modo").await;
+        admin(&store, Act::GrantModerator, "Modo", now_ms());
+        // Dara logs in from Cleo's address.
+        from_address(&app, "/api/account/login", "Dara", "203.0.113.7").await;
+
+        let dossier = |name: &str| format!("/api/mod/players/{name}");
+        let (s, d, _) = req(&app, "GET", &dossier("Cleo"), Some(&modo), None).await;
+        assert_eq!(s, StatusCode::OK, "{d}");
+        let shared = d["shared_address"].as_array().unwrap().clone();
+        assert_eq!(shared.len(), 1, "{d}");
+        assert_eq!((shared[0]["name"].as_str(), shared[0]["address"].as_str()), (Some("Dara"), Some("203.0.113.7")));
+        assert!(shared[0]["last_seen"].as_i64().unwrap() >= shared[0]["first_seen"].as_i64().unwrap());
+        let (_, d, _) = req(&app, "GET", &dossier("Dara"), Some(&modo), None).await;
+        assert_eq!(d["shared_address"][0]["name"], "Cleo", "{d}");
+        assert_eq!(d["shared_address"].as_array().unwrap().len(), 1);
+        let (_, d, _) = req(&app, "GET", &dossier("Fay"), Some(&modo), None).await;
+        assert_eq!((d["shared_address"][0]["name"].as_str(), d["shared_address"][0]["address"].as_str()), (Some("Eve"), Some("2001:db8:1:2::")));
+        let (_, d, _) = req(&app, "GET", &dossier("Gus"), Some(&modo), None).await;
+        assert_eq!(d["shared_address"], json!([]));
+
+        // A report about Dara carries the link to Cleo.
+        let body = json!({"player": "Dara", "reason": "rating_manipulation", "text": ""});
+        let (s, v, _) = req(&app, "POST", "/api/reports", Some(&gus), Some(body)).await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+        let (_, q, _) = req(&app, "GET", "/api/mod/reports", Some(&modo), None).await;
+        let links = &q["reports"][0]["evidence"]["addresses"];
+        assert_eq!((links[0]["name"].as_str(), links[0]["address"].as_str()), (Some("Cleo"), Some("203.0.113.7")), "{q}");
+
+        // Nobody else sees addresses: not the dossier, not a public profile.
+        let (s, _, _) = req(&app, "GET", &dossier("Dara"), Some(&cleo), None).await;
+        assert_eq!(s, StatusCode::FORBIDDEN);
+        let (_, p, _) = req(&app, "GET", "/api/players/Dara", Some(&cleo), None).await;
+        assert!(!p.to_string().contains("203.0.113.7"), "{p}");
+        // Cleo's export holds her own address, not who shares it.
+        let (_, x, _) = req(&app, "GET", "/api/account/export", Some(&cleo), None).await;
+        assert_eq!(x["addresses"][0]["address"], "203.0.113.7", "{x}");
+        assert!(!x.to_string().contains("Dara"), "{x}");
     }
 }

@@ -122,6 +122,7 @@ pub async fn signup(
             format!("the name '{}' is taken", req.name),
         ));
     }
+    seen_from(&st, &req.name, &client).await;
     let claimed = claim_seats(&st, &req.name, &req.seats).await;
     let mut resp = (
         StatusCode::CREATED,
@@ -167,12 +168,27 @@ pub async fn login(
     let (cookie, session) = new_session(&account.name, now_ms());
     let op = AccountOp::AddSession(session.clone());
     st.db(move |s| s.account_op(op)).await?;
+    seen_from(&st, &account.name, &client).await;
     let mut shown = account_json(&session);
     shown["moderator"] = json!(standing.moderator);
     let mut resp = Json(json!({ "account": shown })).into_response();
     resp.headers_mut()
         .insert(header::SET_COOKIE, set_cookie(&cookie, secure(&st)));
     Ok(resp)
+}
+
+/// Records the client's address (IPv4, or its IPv6 /64) for the account that signed up or
+/// logged in, for moderators' shared-address links (`store/addresses.rs`). Its session is
+/// made already: a failure here is logged (without the address), not the login's failure.
+async fn seen_from(st: &AppState, name: &str, client: &ClientIp) {
+    let Some(ip) = client.0 else { return };
+    let (who, address) = (
+        name.to_string(),
+        crate::rate_limit::client_key(ip).to_string(),
+    );
+    if let Err(e) = st.db(move |s| s.seen_from(&who, &address, now_ms())).await {
+        tracing::warn!("the address of {name}'s login was not kept: {}", e.message);
+    }
 }
 
 /// What failed passwords are counted under: the name *and* the client's address (issue 36:

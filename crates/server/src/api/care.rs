@@ -64,7 +64,8 @@ pub async fn reset(
 }
 
 /// `GET /api/account/export`: the account's data as one JSON download: the account, its
-/// ratings and their history, its games, its sessions (by handle) and the reports it filed.
+/// ratings and their history, its games, its sessions (by handle), the reports it filed and
+/// the addresses it was seen from (its own only: never who else shares them).
 pub async fn export(
     State(st): State<AppState>,
     client: ClientIp,
@@ -74,7 +75,7 @@ pub async fn export(
     client.check(&st.limiters().care, "account requests")?;
     let sessions = sessions_json(&st, &me).await?;
     let name = me.name.clone();
-    let (account, standing, ratings, history, games, reports) = st
+    let (account, standing, ratings, history, games, reports, addresses) = st
         .db(move |db| {
             let listing = Listing::Player(PlayerGames::new(name.clone(), true, EXPORT_MAX));
             Ok((
@@ -84,6 +85,7 @@ pub async fn export(
                 db.rating_history(&name, EXPORT_MAX)?,
                 db.list(&listing)?,
                 db.reports(ReportsOf::By(&name), EXPORT_MAX)?,
+                db.addresses(&name)?,
             ))
         })
         .await?;
@@ -106,6 +108,7 @@ pub async fn export(
             "id": r.id, "at": r.at, "player": r.target, "reason": r.reason, "text": r.text,
             "open": r.open,
         })).collect::<Vec<_>>(),
+        "addresses": addresses,
         "exported": now_ms(),
     });
     let mut resp = Json(body).into_response();

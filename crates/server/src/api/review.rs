@@ -28,7 +28,7 @@ pub const REVIEW_DEPTH: u32 = 10;
 /// Table size of a review's engine.
 const REVIEW_HASH_MIB: usize = 8;
 
-fn moves_of(g: &Game) -> String {
+pub(crate) fn moves_of(g: &Game) -> String {
     g.moves
         .iter()
         .map(|m| m.to_string())
@@ -112,7 +112,7 @@ pub async fn start(
         .into_response())
 }
 
-async fn judge(st: &AppState, g: &Game, done: Arc<AtomicUsize>) -> ApiResult<()> {
+pub(crate) async fn judge(st: &AppState, g: &Game, done: Arc<AtomicUsize>) -> ApiResult<()> {
     let (start, moves) = (g.start, g.moves.clone());
     let job = move || {
         let mut engine = Engine::new(REVIEW_HASH_MIB, 1);

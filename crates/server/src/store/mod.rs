@@ -25,6 +25,7 @@
 //! `reviews.rs`, `lessons.rs`, each with the `Store` methods that reach it.
 
 mod accounts;
+mod addresses;
 mod community;
 mod follows;
 mod games;
@@ -38,6 +39,7 @@ mod puzzles;
 mod read;
 mod reviews;
 mod schema;
+mod signals;
 mod sql;
 mod sqlite;
 mod tv;
@@ -46,6 +48,7 @@ mod writer;
 pub use accounts::{
     AccountOp, AccountRow, ChallengeRow, RateGame, RatingPoint, RatingRow, SessionRow, SESSION_MS,
 };
+pub use addresses::{AddressRow, SharedRow, ADDRESSES_KEPT, ADDRESS_RETENTION_MS};
 pub use community::{BlockRow, ChatLine, CommunityDump, MuteRow, Pace, Room, Said};
 pub use follows::{FollowRow, Followed};
 pub use games::{

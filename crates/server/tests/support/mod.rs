@@ -482,3 +482,22 @@ pub async fn public_game(server: &Server, body: Value) -> (String, String) {
     assert_eq!(s, 200, "{p}");
     (id, secret)
 }
+
+/// A rated game's players as the lobby seats them: `names` (South, North), both new players
+/// (1500, provisional), the game listed while played.
+pub fn rated_people(names: [&str; 2]) -> anywoli_server::round::game::People {
+    use anywoli_server::rating::{GameRatings, Shown};
+    let new = Shown {
+        rating: 1500.0,
+        provisional: true,
+    };
+    anywoli_server::round::game::People {
+        accounts: anywoli_core::BySide::from(names).map(|n| Some(n.to_string())),
+        rated: true,
+        public: true,
+        ratings: GameRatings {
+            start: anywoli_core::BySide::both(Some(new)),
+            change: None,
+        },
+    }
+}

@@ -1,5 +1,6 @@
 // The moderators' view at /mod (docs/community.md): the open reports with their evidence, a
-// player's dossier with the actions (warn, close, reopen, mute, mark and unmark), and the
+// player's dossier with the actions (warn, close, reopen, mute, mark and unmark), the accounts
+// sharing its addresses and its signals, the players ranked by their signals, and the
 // moderation log. Everything
 // shown is what people typed, so it is built with h() only: never parsed as HTML.
 
@@ -36,6 +37,37 @@ function logList(lines) {
     ' ', l.target, l.reason ? ': ' + l.reason : '', refunded(l))));
 }
 
+/** @param {number | null | undefined} x a share, 0 to 1 */
+function percent(x) { return x === null || x === undefined ? '—' : Math.round(x * 100) + '%'; }
+/** @param {number | null | undefined} x */
+function decimal(x) { return x === null || x === undefined ? '—' : x.toFixed(2); }
+
+/** One player's signals as a line of figures (wraps on a phone; no table to scroll). */
+export function signalFigures(s) {
+  const figures = [
+    ['mod_sig_games', String(s.games)],
+    ['mod_sig_first', percent(s.games ? s.first_choice : null)],
+    ['mod_sig_loss', decimal(s.games ? s.mean_loss : null)],
+    ['mod_sig_spread', decimal(s.time_spread)],
+    ['mod_sig_left', percent(s.games ? s.left_lost : null)],
+    ['mod_sig_wins', percent(s.games ? s.wins_from_one : null)],
+    ['mod_sig_pending', String(s.pending)],
+  ];
+  return h('p', { class: 'mod-figures' }, figures.map(([key, value]) =>
+    h('span', { class: 'mod-figure', dataset: { figure: key } }, t(key), ': ', h('strong', null, value))));
+}
+
+/** The other accounts seen from a player's addresses: name, which address, last seen. */
+function sharedList(rows, open) {
+  if (!rows || !rows.length) return h('p', { class: 'note' }, t('mod_shared_none'));
+  return h('ul', { class: 'mod-shared' }, rows.map((r) => {
+    const b = h('button', { type: 'button', class: 'mod-name' }, r.name);
+    b.addEventListener('click', () => open(r.name));
+    return h('li', { dataset: { player: r.name } }, b, ' · ', h('code', null, r.address), ' · ',
+      h('time', null, when(r.last_seen)));
+  }));
+}
+
 export class ModView {
   constructor() {
     setBody({ view: 'mod' });
@@ -50,6 +82,9 @@ export class ModView {
     this.queue = h('div', { id: 'mod-queue' });
     this.dossier = h('div', { id: 'mod-dossier' });
     this.log = h('div', { id: 'mod-log' });
+    this.signals = h('div', { id: 'mod-signals' });
+    const rank = h('button', { type: 'button', id: 'mod-signals-load' }, t('mod_signals_load'));
+    rank.addEventListener('click', () => this.loadSignals());
     this.error = h('p', { class: 'error', role: 'alert', id: 'mod-error' });
     const input = /** @type {HTMLInputElement} */ (h('input', { id: 'mod-name', name: 'player', maxlength: 20, autocapitalize: 'none', spellcheck: 'false' }));
     const look = h('form', { id: 'mod-lookup', class: 'inline-form' },
@@ -64,6 +99,8 @@ export class ModView {
       h('h1', null, t('mod_title')), this.error,
       h('section', { class: 'panel' }, h('h2', null, t('mod_queue')), this.queue),
       h('section', { class: 'panel' }, h('h2', null, t('mod_player')), look, this.dossier),
+      h('section', { class: 'panel' }, h('h2', null, t('mod_signals')),
+        h('p', { class: 'note' }, t('mod_signals_note')), rank, this.signals),
       h('section', { class: 'panel' }, h('h2', null, t('mod_log')), this.log));
     this.loadQueue();
     this.loadLog();
@@ -87,12 +124,15 @@ export class ModView {
     const open = h('button', { type: 'button', class: 'mod-open-player' }, t('mod_look_up'));
     open.addEventListener('click', () => this.openPlayer(rep.target));
     const games = (rep.evidence && rep.evidence.games) || [];
+    const shared = (rep.evidence && rep.evidence.addresses) || [];
     return h('li', { class: 'mod-report', dataset: { report: rep.id } },
       h('p', null, h('time', null, when(rep.at)), ' ', h('strong', null, rep.reporter), ' → ',
         h('strong', { class: 'mod-target' }, rep.target), ' · ', t('report_reason_' + rep.reason)),
       rep.text ? h('blockquote', null, rep.text) : null,
       h('p', { class: 'note mod-evidence' }, t('mod_evidence_games', { n: games.length })),
       games.length ? gameLinks(games) : null,
+      h('p', { class: 'note mod-evidence-shared' }, t('mod_evidence_shared', { n: shared.length })),
+      shared.length ? sharedList(shared, (n) => this.openPlayer(n)) : null,
       h('p', null, open, ' ', close));
   }
 
@@ -102,6 +142,18 @@ export class ModView {
     say(t('mod_done'), true);
     this.loadQueue();
     this.loadLog();
+  }
+
+  async loadSignals() {
+    fill(this.signals, h('p', { class: 'note' }, t('mod_signals_wait')));
+    const r = await api('GET', '/mod/signals');
+    if (!r.ok) { this.failed(r); fill(this.signals); return; }
+    if (!r.data.players.length) { fill(this.signals, h('p', { class: 'note' }, t('mod_sig_none'))); return; }
+    fill(this.signals, h('ol', { class: 'mod-ranked' }, r.data.players.map((p) => {
+      const b = h('button', { type: 'button', class: 'mod-name' }, p.name);
+      b.addEventListener('click', () => this.openPlayer(p.name));
+      return h('li', { dataset: { player: p.name } }, h('strong', null, b), signalFigures(p));
+    })));
   }
 
   async loadLog() {
@@ -142,6 +194,8 @@ export class ModView {
       gameLinks(d.games.slice(0, 20)),
       h('div', { class: 'field' }, h('label', { for: 'mod-reason' }, t('mod_reason')), reason),
       h('p', { class: 'account-links' }, buttons),
+      h('h4', null, t('mod_shared')), sharedList(d.shared_address, (n) => this.openPlayer(n)),
+      h('h4', null, t('mod_signals')), d.signals ? signalFigures(d.signals) : null,
       h('h4', null, t('mod_log')), logList(d.log)));
   }
 

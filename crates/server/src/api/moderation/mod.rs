@@ -3,6 +3,7 @@
 //! [`guard::Moderator`]; every action is one store change with its log line.
 
 mod guard;
+mod signals;
 mod views;
 
 pub use guard::{account_closed, refuse_closed, Moderator};
@@ -79,8 +80,8 @@ pub async fn log(
 }
 
 /// `GET /api/mod/players/{name}`: the profile (ratings, history, counts), the account's
-/// standing, its games, reports about it and by it, accounts sharing an address (`null`: the
-/// server keeps no addresses) and the log about it.
+/// standing, its games, reports about it and by it, the other accounts seen from its addresses
+/// (`store/addresses.rs`) and the log about it.
 pub async fn dossier(
     State(st): State<AppState>,
     _m: Moderator,
@@ -88,7 +89,7 @@ pub async fn dossier(
 ) -> ApiResult<Json<Value>> {
     let Json(mut v) = profile(State(st.clone()), Path(name)).await?;
     let name = v["name"].as_str().unwrap_or_default().to_string();
-    let (standing, games, about, by, log, marks) = st
+    let (standing, games, about, by, log, marks, shared) = st
         .db(move |db| {
             let listing = Listing::Player(PlayerGames::new(name.clone(), true, DOSSIER_GAMES));
             Ok((
@@ -98,6 +99,7 @@ pub async fn dossier(
                 db.reports(ReportsOf::By(&name), LISTED)?,
                 db.mod_log(Some(&name), LISTED)?,
                 db.marks(&name)?,
+                db.shared_address(&name)?,
             ))
         })
         .await?;
@@ -108,7 +110,8 @@ pub async fn dossier(
     v["games"] = json!(games);
     v["reports_about"] = json!(reports_json(&about));
     v["reports_by"] = json!(reports_json(&by));
-    v["shared_address"] = Value::Null;
+    v["shared_address"] = json!(shared);
+    v["signals"] = signals::player_signals(&st, v["name"].as_str().unwrap_or_default()).await?;
     v["log"] = json!(log_lines_json(&log));
     Ok(Json(v))
 }
@@ -215,4 +218,5 @@ pub fn router() -> axum::Router<AppState> {
         .route("/mod/players/{name}", get(dossier))
         .route("/mod/players/{name}/{action}", post(act))
         .route("/mod/log", get(log))
+        .route("/mod/signals", get(signals::signals_view))
 }

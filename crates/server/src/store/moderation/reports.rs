@@ -134,9 +134,8 @@ pub(super) fn file(db: &mut dyn Sql, report: &ReportRow) -> StoreResult<Filed> {
     Ok(Filed::Filed)
 }
 
-/// What the server attaches to a report: the recent games between the two; the chat lines
-/// (empty until chat is stored: [`chat_evidence`] is the hook); shared-address links, which
-/// stay `null` because the server keeps no client addresses (docs/community.md).
+/// What the server attaches to a report: the recent games between the two; the target's chat
+/// lines; the other accounts seen from the target's addresses (`store/addresses.rs`).
 fn evidence(db: &mut dyn Sql, reporter: &str, target: &str) -> StoreResult<Value> {
     let games = db.query(
         "SELECT id, updated, status, result, rated, category, south_account, north_account
@@ -163,7 +162,7 @@ fn evidence(db: &mut dyn Sql, reporter: &str, target: &str) -> StoreResult<Value
     Ok(json!({
         "games": games,
         "chat": chat_evidence(db, reporter, target)?,
-        "addresses": Value::Null,
+        "addresses": crate::store::addresses::shared(db, target)?,
     }))
 }
 

@@ -111,6 +111,11 @@ const MIGRATIONS: &[(i32, &str)] = &[
         // tables follow (`moderation::MARK_TABLES`).
         "SELECT 1;",
     ),
+    (
+        16,
+        // The addresses accounts log in from: their table follows (`addresses::ADDRESS_TABLES`).
+        "SELECT 1;",
+    ),
 ];
 
 /// What a migration runs after its own text.
@@ -127,6 +132,7 @@ fn migration_tail(version: i32) -> Cow<'static, str> {
         13 => crate::store::community::COMMUNITY_TABLES,
         14 => crate::store::moderation::MODERATION_TABLES,
         15 => crate::store::moderation::MARK_TABLES,
+        16 => crate::store::addresses::ADDRESS_TABLES,
         _ => "",
     };
     shared.into()
