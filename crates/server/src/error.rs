@@ -66,10 +66,11 @@ pub enum ErrorCode {
     ResetLinkInvalid,
     AlreadyReported,
     UnknownReport,
+    PlayWait,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 55] = [
+    pub const ALL: [ErrorCode; 56] = [
         ErrorCode::AlreadyChallenged,
         ErrorCode::BadLogin,
         ErrorCode::BadName,
@@ -125,6 +126,7 @@ impl ErrorCode {
         ErrorCode::ResetLinkInvalid,
         ErrorCode::AlreadyReported,
         ErrorCode::UnknownReport,
+        ErrorCode::PlayWait,
     ];
 
     /// The code as the API writes it.
@@ -185,6 +187,7 @@ impl ErrorCode {
             ErrorCode::ResetLinkInvalid => "reset_link_invalid",
             ErrorCode::AlreadyReported => "already_reported",
             ErrorCode::UnknownReport => "unknown_report",
+            ErrorCode::PlayWait => "play_wait",
         }
     }
 }
@@ -208,6 +211,8 @@ pub struct ApiError {
     pub message: String,
     /// Seconds after which asking again may succeed (`Retry-After`), for 429 and 503.
     pub retry_after: Option<u64>,
+    /// Until when (ms since the epoch) the refusal holds, answered as `until` (a `play_wait`).
+    pub until: Option<i64>,
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
@@ -219,6 +224,7 @@ impl ApiError {
             code,
             message: message.into(),
             retry_after: None,
+            until: None,
         }
     }
 
@@ -290,7 +296,10 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut resp = (
             self.status,
-            Json(json!({"error": self.code, "message": self.message})),
+            Json(match self.until {
+                Some(until) => json!({"error": self.code, "message": self.message, "until": until}),
+                None => json!({"error": self.code, "message": self.message}),
+            }),
         )
             .into_response();
         if let Some(s) = self.retry_after {

@@ -32,3 +32,5 @@ mod browser_proxy;
 mod browser_tv;
 mod clocks;
 mod clocks_postgres;
+mod waits;
+mod waits_postgres;

@@ -32,6 +32,7 @@ mod heard;
 mod leaderboards;
 mod lessons;
 mod moderation;
+mod offences;
 mod pg;
 mod puzzle_ratings;
 mod puzzles;
@@ -56,6 +57,9 @@ pub use leaderboards::LeaderRow;
 pub use moderation::{
     Act, Filed, LogRow, Moderate, ReportReason, ReportRow, ReportsOf, Standing, ADMIN_CLI,
     REPORTS_PER_WINDOW, REPORT_TEXT_MAX, REPORT_WINDOW_MS, RESET_MS,
+};
+pub use offences::{
+    wait_from, OffenceKind, OffenceRow, PlayWait, OFFENCES_READ, OFFENCE_WINDOW_MS, WAIT_LADDER_MS,
 };
 pub use puzzle_ratings::{Attempt, Rated, RatingRow as PuzzleRatingRow, RatingsDump};
 pub use puzzles::PuzzleRow;

@@ -137,6 +137,7 @@ pub(super) fn set_up_writer(conn: &Connection) -> StoreResult<()> {
     conn.execute_batch(super::follows::FOLLOW_TABLES)?;
     conn.execute_batch(super::moderation::MODERATION_TABLES)?;
     conn.execute_batch(super::community::COMMUNITY_TABLES)?;
+    conn.execute_batch(super::offences::OFFENCE_TABLES)?;
     Ok(())
 }
 

@@ -1,6 +1,7 @@
 // The moderators' view at /mod (docs/community.md): the open reports with their evidence, a
-// player's dossier with the actions (warn, close, reopen), and the moderation log. Everything
-// shown is what people typed, so it is built with h() only: never parsed as HTML.
+// player's dossier with the actions (warn, close, reopen, mute, lifting a wait before the next
+// game), and the moderation log. Everything shown is what people typed, so it is built with
+// h() only: never parsed as HTML.
 
 import { api } from '../api.js';
 import { t } from '../i18n.js';
@@ -124,7 +125,23 @@ export class ModView {
       gameLinks(d.games.slice(0, 20)),
       h('div', { class: 'field' }, h('label', { for: 'mod-reason' }, t('mod_reason')), reason),
       h('p', { class: 'account-links' }, buttons),
+      this.waitPart(d, () => /** @type {HTMLInputElement} */ (reason).value),
       h('h4', null, t('mod_log')), logList(d.log)));
+  }
+
+  /** The player's offences and current wait, with the Lift button while it runs. */
+  waitPart(d, reason) {
+    const lift = h('button', { type: 'button', dataset: { action: 'lift-wait' } }, t('mod_do_lift_wait'));
+    lift.addEventListener('click', () => this.act(d.name, 'lift-wait', reason()));
+    const offences = d.offences || [];
+    return h('div', { class: 'mod-offences' },
+      h('h4', null, t('mod_offences')),
+      d.wait ? h('p', { class: 'mod-wait', dataset: { until: String(d.wait.until) } },
+        t('mod_wait_until', { until: when(d.wait.until) }), ' ', lift) : h('p', { class: 'note' }, t('mod_no_wait')),
+      offences.length ? h('ul', null, offences.map((o) => h('li', { dataset: { kind: o.kind } },
+        h('time', null, when(o.at)), ' ', t('mod_offence_' + o.kind), ' · ',
+        h('a', { href: '/g/' + encodeURIComponent(o.game), 'data-link': true }, o.game))))
+        : h('p', { class: 'note' }, t('mod_no_offences')));
   }
 
   /** @param {string} name @param {string} action @param {string} reason @param {number} [minutes] for a mute */

@@ -88,6 +88,7 @@ pub async fn dossier(
 ) -> ApiResult<Json<Value>> {
     let Json(mut v) = profile(State(st.clone()), Path(name)).await?;
     let name = v["name"].as_str().unwrap_or_default().to_string();
+    let lookup = name.clone();
     let (standing, games, about, by, log) = st
         .db(move |db| {
             let listing = Listing::Player(PlayerGames::new(name.clone(), true, DOSSIER_GAMES));
@@ -100,6 +101,11 @@ pub async fn dossier(
             ))
         })
         .await?;
+    let (offences, wait) = st
+        .db(move |db| Ok((db.offences(&lookup)?, db.play_wait(&lookup, now_ms())?)))
+        .await?;
+    v["offences"] = views::offences_json(&offences);
+    v["wait"] = json!(wait.map(|w| json!({ "until": w.until, "offences": w.offences })));
     let games: Vec<SummaryView> = games.into_iter().map(SummaryView::from).collect();
     v["moderator"] = json!(standing.moderator);
     v["closed"] = json!(standing.closed);
@@ -148,8 +154,9 @@ fn unknown_report() -> ApiError {
     )
 }
 
-/// `POST /api/mod/players/{name}/{action} {"reason"}`: `warn`, `close` or `reopen`; `mute`
-/// with `"minutes"` too (the chat refuses the player's lines until then; 0 lifts it).
+/// `POST /api/mod/players/{name}/{action} {"reason"}`: `warn`, `close`, `reopen` or
+/// `lift-wait` (the wait before the next game ends, its offences forgiven); `mute` with
+/// `"minutes"` too (the chat refuses the player's lines until then; 0 lifts it).
 pub async fn act(
     State(st): State<AppState>,
     Moderator(s): Moderator,
@@ -160,6 +167,7 @@ pub async fn act(
         "warn" => Act::Warn,
         "close" => Act::Close,
         "reopen" => Act::Reopen,
+        "lift-wait" => Act::LiftWait,
         "mute" => match req.minutes {
             Some(m) if m <= MUTE_MAX_MINUTES => Act::Mute {
                 until: now_ms() + i64::from(m) * 60_000,

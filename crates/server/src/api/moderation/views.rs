@@ -31,3 +31,11 @@ pub fn reports_json(rs: &[ReportRow]) -> Vec<Value> {
 pub fn log_lines_json(ls: &[LogRow]) -> Vec<Value> {
     ls.iter().map(log_json).collect()
 }
+
+/// A player's offences (left, never moved, stalled), newest first: game, kind, when.
+pub fn offences_json(offences: &[crate::store::OffenceRow]) -> Value {
+    offences
+        .iter()
+        .map(|o| json!({ "game": o.game, "kind": o.kind.name(), "at": o.at }))
+        .collect()
+}

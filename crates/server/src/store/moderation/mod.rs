@@ -9,6 +9,7 @@ mod reports;
 mod resets;
 mod standing;
 
+pub(super) use log::last_act;
 pub use log::{LogRow, ADMIN_CLI};
 pub use reports::{
     Filed, ReportReason, ReportRow, ReportsOf, REPORTS_PER_WINDOW, REPORT_TEXT_MAX,
@@ -89,6 +90,9 @@ pub enum Act {
     Mute {
         until: i64,
     },
+    /// Lifts the wait before the next game that the target's offences earned: the log line
+    /// only, whose time forgives the offences before it (store::offences::wait_from).
+    LiftWait,
 }
 
 impl Act {
@@ -103,6 +107,7 @@ impl Act {
             Act::ResetLink { .. } => "reset_link",
             Act::CloseReport { .. } => "close_report",
             Act::Mute { .. } => "mute",
+            Act::LiftWait => "lift_wait",
         }
     }
 }
@@ -133,7 +138,7 @@ impl Change for Moderate {
             Act::RevokeModerator => standing::set_moderator(db, name, false)?,
             Act::Close => standing::set_closed(db, name, Some(at))?,
             Act::Reopen => standing::set_closed(db, name, None)?,
-            Act::Warn => {}
+            Act::Warn | Act::LiftWait => {}
             Act::ResetLink { hash } => resets::issue(db, name, hash, at)?,
             Act::CloseReport { id } => {
                 if !reports::close(db, id, &self.moderator, at)? {

@@ -105,6 +105,12 @@ const MIGRATIONS: &[(i32, &str)] = &[
         // tables follow (`moderation::MODERATION_TABLES`).
         "SELECT 1;",
     ),
+    (
+        15,
+        // Offences against the players' time (waits before the next game): their table
+        // follows (`offences::OFFENCE_TABLES`).
+        "SELECT 1;",
+    ),
 ];
 
 /// What a migration runs after its own text.
@@ -120,6 +126,7 @@ fn migration_tail(version: i32) -> Cow<'static, str> {
         12 => crate::store::follows::FOLLOW_TABLES,
         13 => crate::store::community::COMMUNITY_TABLES,
         14 => crate::store::moderation::MODERATION_TABLES,
+        15 => crate::store::offences::OFFENCE_TABLES,
         _ => "",
     };
     shared.into()
