@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use crate::clocks::{both_sides_move_once, next_of, seat_socket};
 use anywoli_server::dates::{now_ms, shift_for_tests};
-use anywoli_server::store::{Act, Moderate, OffenceKind, ADMIN_CLI};
+use anywoli_server::store::OffenceKind;
 use anywoli_server::{Server, Store};
 use serde_json::{json, Value};
 use support::*;
@@ -165,15 +165,7 @@ store_test! {
         let server = serve_on("127.0.0.1", None, db.clone()).await;
         let store = Arc::new(Store::open_db(&db).unwrap());
         let (ann, bo, modo) = (signup(&server, "Ann").await, signup(&server, "Bo").await, signup(&server, "Modo").await);
-        let grant = Moderate {
-            act: Act::GrantModerator,
-            moderator: ADMIN_CLI.into(),
-            target: "Modo".into(),
-            reason: String::new(),
-            detail: json!({}),
-            at: now_ms(),
-        };
-        assert!(store.moderate(grant).unwrap());
+        grant_moderator(&store, "Modo");
 
         // South never moves: the game is aborted, and only South is at fault.
         let (id, ann_seat, _, _) = friends(&server, &ann, &bo).await.unwrap();
@@ -192,6 +184,7 @@ store_test! {
         let until = w["until"].clone();
         let left = until.as_i64().unwrap() - now_ms();
         assert!((590_000..=600_000).contains(&left), "10 minutes: {left}");
+        assert!((590_000..=600_000).contains(&w["left"].as_i64().unwrap()), "{w}");
 
         // While it runs: no challenge sent or accepted, no friend game, and nothing changes.
         let ch = json!({"to": on_time, "clock": "3+2"});

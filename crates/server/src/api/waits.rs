@@ -57,14 +57,16 @@ pub async fn refuse_waiting(st: &AppState, name: Option<&str>, whose: Whose) -> 
     }
 }
 
-/// `GET /api/account/wait`: `{"until": ms, "offences": n}` while the logged-in account waits,
+/// `GET /api/account/wait`: `{"until": ms, "left": ms, "offences": n}` while the logged-in
+/// account waits,
 /// `{"until": null}` otherwise (and for a visitor without an account).
 pub async fn mine(viewer: Viewer, State(st): State<AppState>) -> ApiResult<Json<Value>> {
     let Some(name) = viewer.name() else {
         return Ok(Json(json!({ "until": null })));
     };
     Ok(Json(match wait_of(&st, name).await? {
-        Some(w) => json!({ "until": w.until, "offences": w.offences }),
+        // `left` too: the page counts down from it, whatever its own clock says.
+        Some(w) => json!({ "until": w.until, "left": w.until - now_ms(), "offences": w.offences }),
         None => json!({ "until": null }),
     }))
 }

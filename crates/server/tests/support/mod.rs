@@ -494,3 +494,17 @@ pub async fn public_game(server: &Server, body: Value) -> (String, String) {
     assert_eq!(s, 200, "{p}");
     (id, secret)
 }
+
+/// What `anywoli admin grant-moderator NAME` does, on a running server's database.
+pub fn grant_moderator(store: &anywoli_server::Store, name: &str) {
+    use anywoli_server::store::{Act, Moderate, ADMIN_CLI};
+    let m = Moderate {
+        act: Act::GrantModerator,
+        moderator: ADMIN_CLI.into(),
+        target: name.into(),
+        reason: String::new(),
+        detail: json!({}),
+        at: anywoli_server::dates::now_ms(),
+    };
+    assert!(store.moderate(m).unwrap());
+}

@@ -22,16 +22,18 @@ export async function showWait(el) {
   if (!el) return;
   const r = await api('GET', '/account/wait');
   const until = r.ok ? r.data.until : null;
+  // Counted down from the server's `left`, not from this device's clock, which may be wrong.
+  const ends = typeof until === 'number' ? Date.now() + r.data.left : 0;
   const draw = () => {
     const now = Date.now();
-    if (typeof until !== 'number' || until <= now || !el.isConnected) {
+    if (typeof until !== 'number' || ends <= now || !el.isConnected) {
       el.hidden = true;
       return false;
     }
     el.hidden = false;
     el.dataset.until = String(until);
     fill(el, h('strong', null, t('wait_title')), ' ',
-      t('wait_note', { left: left(until - now), until: when(until) }));
+      t('wait_note', { left: left(ends - now), until: when(until) }));
     return true;
   };
   if (!draw()) return;
