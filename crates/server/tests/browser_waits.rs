@@ -1,7 +1,7 @@
 // The wait before the next game in a real browser (issue 38): a player who left a game sees
-// the wait and the time left above the lobby's seeks, in their language; a moderator finds the
-// offence and the wait in the player's dossier on /mod, lifts it with the Lift button, and the
-// log shows the lift; the player's lobby then says nothing of a wait.
+// the wait and the time left above the lobby's seeks and on the new-game form, in English; a
+// moderator finds the offence and the wait in the player's dossier on /mod, lifts it with the
+// Lift button, and the log shows the lift; the player's lobby then says nothing of a wait.
 
 use crate::support;
 
@@ -64,6 +64,14 @@ async fn the_lobby_shows_the_wait_and_a_moderator_lifts_it_on_the_mod_page() {
     let title = texts_of("en")["wait_title"].as_str().unwrap().to_string();
     assert!(shown.starts_with(&title), "{shown}");
     assert!(shown.contains("10 min"), "ten minutes left: {shown}");
+    // And on the new-game form, where a friend's game would be refused.
+    lea.goto(&format!("{base}/")).await.unwrap();
+    wait_for(
+        &lea,
+        "document.body.dataset.view === 'new' && !!document.querySelector('#play-wait:not([hidden]) strong')",
+        "the wait on the new-game form",
+    )
+    .await;
 
     let modo = browser(&driver, "lifting", &[]).await;
     log_in(&modo, &base, "Modo").await;
@@ -102,7 +110,7 @@ async fn the_lobby_shows_the_wait_and_a_moderator_lifts_it_on_the_mod_page() {
         .await
         .contains("the server restarted"));
 
-    lea.refresh().await.unwrap();
+    lea.goto(&format!("{base}/lobby")).await.unwrap();
     wait_for(
         &lea,
         "document.body.dataset.view === 'lobby' && !!document.querySelector('#seek-form')",
