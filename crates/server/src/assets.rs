@@ -77,6 +77,7 @@ const FILES: &[(&str, &str, &str)] = &[
     page_file!("pages/lobby/connection.js", JS),
     page_file!("pages/lobby/layout.js", JS),
     page_file!("pages/lobby/terms.js", JS),
+    page_file!("pages/lobby/wait.js", JS),
     page_file!("pages/lobby/view.js", JS),
     page_file!("pages/missing.js", JS),
     page_file!("pages/new-game.js", JS),

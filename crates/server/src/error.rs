@@ -67,10 +67,11 @@ pub enum ErrorCode {
     AlreadyReported,
     UnknownReport,
     Marked,
+    PlayWait,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 56] = [
+    pub const ALL: [ErrorCode; 57] = [
         ErrorCode::AlreadyChallenged,
         ErrorCode::BadLogin,
         ErrorCode::BadName,
@@ -127,6 +128,7 @@ impl ErrorCode {
         ErrorCode::AlreadyReported,
         ErrorCode::UnknownReport,
         ErrorCode::Marked,
+        ErrorCode::PlayWait,
     ];
 
     /// The code as the API writes it.
@@ -188,6 +190,7 @@ impl ErrorCode {
             ErrorCode::AlreadyReported => "already_reported",
             ErrorCode::UnknownReport => "unknown_report",
             ErrorCode::Marked => "marked",
+            ErrorCode::PlayWait => "play_wait",
         }
     }
 }
@@ -211,6 +214,8 @@ pub struct ApiError {
     pub message: String,
     /// Seconds after which asking again may succeed (`Retry-After`), for 429 and 503.
     pub retry_after: Option<u64>,
+    /// Until when (ms since the epoch) the refusal holds, answered as `until` (a `play_wait`).
+    pub until: Option<i64>,
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
@@ -222,6 +227,7 @@ impl ApiError {
             code,
             message: message.into(),
             retry_after: None,
+            until: None,
         }
     }
 
@@ -293,7 +299,10 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut resp = (
             self.status,
-            Json(json!({"error": self.code, "message": self.message})),
+            Json(match self.until {
+                Some(until) => json!({"error": self.code, "message": self.message, "until": until}),
+                None => json!({"error": self.code, "message": self.message}),
+            }),
         )
             .into_response();
         if let Some(s) = self.retry_after {

@@ -163,6 +163,7 @@ fn api_router() -> Router<AppState> {
         .merge(api::blocks::router())
         .merge(api::care::router())
         .merge(api::moderation::router())
+        .merge(api::waits::router())
         .merge(api::reports::router())
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)

@@ -73,7 +73,7 @@ async fn to_move<'a>(server: &Server, id: &str, south: &'a str, north: &'a str) 
     }
 }
 
-async fn both_sides_move_once(server: &Server, id: &str, south: &str, north: &str) {
+pub(crate) async fn both_sides_move_once(server: &Server, id: &str, south: &str, north: &str) {
     // South may earn extra moves: play until North has moved too.
     loop {
         let g = game(server, id).await;
@@ -311,10 +311,10 @@ async fn the_computer_plays_on_a_clock(server: &Server) {
     );
 }
 
-type Ws =
+pub(crate) type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-async fn next_of(ws: &mut Ws, kind: &str) -> Value {
+pub(crate) async fn next_of(ws: &mut Ws, kind: &str) -> Value {
     loop {
         let msg = tokio::time::timeout(Duration::from_secs(30), ws.next())
             .await
@@ -331,7 +331,7 @@ async fn next_of(ws: &mut Ws, kind: &str) -> Value {
 }
 
 /// A player's connection that says whose it is.
-async fn seat_socket(server: &Server, id: &str, secret: &str) -> Ws {
+pub(crate) async fn seat_socket(server: &Server, id: &str, secret: &str) -> Ws {
     use futures_util::SinkExt;
     let url = format!("ws://{}/api/games/{id}/events", server.addr);
     let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();

@@ -1,12 +1,14 @@
 // Moderators and account care in the store (issue 38): an account's standing, reset tokens
 // (once, not late, voided by a newer one), reports (evidence attached by the store, floods
-// refused) and the append-only moderation log.
+// refused), the append-only moderation log, and offences with the waits they earn (recorded
+// once per game, lifted by a moderator's log line).
 // (Plain comments: `moderation_postgres.rs` includes this file.)
 
 use anywoli_server::store::{
     AccountOp, AccountRow, Act, Filed, Moderate, ReportReason, ReportRow, ReportsOf, SessionRow,
     ADMIN_CLI, REPORTS_PER_WINDOW, RESET_MS,
 };
+use anywoli_server::store::{OffenceKind, OffenceRow, PlayWait, WAIT_LADDER_MS};
 use anywoli_server::Store;
 use serde_json::{json, Value};
 
@@ -217,5 +219,41 @@ store_test! {
         assert!(store.addresses("Abula").unwrap().is_empty());
         assert_eq!(store.addresses("Bao").unwrap().len(), 1);
         assert!(store.shared_address("Bao").unwrap().is_empty());
+    }
+}
+
+store_test! {
+    #[test]
+    fn an_offence_is_recorded_once_per_game_and_a_lift_forgives_the_ones_before_it() {
+        let store = fresh_store();
+        account(&store, "Lea");
+        let offence = |game: &str, at: i64| OffenceRow {
+            game: game.into(),
+            account: "Lea".into(),
+            kind: OffenceKind::Left,
+            at,
+        };
+        assert_eq!(store.play_wait("Lea", T).unwrap(), None);
+        assert!(store.record_offence(offence("game-one", T)).unwrap());
+        // A retried write (the same game) changes nothing.
+        assert!(!store.record_offence(offence("game-one", T + 5)).unwrap());
+        assert_eq!(store.offences("Lea").unwrap().len(), 1);
+        let first = PlayWait {
+            until: T + WAIT_LADDER_MS[0],
+            offences: 1,
+        };
+        assert_eq!(store.play_wait("Lea", T).unwrap(), Some(first));
+        assert_eq!(store.play_wait("Lea", first.until).unwrap(), None);
+        assert!(store.record_offence(offence("game-two", T + 1_000)).unwrap());
+        let second = store.play_wait("Lea", T + 1_000).unwrap().unwrap();
+        assert_eq!((second.until, second.offences), (T + 1_000 + WAIT_LADDER_MS[1], 2));
+        // Lifted: no wait, the offences stay listed, and the next one starts the ladder again.
+        assert!(act(&store, Act::LiftWait, "Lea", T + 2_000));
+        assert_eq!(store.play_wait("Lea", T + 2_000).unwrap(), None);
+        assert_eq!(store.offences("Lea").unwrap().len(), 2);
+        assert_eq!(store.mod_log(Some("Lea"), 10).unwrap()[0].action, "lift_wait");
+        assert!(store.record_offence(offence("game-three", T + 3_000)).unwrap());
+        let again = store.play_wait("Lea", T + 3_000).unwrap().unwrap();
+        assert_eq!((again.until, again.offences), (T + 3_000 + WAIT_LADDER_MS[0], 1));
     }
 }

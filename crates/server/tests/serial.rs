@@ -31,5 +31,8 @@ mod browser_postgres;
 mod browser_prefs;
 mod browser_proxy;
 mod browser_tv;
+mod browser_waits;
 mod clocks;
 mod clocks_postgres;
+mod waits;
+mod waits_postgres;

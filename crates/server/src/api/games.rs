@@ -2,6 +2,7 @@
 //! to know about the server.
 
 use crate::api::extract::Acting;
+use crate::api::waits::{refuse_waiting, Whose};
 use crate::error::ErrorCode;
 use anywoli_core::{parse_position, BySide, Position, Record, Rules, Side, VARIANTS};
 use axum::extract::{Path, RawQuery, State};
@@ -76,6 +77,10 @@ pub async fn create(
 ) -> ApiResult<Response> {
     client.check(&st.limiters().games, "new games")?;
     let w = wanted(&req)?;
+    // A game for a friend is a game with another person: not while the account waits.
+    if w.mode == Mode::Friend {
+        refuse_waiting(&st, viewer.name(), Whose::Mine).await?;
+    }
     let Seating {
         players,
         secrets,

@@ -17,6 +17,7 @@ use crate::account::key_of;
 use crate::api::blocks::BLOCKS_MAX;
 use crate::api::client::ClientIp;
 use crate::api::extract::{Authed, Viewer};
+use crate::api::waits::{refuse_waiting, Whose};
 use crate::app::AppState;
 use crate::dates::now_ms;
 use crate::error::{ApiError, ApiResult};
@@ -230,6 +231,7 @@ async fn seek(
 ) -> ApiResult<Option<ServerMessage>> {
     let (rules, clock) = terms(&req.rules, Some(&req.clock))?;
     let clock = clock.expect("a seek names its clock");
+    refuse_waiting(st, me.name.as_deref(), Whose::Mine).await?;
     if req.rated && me.name.is_none() {
         return Err(rated_needs_account());
     }
@@ -282,6 +284,14 @@ async fn accept(st: &AppState, me: &Membership, id: &str) -> ApiResult<()> {
     }
     if seek.rated {
         refuse_marked(st, [seek.by.as_deref(), me.name.as_deref()]).await?;
+    }
+    refuse_waiting(st, me.name.as_deref(), Whose::Mine).await?;
+    if let Err(e) = refuse_waiting(st, seek.by.as_deref(), Whose::Theirs).await {
+        // Its creator must wait since it was made: it goes, for everyone.
+        if e.code == ErrorCode::PlayWait {
+            let _ = st.lobby().take(id).await;
+        }
+        return Err(e);
     }
     if let (Some(by), Some(me)) = (&seek.by, &me.name) {
         if crate::api::blocks::between(st, by, me).await? {
@@ -346,6 +356,7 @@ pub async fn create(
     crate::api::JsonBody(req): crate::api::JsonBody<ChallengeRequest>,
 ) -> ApiResult<Response> {
     let (rules, clock) = terms(&req.rules, req.clock.as_deref())?;
+    refuse_waiting(&st, Some(&me.name), Whose::Mine).await?;
     if req.rated && clock.is_none() {
         return Err(ApiError::malformed(
             "a rated game needs a clock (its rating category comes from it)",
@@ -406,7 +417,18 @@ pub async fn accept_challenge(
     Path(id): Path<String>,
     Authed(me): Authed,
 ) -> ApiResult<Json<Value>> {
+    refuse_waiting(&st, Some(&me.name), Whose::Mine).await?;
     let c = st.lobby().take_challenge(&id, &me.name, true).await?;
+    if let Err(e) = refuse_waiting(&st, Some(&c.from), Whose::Theirs).await {
+        // The challenger must wait since sending it: it goes, as if declined (or, if the
+        // store failed, waits to be accepted again).
+        if e.code == ErrorCode::PlayWait {
+            declined(&st, &c);
+        } else {
+            st.lobby().put_back_challenge(c).await;
+        }
+        return Err(e);
+    }
     let refused = if crate::api::blocks::between(&st, &c.from, &c.to).await? {
         Err(ApiError::blocked("accept this challenge"))
     } else if c.rated {
@@ -416,11 +438,7 @@ pub async fn accept_challenge(
     };
     if let Err(e) = refused {
         // Blocked or marked since it was sent: it goes, as if declined.
-        let gone = ServerMessage::ChallengeGone {
-            id: c.id.clone(),
-            reason: GoneReason::Declined,
-        };
-        st.lobby().tell(&c.from, &gone);
+        declined(&st, &c);
         return Err(e);
     }
     let (rules, clock) = terms(&c.rules, c.clock.as_deref())?;
@@ -461,6 +479,15 @@ pub async fn accept_challenge(
     Ok(Json(json!({
         "game": s.game, "seat": side_name(s.joiner.0), "secret": s.joiner.1,
     })))
+}
+
+/// Tells the challenger that challenge `c`, taken off the list, went as if declined.
+fn declined(st: &AppState, c: &Challenge) {
+    let gone = ServerMessage::ChallengeGone {
+        id: c.id.clone(),
+        reason: GoneReason::Declined,
+    };
+    st.lobby().tell(&c.from, &gone);
 }
 
 /// `POST /api/challenges/{id}/decline`: by the challenged player, or the challenger taking it

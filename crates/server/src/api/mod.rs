@@ -22,6 +22,7 @@ pub mod reports;
 pub mod review;
 pub mod sessions;
 pub mod tv;
+pub mod waits;
 
 use crate::error::ErrorCode;
 

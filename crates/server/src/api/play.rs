@@ -3,6 +3,7 @@
 //! the request is still there to hear the answer.
 
 use crate::api::extract::Acting;
+use crate::api::waits::{refuse_waiting, Whose};
 use anywoli_core::Move;
 use anywoli_engine::{Engine, Limits};
 use axum::extract::{Path, State};
@@ -82,6 +83,7 @@ pub async fn join(
     viewer: Acting,
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> ApiResult<Json<Value>> {
+    refuse_waiting(&st, viewer.name(), Whose::Mine).await?;
     let account = viewer.name().map(str::to_string);
     let (view, seat, secret) = st
         .rounds()

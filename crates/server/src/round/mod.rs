@@ -16,6 +16,7 @@ pub mod game;
 pub mod lag;
 pub mod mode;
 pub mod notify;
+pub mod offence;
 pub mod offer;
 mod persist;
 pub mod record;

@@ -4,7 +4,7 @@
 use crate::rating::GameRatings;
 use crate::round::change::Change;
 use crate::round::game::Game;
-use crate::store::{Head, RateGame, StatusRow, Store, StoreResult};
+use crate::store::{Head, OffenceRow, RateGame, StatusRow, Store, StoreResult};
 
 /// Stores `change`, whose result is `after` (the game with the change applied, its revision
 /// one past the one the change was checked against, and its engine claim set). Fails,
@@ -12,8 +12,14 @@ use crate::store::{Head, RateGame, StatusRow, Store, StoreResult};
 /// the game first: the caller then leaves the game in memory as it was.
 ///
 /// A change that ends a rated game rates it in the same transaction: the answer is then the
-/// game's ratings with what the game did to them.
-pub fn persist(store: &Store, change: &Change, after: &Game) -> StoreResult<Option<GameRatings>> {
+/// game's ratings with what the game did to them. So is `offence`, a player's fault that it
+/// ends the game with (crate::round::offence).
+pub fn persist(
+    store: &Store,
+    change: &Change,
+    after: &Game,
+    offence: Option<OffenceRow>,
+) -> StoreResult<Option<GameRatings>> {
     let row = after.to_row();
     let head = Head {
         id: after.id.clone(),
@@ -45,6 +51,7 @@ pub fn persist(store: &Store, change: &Change, after: &Game) -> StoreResult<Opti
         result: result.to_string(),
         termination,
         rate,
+        offence,
     };
     stored(store, change, after, head, status)
 }

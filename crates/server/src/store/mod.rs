@@ -33,6 +33,7 @@ mod heard;
 mod leaderboards;
 mod lessons;
 mod moderation;
+mod offences;
 mod pg;
 mod puzzle_ratings;
 mod puzzles;
@@ -61,6 +62,9 @@ pub use moderation::{
     REPORTS_PER_WINDOW, REPORT_TEXT_MAX, REPORT_WINDOW_MS, RESET_MS,
 };
 pub use moderation::{MarkKind, MarkRow, REFUND_GAMES_MAX, REFUND_PREFIX, REFUND_WINDOW_MS};
+pub use offences::{
+    wait_from, OffenceKind, OffenceRow, PlayWait, OFFENCES_READ, OFFENCE_WINDOW_MS, WAIT_LADDER_MS,
+};
 pub use puzzle_ratings::{Attempt, Rated, RatingRow as PuzzleRatingRow, RatingsDump};
 pub use puzzles::PuzzleRow;
 pub use reviews::ReviewRow;

@@ -117,6 +117,19 @@ pub async fn http_json(
     path: &str,
     body: Option<Value>,
 ) -> (u16, Value) {
+    let (status, _, v) = http_with(server, method, path, "", body).await;
+    (status, v)
+}
+
+/// Calls the API of `server` over loopback with more header lines (`headers`, each ending in
+/// CRLF): (status, the response's head, JSON body).
+pub async fn http_with(
+    server: &Server,
+    method: &str,
+    path: &str,
+    headers: &str,
+    body: Option<Value>,
+) -> (u16, String, Value) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let port = server.addr.port();
     let mut s = tokio::net::TcpStream::connect(("127.0.0.1", port))
@@ -124,7 +137,7 @@ pub async fn http_json(
         .unwrap();
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n{headers}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
     s.write_all(req.as_bytes()).await.unwrap();
@@ -132,7 +145,8 @@ pub async fn http_json(
     s.read_to_string(&mut buf).await.unwrap();
     let (head, body) = buf.split_once("\r\n\r\n").unwrap();
     let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+    let v = serde_json::from_str(body).unwrap_or(Value::Null);
+    (status, head.to_string(), v)
 }
 
 /// The text of the first element matching `css`, or "" when there is none.
@@ -500,4 +514,18 @@ pub fn rated_people(names: [&str; 2]) -> anywoli_server::round::game::People {
             change: None,
         },
     }
+}
+
+/// What `anywoli admin grant-moderator NAME` does, on a running server's database.
+pub fn grant_moderator(store: &anywoli_server::Store, name: &str) {
+    use anywoli_server::store::{Act, Moderate, ADMIN_CLI};
+    let m = Moderate {
+        act: Act::GrantModerator,
+        moderator: ADMIN_CLI.into(),
+        target: name.into(),
+        reason: String::new(),
+        detail: json!({}),
+        at: anywoli_server::dates::now_ms(),
+    };
+    assert!(store.moderate(m).unwrap());
 }

@@ -1,8 +1,8 @@
 // The moderators' view at /mod (docs/community.md): the open reports with their evidence, a
-// player's dossier with the actions (warn, close, reopen, mute, mark and unmark), the accounts
-// sharing its addresses and its signals, the players ranked by their signals, and the
-// moderation log. Everything
-// shown is what people typed, so it is built with h() only: never parsed as HTML.
+// player's dossier with the actions (warn, close, reopen, mute, mark and unmark, lifting a wait
+// before the next game), the accounts sharing its addresses and its signals, the players ranked
+// by their signals, and the moderation log. Everything shown is what people typed, so it is
+// built with h() only: never parsed as HTML.
 
 import { api } from '../api.js';
 import { t } from '../i18n.js';
@@ -196,7 +196,23 @@ export class ModView {
       h('p', { class: 'account-links' }, buttons),
       h('h4', null, t('mod_shared')), sharedList(d.shared_address, (n) => this.openPlayer(n)),
       h('h4', null, t('mod_signals')), d.signals ? signalFigures(d.signals) : null,
+      this.waitPart(d, () => /** @type {HTMLInputElement} */ (reason).value),
       h('h4', null, t('mod_log')), logList(d.log)));
+  }
+
+  /** The player's offences and current wait, with the Lift button while it runs. */
+  waitPart(d, reason) {
+    const lift = h('button', { type: 'button', dataset: { action: 'lift-wait' } }, t('mod_do_lift_wait'));
+    lift.addEventListener('click', () => this.act(d.name, 'lift-wait', reason()));
+    const offences = d.offences || [];
+    return h('div', { class: 'mod-offences' },
+      h('h4', null, t('mod_offences')),
+      d.wait ? h('p', { class: 'mod-wait', dataset: { until: String(d.wait.until) } },
+        t('mod_wait_until', { until: when(d.wait.until) }), ' ', lift) : h('p', { class: 'note' }, t('mod_no_wait')),
+      offences.length ? h('ul', null, offences.map((o) => h('li', { dataset: { kind: o.kind } },
+        h('time', null, when(o.at)), ' ', t('mod_offence_' + o.kind), ' · ',
+        h('a', { href: '/g/' + encodeURIComponent(o.game), 'data-link': true }, o.game))))
+        : h('p', { class: 'note' }, t('mod_no_offences')));
   }
 
   /** @param {string} name @param {string} action @param {string} reason @param {number} [minutes] for a mute */

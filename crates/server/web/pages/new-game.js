@@ -5,9 +5,10 @@ import { rememberSeat } from '../api.js';
 import { VARIANTS, esc } from '../common.js';
 import { t } from '../i18n.js';
 import { clockName } from '../clock.js';
-import { post } from '../account.js';
+import { post, loadAccount } from '../account.js';
 import { main, errorText, setBody } from '../lib/dom.js';
 import { navigate } from '../lib/nav.js';
+import { showWait } from './lobby/wait.js';
 
 /** The time controls offered on the new-game form (docs/api.md, "Clocks"); '' is none. */
 const CLOCKS = ['', '1+0', '3+2', '5+3', '10+5', '15+10', '1d', '3d', '7d'];
@@ -42,6 +43,7 @@ export class NewGameView {
       <section class="panel new-game">
         <h1>${esc(t('new_title'))}</h1>
         <p class="tagline">${esc(t('tagline'))}</p>
+        <p class="note play-wait" id="play-wait" role="status" hidden></p>
         ${firstVisit() ? `<aside class="offer" id="course-offer" aria-labelledby="offer-heading">
           <h2 id="offer-heading">${esc(t('ls_offer_title'))}</h2>
           <p>${esc(t('ls_offer_text'))}</p>
@@ -85,6 +87,8 @@ export class NewGameView {
         main.querySelector('#course-offer').remove();
       });
     }
+    // A game with a friend is refused while the account waits (the computer is not): said here.
+    loadAccount().then((me) => { if (me) showWait(main.querySelector('#play-wait')); });
     const form = /** @type {HTMLFormElement} */ (main.querySelector('#new-form'));
     const sync = () => {
       const mode = form.mode.value;

@@ -89,6 +89,7 @@ pub async fn dossier(
 ) -> ApiResult<Json<Value>> {
     let Json(mut v) = profile(State(st.clone()), Path(name)).await?;
     let name = v["name"].as_str().unwrap_or_default().to_string();
+    let lookup = name.clone();
     let (standing, games, about, by, log, marks, shared) = st
         .db(move |db| {
             let listing = Listing::Player(PlayerGames::new(name.clone(), true, DOSSIER_GAMES));
@@ -103,6 +104,11 @@ pub async fn dossier(
             ))
         })
         .await?;
+    let (offences, wait) = st
+        .db(move |db| Ok((db.offences(&lookup)?, db.play_wait(&lookup, now_ms())?)))
+        .await?;
+    v["offences"] = views::offences_json(&offences);
+    v["wait"] = json!(wait.map(|w| json!({ "until": w.until, "offences": w.offences })));
     let games: Vec<SummaryView> = games.into_iter().map(SummaryView::from).collect();
     v["moderator"] = json!(standing.moderator);
     v["closed"] = json!(standing.closed);
@@ -153,8 +159,9 @@ fn unknown_report() -> ApiError {
     )
 }
 
-/// `POST /api/mod/players/{name}/{action} {"reason"}`: `warn`, `close` or `reopen`; `mute`
-/// with `"minutes"` too (the chat refuses the player's lines until then; 0 lifts it);
+/// `POST /api/mod/players/{name}/{action} {"reason"}`: `warn`, `close`, `reopen` or
+/// `lift-wait` (the wait before the next game ends, its offences forgiven); `mute` with
+/// `"minutes"` too (the chat refuses the player's lines until then; 0 lifts it);
 /// `mark-computer`, `mark-booster` (the opponents' lost points given back, in the same
 /// transaction) and `unmark-computer`, `unmark-booster`.
 pub async fn act(
@@ -179,6 +186,7 @@ pub async fn act(
         "unmark-booster" => Act::Unmark {
             kind: MarkKind::Booster,
         },
+        "lift-wait" => Act::LiftWait,
         "mute" => match req.minutes {
             Some(m) if m <= MUTE_MAX_MINUTES => Act::Mute {
                 until: now_ms() + i64::from(m) * 60_000,

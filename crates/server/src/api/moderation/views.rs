@@ -39,3 +39,11 @@ pub(super) fn marks_json(marks: &[crate::store::MarkRow]) -> Vec<Value> {
         .map(|m| json!({"kind": m.kind, "at": m.at, "moderator": m.moderator}))
         .collect()
 }
+
+/// A player's offences (left, never moved, stalled), newest first: game, kind, when.
+pub fn offences_json(offences: &[crate::store::OffenceRow]) -> Value {
+    offences
+        .iter()
+        .map(|o| json!({ "game": o.game, "kind": o.kind.name(), "at": o.at }))
+        .collect()
+}

@@ -23,6 +23,7 @@ use crate::round::change::{Change, Event};
 use crate::round::clock::TimeControl;
 use crate::round::game::{Game, Mode, OfferKind};
 use crate::round::lag::SeatLags;
+use crate::round::offence::offence_of;
 use crate::round::persist::persist;
 use crate::round::rules::{self, OfferStep, Played, Refusal};
 use crate::round::view::{catch_up, event_message, GameView};
@@ -252,7 +253,11 @@ impl Round {
         let event = next.apply(&change);
         next.engine = rounds.claim_for(&next);
         let stored = next.clone();
-        if let Some(ratings) = rounds.db(move |s| persist(s, &change, &stored)).await? {
+        let offence = offence_of(&self.game, &change);
+        if let Some(ratings) = rounds
+            .db(move |s| persist(s, &change, &stored, offence))
+            .await?
+        {
             next.people.ratings = ratings;
         }
         if matches!(event, Event::Move { .. }) {

@@ -10,7 +10,7 @@ mod refusal;
 mod rematch;
 mod seats;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use ending::{abort, resign};
 pub use moves::{held, hint, play, take_back, Played};

@@ -13,7 +13,8 @@ use crate::round::lag::SeatLags;
 const SOUTH: &str = "south-secret";
 const NORTH: &str = "north-secret";
 
-fn game(mode: Mode, players: [Player; 2], clock: Option<&str>) -> Game {
+/// A game in memory, both seats taken (the offence rules' tests make theirs here too).
+pub(crate) fn game(mode: Mode, players: [Player; 2], clock: Option<&str>) -> Game {
     let secrets = match mode {
         Mode::Local => [Some(SOUTH.into()), Some(SOUTH.into())],
         _ => [Some(SOUTH.into()), Some(NORTH.into())],

@@ -144,6 +144,9 @@ pub(crate) fn set_status(
     status: &StatusRow,
 ) -> StoreResult<Option<GameRatings>> {
     run(c, head, &SET_STATUS, status_params(head, status))?;
+    if let Some(o) = &status.offence {
+        crate::store::offences::record(c.sql(), o)?;
+    }
     rate(c, head, status)
 }
 

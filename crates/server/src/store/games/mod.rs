@@ -144,6 +144,9 @@ pub struct StatusRow {
     pub termination: Option<String>,
     /// A rated game that ends with this change: its players' ratings change with it.
     pub rate: Option<RateGame>,
+    /// The offence of a player this change ends the game with (left, never moved, stalled),
+    /// recorded in the same transaction.
+    pub offence: Option<crate::store::OffenceRow>,
 }
 
 /// A game's changes and reads, and the lists of games.

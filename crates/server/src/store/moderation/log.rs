@@ -74,3 +74,19 @@ pub(super) fn lines(
         ),
     }
 }
+
+/// When `action` was last done to `target` (for a lift of a wait: `lift_wait`), if ever.
+pub(in crate::store) fn last_act(
+    db: &mut dyn Sql,
+    target: &str,
+    action: &str,
+) -> StoreResult<Option<i64>> {
+    let rows = db.query(
+        "SELECT MAX(at) AS at FROM mod_log WHERE target = $1 AND action = $2",
+        &[target.into(), action.into()],
+    )?;
+    match rows.first() {
+        Some(r) => r.opt_int("at"),
+        None => Ok(None),
+    }
+}

@@ -10,6 +10,7 @@ mod reports;
 mod resets;
 mod standing;
 
+pub(super) use log::last_act;
 pub use log::{LogRow, ADMIN_CLI};
 pub(super) use marks::MARK_TABLES;
 pub use marks::{marked_sql, MarkKind, MarkRow, REFUND_GAMES_MAX, REFUND_PREFIX, REFUND_WINDOW_MS};
@@ -101,6 +102,9 @@ pub enum Act {
     Unmark {
         kind: MarkKind,
     },
+    /// Lifts the wait before the next game that the target's offences earned: the log line
+    /// only, whose time forgives the offences before it (store::offences::wait_from).
+    LiftWait,
 }
 
 impl Act {
@@ -127,6 +131,7 @@ impl Act {
             Act::Unmark {
                 kind: MarkKind::Booster,
             } => "unmark_booster",
+            Act::LiftWait => "lift_wait",
         }
     }
 }
@@ -184,7 +189,7 @@ impl Moderate {
             Act::RevokeModerator => standing::set_moderator(db, name, false).map(|_| none)?,
             Act::Close => standing::set_closed(db, name, Some(at)).map(|_| none)?,
             Act::Reopen => standing::set_closed(db, name, None).map(|_| none)?,
-            Act::Warn => none,
+            Act::Warn | Act::LiftWait => none,
             Act::ResetLink { hash } => resets::issue(db, name, hash, at).map(|_| none)?,
             Act::CloseReport { id } => {
                 if !reports::close(db, id, &self.moderator, at)? {

@@ -116,6 +116,12 @@ const MIGRATIONS: &[(i32, &str)] = &[
         // The addresses accounts log in from: their table follows (`addresses::ADDRESS_TABLES`).
         "SELECT 1;",
     ),
+    (
+        17,
+        // Offences against the players' time (waits before the next game): their table
+        // follows (`offences::OFFENCE_TABLES`).
+        "SELECT 1;",
+    ),
 ];
 
 /// What a migration runs after its own text.
@@ -133,6 +139,7 @@ fn migration_tail(version: i32) -> Cow<'static, str> {
         14 => crate::store::moderation::MODERATION_TABLES,
         15 => crate::store::moderation::MARK_TABLES,
         16 => crate::store::addresses::ADDRESS_TABLES,
+        17 => crate::store::offences::OFFENCE_TABLES,
         _ => "",
     };
     shared.into()

@@ -74,6 +74,7 @@ fn playing() -> StatusRow {
         result: "*".to_string(),
         termination: None,
         rate: None,
+        offence: None,
     }
 }
 
@@ -83,6 +84,7 @@ fn over(result: &str, termination: Option<&str>) -> StatusRow {
         result: result.to_string(),
         termination: termination.map(str::to_string),
         rate: None,
+        offence: None,
     }
 }
 

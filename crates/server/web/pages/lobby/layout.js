@@ -10,6 +10,7 @@ import { main } from '../../lib/dom.js';
 import { SEEK_CLOCKS, DEFAULT_SEEK_CLOCK, variantName, categoryName, SPEEDS, loadFilter, saveFilter } from './terms.js';
 import { lobby } from './connection.js';
 import { acceptChallenge, declineChallenge } from './challenges.js';
+import { showWait } from './wait.js';
 
 let rulesPromise = null;
 export function rulesList() {
@@ -53,6 +54,7 @@ export class LobbyLayout {
     const loginLink = `<a href="/account?next=/lobby" data-link>${esc(t('log_in'))}</a>`;
     main.innerHTML = `
       <h1 class="sr-only">${esc(t('lobby_title'))}</h1>
+      <p class="note play-wait" id="play-wait" role="status" hidden></p>
       <div class="lobby-layout">
         <div class="lobby-main">
           <section class="panel" aria-labelledby="seeks-heading">
@@ -136,6 +138,7 @@ export class LobbyLayout {
     this.showLive();
     this.showConnection();
     this.showNote();
+    if (me) showWait(main.querySelector('#play-wait'));
     main.querySelector('#seek-form').addEventListener('submit', (e) => { e.preventDefault(); this.createSeek(); });
     const ff = /** @type {HTMLFormElement} */ (main.querySelector('#filter-form'));
     const readFilter = () => {
