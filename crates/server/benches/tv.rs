@@ -88,7 +88,8 @@ async fn main() {
         .unwrap_or(1000);
     let dir = std::env::temp_dir().join(format!("anywoli-tv-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let server = start(&config(dir.join("games.sqlite"), crowd))
+    // Two crowds at once: the TV socket's and the game's own.
+    let server = start(&config(dir.join("games.sqlite"), 2 * crowd))
         .await
         .unwrap();
     let addr = server.addr;

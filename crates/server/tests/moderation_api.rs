@@ -195,6 +195,17 @@ store_test! {
         let bao = signup(&app, "Bao").await;
         let modo = signup(&app, "Modo").await;
         admin(&store, Act::GrantModerator, "Modo", now_ms());
+        let said = anywoli_server::store::ChatLine {
+            id: "line1".into(),
+            game: "somegame".into(),
+            room: anywoli_server::store::Room::Players,
+            author: Some("Bao".into()),
+            side: Some("north".into()),
+            text: "you fool".into(),
+            preset: None,
+            at: now_ms(),
+        };
+        store.save_chat_line(said).unwrap();
 
         let body = json!({"player": "bao", "reason": "abusive_chat", "text": "called me names"});
         let (s, v, _) = req(&app, "POST", "/api/reports", Some(&abula), Some(body.clone())).await;
@@ -225,6 +236,9 @@ store_test! {
         assert_eq!(s, StatusCode::OK, "{d}");
         assert_eq!(d["name"], "Bao");
         assert_eq!(d["reports_about"][0]["id"], id.as_str());
+        // The player's chat lines, newest first, as the report's evidence carries them too.
+        assert_eq!((d["chat"][0]["text"].as_str(), d["chat"][0]["game"].as_str()), (Some("you fool"), Some("somegame")));
+        assert_eq!(r["evidence"]["chat"][0]["text"], "you fool");
         assert!(d["games"].is_array() && d["history"].is_array());
 
         let close = format!("/api/mod/reports/{id}/close");

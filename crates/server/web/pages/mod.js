@@ -57,6 +57,19 @@ export function signalFigures(s) {
     h('span', { class: 'mod-figure', dataset: { figure: key } }, t(key), ': ', h('strong', null, value))));
 }
 
+/**
+ * A player's chat lines, newest first: when, the game and room, the words (as text, never
+ * HTML), or the preset's words in the moderator's language.
+ */
+function chatList(lines) {
+  if (!lines || !lines.length) return h('p', { class: 'note' }, t('mod_chat_none'));
+  return h('ul', { class: 'mod-chat' }, lines.map((l) => h('li', { dataset: { room: l.room } },
+    h('time', null, when(l.at)), ' · ',
+    h('a', { href: '/g/' + encodeURIComponent(l.game), 'data-link': true }, l.game), ' · ',
+    t(l.room === 'players' ? 'chat_room_players' : 'chat_room_spectators'), ': ',
+    h('q', null, l.preset ? t('chat_preset_' + l.preset) : l.text))));
+}
+
 /** The other accounts seen from a player's addresses: name, which address, last seen. */
 function sharedList(rows, open) {
   if (!rows || !rows.length) return h('p', { class: 'note' }, t('mod_shared_none'));
@@ -125,6 +138,7 @@ export class ModView {
     open.addEventListener('click', () => this.openPlayer(rep.target));
     const games = (rep.evidence && rep.evidence.games) || [];
     const shared = (rep.evidence && rep.evidence.addresses) || [];
+    const chat = (rep.evidence && rep.evidence.chat) || [];
     return h('li', { class: 'mod-report', dataset: { report: rep.id } },
       h('p', null, h('time', null, when(rep.at)), ' ', h('strong', null, rep.reporter), ' → ',
         h('strong', { class: 'mod-target' }, rep.target), ' · ', t('report_reason_' + rep.reason)),
@@ -133,6 +147,8 @@ export class ModView {
       games.length ? gameLinks(games) : null,
       h('p', { class: 'note mod-evidence-shared' }, t('mod_evidence_shared', { n: shared.length })),
       shared.length ? sharedList(shared, (n) => this.openPlayer(n)) : null,
+      h('p', { class: 'note mod-evidence-chat' }, t('mod_evidence_chat', { n: chat.length })),
+      chat.length ? chatList(chat) : null,
       h('p', null, open, ' ', close));
   }
 
@@ -195,6 +211,7 @@ export class ModView {
       h('div', { class: 'field' }, h('label', { for: 'mod-reason' }, t('mod_reason')), reason),
       h('p', { class: 'account-links' }, buttons),
       h('h4', null, t('mod_shared')), sharedList(d.shared_address, (n) => this.openPlayer(n)),
+      h('h4', null, t('mod_chat')), chatList(d.chat),
       h('h4', null, t('mod_signals')), d.signals ? signalFigures(d.signals) : null,
       this.waitPart(d, () => /** @type {HTMLInputElement} */ (reason).value),
       h('h4', null, t('mod_log')), logList(d.log)));

@@ -30,6 +30,8 @@ pub const REASON_MAX: usize = 500;
 const LISTED: usize = 200;
 /// Games a dossier lists.
 const DOSSIER_GAMES: usize = 50;
+/// The player's chat lines the dossier shows, newest first (as many as a report attaches).
+const DOSSIER_CHAT: usize = 50;
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
@@ -104,9 +106,16 @@ pub async fn dossier(
             ))
         })
         .await?;
-    let (offences, wait) = st
-        .db(move |db| Ok((db.offences(&lookup)?, db.play_wait(&lookup, now_ms())?)))
+    let (offences, wait, chat) = st
+        .db(move |db| {
+            Ok((
+                db.offences(&lookup)?,
+                db.play_wait(&lookup, now_ms())?,
+                db.chat_lines_by(&lookup, DOSSIER_CHAT)?,
+            ))
+        })
         .await?;
+    v["chat"] = json!(chat);
     v["offences"] = views::offences_json(&offences);
     v["wait"] = json!(wait.map(|w| json!({ "until": w.until, "offences": w.offences })));
     let games: Vec<SummaryView> = games.into_iter().map(SummaryView::from).collect();
