@@ -23,16 +23,24 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
 async fn call(addr: std::net::SocketAddr, path: &str, body: Value) -> Value {
-    post(addr, path, body).await.1
+    post(addr, path, body, None).await.1
 }
 
 /// A POST: the answer's head and its JSON body.
-async fn post(addr: std::net::SocketAddr, path: &str, body: Value) -> (String, Value) {
+async fn post(
+    addr: std::net::SocketAddr,
+    path: &str,
+    body: Value,
+    session: Option<&Session>,
+) -> (String, Value) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
     let body = body.to_string();
+    let cookie = session.map_or(String::new(), |s| {
+        format!("Cookie: {}\r\nX-CSRF-Token: {}\r\n", s.cookie, s.csrf)
+    });
     let req = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\n{cookie}Connection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
     s.write_all(req.as_bytes()).await.unwrap();
@@ -72,8 +80,11 @@ fn config(db: std::path::PathBuf, crowd: usize) -> Config {
     c
 }
 
-/// Milliseconds at the fraction `q` of sorted `v`.
+/// Milliseconds at the fraction `q` of sorted `v` (NaN for none).
 fn at(v: &[f64], q: f64) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
     v[((v.len() - 1) as f64 * q).round() as usize]
 }
 
@@ -117,7 +128,7 @@ async fn main() {
 
     let legal: Vec<String> = serde_json::from_value(g["game"]["legal"].clone()).unwrap();
     tv_crowd(addr, &id, [south, north], legal, crowd).await;
-    chat_crowd(addr, &id, crowd).await;
+    chat_crowd(addr, crowd).await;
     server.stop().await;
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -233,24 +244,52 @@ async fn tv_crowd(
     }
 }
 
-/// Part 3: the game's own sockets' crowd, and 5 lines said in the spectators' room.
-async fn chat_crowd(addr: std::net::SocketAddr, id: &str, crowd: usize) {
-    let (head, _) = post(
-        addr,
-        "/api/account/signup",
-        json!({"name": "Speaker", "password": "correct horse battery"}),
-    )
-    .await;
+/// A logged-in account's cookie (`anywoli_session=…`) and CSRF token.
+struct Session {
+    cookie: String,
+    csrf: String,
+}
+
+/// Signs `name` up.
+async fn signup(addr: std::net::SocketAddr, name: &str) -> Session {
+    let body = json!({"name": name, "password": "correct horse battery"});
+    let (head, v) = post(addr, "/api/account/signup", body, None).await;
     let cookie = head
         .lines()
         .find_map(|l| l.strip_prefix("set-cookie: "))
         .and_then(|v| v.split(';').next())
         .expect("a session cookie")
         .to_string();
+    let csrf = v["account"]["csrf"]
+        .as_str()
+        .expect("a CSRF token")
+        .to_string();
+    Session { cookie, csrf }
+}
+
+/// Part 3: a public game between two accounts (with an anonymous player seated, anonymous
+/// watchers read the spectators' room only once the game is over: any of them could be that
+/// player), its own sockets' crowd, and 5 lines said in the spectators' room.
+async fn chat_crowd(addr: std::net::SocketAddr, crowd: usize) {
+    let (south, north) = (signup(addr, "South").await, signup(addr, "North").await);
+    let body = json!({"mode": "friend", "clock": "10+5"});
+    let g = post(addr, "/api/games", body, Some(&south)).await.1;
+    let id = g["game"]["id"].as_str().unwrap().to_string();
+    let join = json!({"invite": g["invite"]});
+    post(addr, &format!("/api/games/{id}/join"), join, Some(&north)).await;
+    let public = json!({"secret": g["secret"], "public": true});
+    post(
+        addr,
+        &format!("/api/games/{id}/public"),
+        public,
+        Some(&south),
+    )
+    .await;
+    let speaker = signup(addr, "Speaker").await;
     let url = format!("ws://{addr}/api/games/{id}/events");
     let sockets = open_crowd(&url, crowd, None, |t| t.contains("\"type\":\"state\"")).await;
     let mut rx = listen(sockets, |t| t.contains("\"type\":\"chat\""));
-    let mut speaker = connect(&url, Some(&cookie)).await;
+    let mut speaker = connect(&url, Some(&speaker.cookie)).await;
     for n in 1..=5 {
         let line = json!({"type": "chat", "room": "spectators", "text": format!("line {n}")});
         let sent = Instant::now();
@@ -258,6 +297,17 @@ async fn chat_crowd(addr: std::net::SocketAddr, id: &str, crowd: usize) {
             .send(Message::Text(line.to_string().into()))
             .await
             .unwrap();
+        // The speaker hears its own line (or why it was refused).
+        loop {
+            match speaker.next().await {
+                Some(Ok(Message::Text(t))) if t.contains("\"type\":\"chat\"") => break,
+                Some(Ok(Message::Text(t))) if t.contains("\"type\":\"error\"") => {
+                    panic!("the line was refused: {t}")
+                }
+                Some(Ok(_)) => {}
+                other => panic!("the speaker's socket ended: {other:?}"),
+            }
+        }
         delays(&format!("chat line {n}"), &mut rx, sent, crowd).await;
         // Within the chat's rate: five lines in 10 s.
         tokio::time::sleep(Duration::from_millis(500)).await;
