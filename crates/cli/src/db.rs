@@ -146,6 +146,7 @@ fn migrate(args: &MigrateArgs) -> CmdResult {
     let progress = target.import_lesson_progress(source.lesson_progress_dump()?)?;
     let follows = target.import_follows(source.follows_dump()?)?;
     let community = target.import_community(source.community_dump()?)?;
+    let moderation = target.import_moderation(source.moderation_dump()?)?;
     let skipped = match skipped + accounts_skipped + puzzles_skipped {
         0 => String::new(),
         n => format!(", skipped {n} already there"),
@@ -166,6 +167,10 @@ fn migrate(args: &MigrateArgs) -> CmdResult {
     writeln!(
         std::io::stderr().lock(),
         "copied {community} chat lines, blocks and mutes"
+    )?;
+    writeln!(
+        std::io::stderr().lock(),
+        "copied {moderation} rows of moderation: moderators and closed accounts, the log, reports, marks, refunds, offences"
     )?;
     Ok(())
 }

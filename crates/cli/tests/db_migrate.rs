@@ -139,6 +139,35 @@ fn make_games(db: &Path) -> Vec<String> {
     store
         .mute("Abula", 1_700_000_900_000, "Mod", "test")
         .unwrap();
+    // The moderators' tables: a role, a warning, a mark, an offence (issue 38).
+    use anywoli_server::store::{Act, MarkKind, Moderate, OffenceKind, OffenceRow, ADMIN_CLI};
+    for (act, at) in [
+        (Act::GrantModerator, 1_700_000_910_000),
+        (Act::Warn, 1_700_000_920_000),
+        (
+            Act::Mark {
+                kind: MarkKind::Booster,
+            },
+            1_700_000_930_000,
+        ),
+    ] {
+        let m = Moderate {
+            act,
+            moderator: ADMIN_CLI.into(),
+            target: "Abula".into(),
+            reason: "test".into(),
+            detail: serde_json::json!({}),
+            at,
+        };
+        assert!(store.moderate(m).unwrap());
+    }
+    let offence = OffenceRow {
+        game: ids[0].clone(),
+        account: "Abula".into(),
+        kind: OffenceKind::Left,
+        at: 1_700_000_940_000,
+    };
+    assert!(store.record_offence(offence).unwrap());
     ids
 }
 
@@ -188,6 +217,12 @@ fn assert_same(a: &str, b: &str, ids: &[String]) {
     let community = a.community_dump().unwrap();
     assert_eq!((community.lines.len(), community.mutes.len()), (1, 1));
     assert_eq!(community, b.community_dump().unwrap());
+    // One standing row, three log lines, one mark, one offence.
+    let moderation = a.moderation_dump().unwrap();
+    assert_eq!(moderation.rows(), 6);
+    assert_eq!(moderation, b.moderation_dump().unwrap());
+    assert!(b.standing("Abula").unwrap().moderator);
+    assert_eq!(b.marks("Abula").unwrap().len(), 1);
     let accounts = a.accounts_after("", 1000).unwrap();
     assert_eq!(accounts, b.accounts_after("", 1000).unwrap());
     for account in &accounts {

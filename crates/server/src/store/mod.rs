@@ -61,7 +61,9 @@ pub use moderation::{
     Act, Filed, LogRow, Moderate, ReportReason, ReportRow, ReportsOf, Standing, ADMIN_CLI,
     REPORTS_PER_WINDOW, REPORT_TEXT_MAX, REPORT_WINDOW_MS, RESET_MS,
 };
-pub use moderation::{MarkKind, MarkRow, REFUND_GAMES_MAX, REFUND_PREFIX, REFUND_WINDOW_MS};
+pub use moderation::{
+    MarkKind, MarkRow, ModerationDump, REFUND_GAMES_MAX, REFUND_PREFIX, REFUND_WINDOW_MS,
+};
 pub use offences::{
     wait_from, OffenceKind, OffenceRow, PlayWait, OFFENCES_READ, OFFENCE_WINDOW_MS, WAIT_LADDER_MS,
 };

@@ -4,12 +4,14 @@
 //! append-only moderation log (`log.rs`). Every moderator's action is one [`Moderate`]
 //! change: the action and its log line commit together or not at all.
 
+mod copy;
 mod log;
 mod marks;
 mod reports;
 mod resets;
 mod standing;
 
+pub use copy::ModerationDump;
 pub(super) use log::last_act;
 pub use log::{LogRow, ADMIN_CLI};
 pub(super) use marks::MARK_TABLES;
