@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anywoli_core::{Position, Rules};
-use anywoli_server::{start, Config, RateLimits, Store, Think};
+use anywoli_server::{start, Config, Store, Think};
 use serde_json::{json, Value};
 
 /// One keep-alive HTTP/1.1 connection.
@@ -76,12 +76,7 @@ fn config(db: PathBuf, movetime: Duration) -> Config {
             movetime,
             hash_mib: 16,
         },
-        rates: RateLimits {
-            games_per_minute: 0,
-            hints_per_minute: 0,
-            imports_per_minute: 0,
-            logins_per_minute: 0,
-        },
+        rates: common::no_rates(),
         ..Config::default()
     }
 }

@@ -8,13 +8,15 @@
 //! `cargo bench -p anywoli-server --bench throughput` (`ANYWOLI_BENCH_CLIENTS=1,8,64` and
 //! `ANYWOLI_BENCH_SECONDS=5` by default).
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
-use anywoli_server::{start, Config, Limits, RateLimits, Think};
+use anywoli_server::{start, Config, Limits, Think};
 use serde_json::{json, Value};
 
 /// One keep-alive HTTP/1.1 connection.
@@ -144,12 +146,7 @@ fn main() {
                     max_connections_per_client: 0,
                     ..Limits::default()
                 },
-                rates: RateLimits {
-                    games_per_minute: 0,
-                    hints_per_minute: 0,
-                    imports_per_minute: 0,
-                    logins_per_minute: 0,
-                },
+                rates: common::no_rates(),
                 ..Config::default()
             }))
             .unwrap();

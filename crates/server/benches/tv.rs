@@ -17,7 +17,7 @@ use common::rss_kib;
 
 use std::time::{Duration, Instant};
 
-use anywoli_server::{start, Config, Limits, RateLimits, Think};
+use anywoli_server::{start, Config, Limits, Think};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
@@ -67,12 +67,7 @@ fn config(db: std::path::PathBuf, crowd: usize) -> Config {
             max_connections_per_client: crowd + 100,
             ..Limits::default()
         },
-        rates: RateLimits {
-            games_per_minute: 0,
-            hints_per_minute: 0,
-            imports_per_minute: 0,
-            logins_per_minute: 0,
-        },
+        rates: common::no_rates(),
         ..Config::default()
     };
     c.sockets.max_sockets = crowd + 100;
