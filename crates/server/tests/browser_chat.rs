@@ -7,6 +7,7 @@ use crate::browser_players::{account_forms, challenge_accepted, sign_up, to_lobb
 use crate::support;
 
 use fantoccini::Client;
+use serde_json::json;
 use support::*;
 
 /// Says `text` in the chat panel of `c`'s game page.
@@ -104,12 +105,33 @@ async fn chat_and_blocks_in_real_browsers() {
     )
     .await;
 
-    // Bwana blocks Abula on Abula's profile page.
+    // Bwana blocks Abula on Abula's profile page, which this time learns who is logged in only
+    // after it has drawn the profile (as on a slow network): the buttons appear then.
+    let late = cdp(
+        &driver,
+        &b,
+        "Page.addScriptToEvaluateOnNewDocument",
+        json!({"source": "const f = window.fetch; window.fetch = (u, o) => String(u).endsWith('/api/account') ? new Promise((r) => setTimeout(r, 2000)).then(() => f(u, o)) : f(u, o);"}),
+    )
+    .await;
     b.goto(&format!("{base}/@/Abula")).await.unwrap();
+    wait_for(
+        &b,
+        "document.querySelector('.profile-head h1') && !document.querySelector('#block-area')",
+        "the profile, drawn before the session is known",
+    )
+    .await;
     wait_for(
         &b,
         "document.querySelector('#block-toggle')",
         "the block button",
+    )
+    .await;
+    cdp(
+        &driver,
+        &b,
+        "Page.removeScriptToEvaluateOnNewDocument",
+        json!({"identifier": late["identifier"]}),
     )
     .await;
     click(&b, "#block-toggle").await;

@@ -6,7 +6,7 @@ import { api } from './api.js';
 import { t, tn, currentLang } from './i18n.js';
 import { renderReport } from './pages/report.js';
 import { clockName } from './clock.js';
-import { account, post, ratingText, samePlayer } from './account.js';
+import { account, onAccount, post, ratingText, samePlayer } from './account.js';
 import { h, fill } from './lib/h.js';
 import { playerNode } from './lib/names.js';
 import { followButton } from './pages/community/follow.js';
@@ -138,6 +138,12 @@ export class ProfileView {
       rated: ['true', 'false'].includes(q.get('rated')) ? q.get('rated') : '',
     };
     ui.setBody({ view: 'profile' });
+    // The session may be known only after the profile: a logged-in visitor's buttons
+    // (challenge, follow, block, report) then appear when it is, not never.
+    this.unlisten = onAccount(() => {
+      this.blocked = undefined;
+      this.render();
+    });
     this.render();
     this.load();
     this.onResize = () => {
@@ -148,6 +154,7 @@ export class ProfileView {
   }
 
   destroy() {
+    this.unlisten();
     window.removeEventListener('resize', this.onResize);
     clearTimeout(this.resizeTimer);
   }
