@@ -2,12 +2,9 @@
 // computer played to its end (with a reload in the middle and a move by keyboard), a game
 // between two browsers, and the language switch.
 //
-// Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them). Without
-// chromedriver the test says so loudly and passes, unless `CI` is set: CI must run it.
+// Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them): it is
+// `#[ignore]`d for them, and fails saying what to install where they are missing.
 // `ANYWOLI_SCREENSHOTS=DIR` also saves the screenshots of docs/ into DIR.
-//
-// (Plain comments: `browser_postgres.rs` includes this file. The server's database comes from
-// `fresh_db`: a SQLite file here, from `support`; a PostgreSQL schema there.)
 
 use crate::support;
 

@@ -3,9 +3,6 @@
 // the lottery's draw shown from the first move, long move lists, mistyped links, the status
 // while a move is sown, take-back only when there is something to take back, the puzzle by
 // keyboard, and phone layouts in long languages.
-//
-// (Plain comments: `browser_fair_postgres.rs` includes this file. The server's database comes
-// from `fresh_db`: a SQLite file here, from `support`; a PostgreSQL schema there.)
 
 use crate::support;
 

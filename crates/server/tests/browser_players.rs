@@ -9,9 +9,6 @@
 // The server's time is moved forward for the flag and the claim delay
 // (`anywoli_server::dates::shift_for_tests`) instead of waiting a minute and 40 s: it shifts for
 // the whole test binary, so everything is one test, run alone.
-//
-// (Plain comments: `browser_players_postgres.rs` includes this file. The server's database
-// comes from `fresh_db`: a SQLite file here, from `support`; a PostgreSQL schema there.)
 
 use crate::support;
 

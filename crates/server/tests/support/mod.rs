@@ -103,9 +103,9 @@ pub fn sqlite_db(name: &str) -> PathBuf {
     scratch(&format!("server-{name}")).join("games.sqlite")
 }
 
-/// The database of a test's server: a new SQLite file here, always. A module that runs the
-/// same tests against PostgreSQL (`browser_postgres.rs` and the like, which `include!` the
-/// SQLite one) defines a `fresh_db` of its own, which shadows this glob-imported one.
+/// The database of a browser test's server: a new SQLite file. The page never sees which store
+/// the server uses; the HTTP tests run on both (`it.rs`), and `browser_instances.rs` runs the
+/// page on PostgreSQL, where two instances share it.
 pub fn fresh_db(name: &str) -> PathBuf {
     sqlite_db(name)
 }
