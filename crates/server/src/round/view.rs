@@ -333,17 +333,16 @@ pub fn event_message(event: &Event, g: &Game) -> String {
 }
 
 /// The messages that bring a watcher from `old` to `new`, a later revision of the game read
-/// from the store (another server instance changed it): a `move` event for each move when
-/// moves are all that was added, so that the page animates them; the whole state otherwise.
+/// from the store (another server instance changed it): a `move` event for each move added, so
+/// that the page sows them, then the whole state if anything else changed too (a player who
+/// reloaded the page left and came back meanwhile); the whole state alone when no move was
+/// added or the moves do not follow on (a take-back).
 pub fn catch_up(old: &Game, new: &Game) -> Vec<String> {
     let added = new.moves.len().saturating_sub(old.moves.len());
-    let only_moves = added > 0
-        && new.moves.starts_with(&old.moves)
-        && new.revision - old.revision == added as i64;
-    if only_moves {
+    if added > 0 && new.moves.starts_with(&old.moves) {
         let mut g = old.clone();
         g.thinking = false;
-        let mut out = Vec::with_capacity(added);
+        let mut out = Vec::with_capacity(added + 1);
         for &mv in &new.moves[old.moves.len()..] {
             let Ok(trace) = g.pos.trace(mv) else { break };
             let event = g.apply(&Change::Move {
@@ -355,13 +354,93 @@ pub fn catch_up(old: &Game, new: &Game) -> Vec<String> {
             g.clock = new.clock;
             out.push(event_message(&event, &g));
         }
-        if g.moves == new.moves
-            && g.status == new.status
-            && g.rematch == new.rematch
-            && g.secrets() == new.secrets()
-        {
+        if g.moves == new.moves {
+            let nothing_else = new.revision - old.revision == added as i64
+                && g.status == new.status
+                && g.rematch == new.rematch
+                && g.secrets() == new.secrets();
+            if !nothing_else {
+                out.push(event_message(&Event::State, new));
+            }
             return out;
         }
     }
     vec![event_message(&Event::State, new)]
+}
+
+#[cfg(test)]
+mod tests {
+    use anywoli_core::Side;
+    use serde_json::Value;
+
+    use super::catch_up;
+    use crate::round::change::Change;
+    use crate::round::game::{Game, Mode, Player};
+    use crate::round::rules::tests::game;
+
+    fn moved(mut g: Game, mv: &str) -> Game {
+        let trace = g.pos.trace(mv.parse().unwrap()).unwrap();
+        g.apply(&Change::Move {
+            trace,
+            at: 2_000,
+            lag_ms: 0,
+        });
+        g
+    }
+
+    fn kinds(messages: &[String]) -> Vec<(String, u64)> {
+        messages
+            .iter()
+            .map(|m| {
+                let v: Value = serde_json::from_str(m).unwrap();
+                let kind = v["type"].as_str().unwrap().to_string();
+                (kind, v["game"]["version"].as_u64().unwrap())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn moves_alone_come_as_moves() {
+        let old = game(Mode::Friend, [Player::Human; 2], None);
+        let new = moved(moved(old.clone(), "e"), "E");
+        let got = kinds(&catch_up(&old, &new));
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert!(got.iter().all(|(k, _)| k == "move"), "{got:?}");
+        assert_eq!(got[1].1, new.version());
+    }
+
+    #[test]
+    fn a_move_after_a_reload_is_sown_then_the_state_follows() {
+        // South reloads (gone, then back), then plays: the watcher on another instance sees
+        // the three changes at once.
+        let old = game(Mode::Friend, [Player::Human; 2], None);
+        let mut new = old.clone();
+        new.apply(&Change::Presence {
+            side: Side::South,
+            away: Some(1_500),
+        });
+        new.apply(&Change::Presence {
+            side: Side::South,
+            away: None,
+        });
+        let new = moved(new, "e");
+        let got = kinds(&catch_up(&old, &new));
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got[0].0, "move");
+        assert_eq!(got[1], ("state".to_string(), new.version()));
+        assert!(
+            got[0].1 < got[1].1,
+            "the state is newer than the move: {got:?}"
+        );
+    }
+
+    #[test]
+    fn a_take_back_comes_as_the_state() {
+        let old = moved(game(Mode::Friend, [Player::Human; 2], None), "e");
+        let mut new = old.clone();
+        new.apply(&Change::TakeBack { keep: 0, at: 3_000 });
+        let new = moved(new, "f");
+        let got = kinds(&catch_up(&old, &new));
+        assert_eq!(got, vec![("state".to_string(), new.version())]);
+    }
 }
