@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::common::usize_in;
 use crate::{
     admin, analyse, backup, bench, book, compose, db, loadtest, matches, play, position, review,
-    serve, tablebase, trace,
+    serve, tablebase, tournament, trace,
 };
 
 #[derive(Parser)]
@@ -91,6 +91,12 @@ pub enum Command {
     Loadtest(loadtest::LoadtestArgs),
     /// Play the engine in the terminal: type move letters, undo, hint or quit.
     Play(play::PlayArgs),
+    /// Tournaments: `tournament pair` pairs a Swiss round, an arena wave or a round robin from
+    /// JSON on standard input (docs/tournaments.md).
+    Tournament {
+        #[command(subcommand)]
+        command: tournament::TournamentCommand,
+    },
 }
 
 /// What `anywoli match` takes (`matches::Options` once resolved).

@@ -20,6 +20,7 @@ mod position;
 mod review;
 mod serve;
 mod tablebase;
+mod tournament;
 mod trace;
 
 use std::process::ExitCode;
@@ -71,6 +72,7 @@ fn run(command: Command) -> CmdResult {
         Command::Analyse(args) => analyse::run(&args),
         Command::Match(args) => matches::run(&args.options()),
         Command::Play(args) => play::run(&args),
+        Command::Tournament { command } => tournament::run(&command),
     }
 }
 

@@ -19,3 +19,4 @@ mod reset_password;
 mod rules_doc;
 mod serve;
 mod tablebase;
+mod tournament;

@@ -9,7 +9,7 @@ use anywoli_engine::arena::{openings, play_game};
 use anywoli_engine::core::{Move, Position, Rules, Side};
 use anywoli_engine::review::{review, MoveReview, Review};
 use anywoli_engine::signals::{signals, stood_lost, GameFacts, Signals, MIN_MOVES};
-use anywoli_engine::{Engine, LevelPlayer, Limits};
+use anywoli_engine::{level_spec, Engine, LevelPlayer, LevelSpec, Limits};
 
 /// The depth the site's reviews use is the caller's; this one keeps the test quick.
 const REVIEW_DEPTH: u32 = 5;
@@ -27,6 +27,24 @@ fn reviewed(start: Position, moves: &[Move]) -> Review {
     .unwrap()
 }
 
+/// Level 10's search to a fixed depth: the same moves however busy the machine is. Level 10 on
+/// a 5 ms budget played weaker moves when CI's release build took CPU time, and once ranked
+/// below a level-3 player. The other levels search to fixed depths already.
+const STEADY_DEPTH: u32 = 9;
+
+/// The player of `level`, steady: the same moves on any machine at any load.
+fn steady(level: u8, seed: u64) -> LevelPlayer {
+    if level == 10 {
+        let spec = LevelSpec {
+            depth: Some(STEADY_DEPTH),
+            ..level_spec(10).unwrap()
+        };
+        LevelPlayer::with_spec(spec, seed, 1, 1)
+    } else {
+        LevelPlayer::new(level, seed, 1, 1).unwrap()
+    }
+}
+
 /// A game from an opening of `opening`, `player` (a level) on `side` against `opponent`; the
 /// player's signals' facts with its review.
 fn game(player: u8, opponent: u8, side: Side, opening: &[Move], seed: u64) -> (Review, f64) {
@@ -34,8 +52,8 @@ fn game(player: u8, opponent: u8, side: Side, opening: &[Move], seed: u64) -> (R
     for &mv in opening {
         start.play(mv).unwrap();
     }
-    let mut me = LevelPlayer::new(player, seed, 1, 1).unwrap();
-    let mut them = LevelPlayer::new(opponent, seed + 1000, 1, 1).unwrap();
+    let mut me = steady(player, seed);
+    let mut them = steady(opponent, seed + 1000);
     let think = Duration::from_millis(5);
     let g = match side {
         Side::South => play_game([&mut me, &mut them], start, think),

@@ -10,7 +10,7 @@ use std::time::Duration;
 use anywoli_engine::arena::{openings, play_game};
 use anywoli_engine::core::{BySide, Move, Outcome, Position, Rules, Side};
 use anywoli_engine::review::review;
-use anywoli_engine::{Engine, LevelPlayer, Limits};
+use anywoli_engine::{level_spec, Engine, LevelPlayer, LevelSpec, Limits};
 use anywoli_server::account::session::{new_session, token_of};
 use anywoli_server::dates::now_ms;
 use anywoli_server::round::clock::TimeControl;
@@ -155,6 +155,21 @@ fn save_review_of(store: &Store, id: &str, start: Position, moves: &[Move]) {
     store.save_review(row).unwrap();
 }
 
+/// The player of `level`, the same moves at any load: level 10's search to depth 9 rather than
+/// for 5 ms, which played weaker moves when CI's release build took CPU time (the other levels
+/// search to fixed depths already).
+fn steady(level: u8, seed: u64) -> LevelPlayer {
+    if level == 10 {
+        let spec = LevelSpec {
+            depth: Some(9),
+            ..level_spec(10).unwrap()
+        };
+        LevelPlayer::with_spec(spec, seed, 1, 1)
+    } else {
+        LevelPlayer::new(level, seed, 1, 1).unwrap()
+    }
+}
+
 /// Plays a game of `levels` (South, North) from an opening, stores it and its review.
 fn played_and_reviewed(
     store: &Store,
@@ -168,8 +183,8 @@ fn played_and_reviewed(
     for &mv in opening {
         start.play(mv).unwrap();
     }
-    let mut south = LevelPlayer::new(levels[0], seed, 1, 1).unwrap();
-    let mut north = LevelPlayer::new(levels[1], seed + 1000, 1, 1).unwrap();
+    let mut south = steady(levels[0], seed);
+    let mut north = steady(levels[1], seed + 1000);
     let g = play_game([&mut south, &mut north], start, Duration::from_millis(5));
     store_game(store, id, names, g.start, &g.moves, g.south_score());
     save_review_of(store, id, g.start, &g.moves);

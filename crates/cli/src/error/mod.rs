@@ -113,6 +113,15 @@ pub enum Failure {
     /// The review as JSON.
     #[error("{0}")]
     ReviewJson(serde_json::Error),
+    /// `tournament pair`: the JSON on standard input is not the state it reads.
+    #[error("the input is not a {system} round's state: {error}")]
+    TournamentInput {
+        system: &'static str,
+        error: serde_json::Error,
+    },
+    /// `tournament pair`: a state that cannot be paired.
+    #[error(transparent)]
+    Pairing(#[from] anywoli_tournament::PairError),
     /// A failure told in words, by the commands whose errors have no type of their own yet.
     #[error("{0}")]
     Says(String),

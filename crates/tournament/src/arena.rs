@@ -1,0 +1,232 @@
+//! An arena's pairing wave: whoever waits now is paired, near in the standings.
+//!
+//! Hard rules: no immediate rematch (a player's last opponent), and no third game in a row on
+//! the same side. Within them the wave pairs as many players as it can, so that nobody who
+//! has waited [`MAX_WAIT_MS`] or more is left while a partner they may play is also left
+//! (whoever can be paired is); then it leaves out bots before humans and the most recent
+//! arrivals before those who waited longer; then it makes the pairs as close as it can in rank
+//! and rating, each player on the side they are due.
+
+use std::collections::HashSet;
+
+use anywoli_core::Side;
+use serde::{Deserialize, Serialize};
+
+use crate::matching::{min_cost_pairs, Scale};
+use crate::{PairError, Sides};
+
+/// A wait after which a player is never left unpaired while a partner they may play waits.
+pub const MAX_WAIT_MS: i64 = 5_000;
+
+/// The most players one wave pairs.
+pub const MAX_PLAYERS: usize = 2_000;
+
+/// A waiting player, as `anywoli tournament pair --system arena` reads them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Player {
+    /// The player's id (an account name).
+    pub id: String,
+    /// When they began to wait, in ms on the same clock as [`Wave::now`].
+    pub waiting_since: i64,
+    /// Place in the standings (1 = the leader).
+    pub rank: u32,
+    /// The opponent of their last game, if any.
+    #[serde(default)]
+    pub last_opponent: Option<String>,
+    /// Rating.
+    #[serde(default)]
+    pub rating: i32,
+    /// Sides of their games so far in this arena.
+    #[serde(default)]
+    pub sides: Sides,
+    /// A bot account: paired after humans when both wait.
+    #[serde(default)]
+    pub bot: bool,
+}
+
+/// The players waiting at `now`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Wave {
+    /// The time of the wave, in ms.
+    pub now: i64,
+    /// Everyone waiting for a game.
+    pub players: Vec<Player>,
+}
+
+/// The games a wave starts: South's id, then North's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pairs {
+    /// Each game: the South player's id, then the North player's.
+    pub pairs: Vec<(String, String)>,
+}
+
+/// The side `a` takes against `b`, if the side rule lets them meet: whoever is due a side
+/// gets it; the higher-ranked decides a tie.
+pub fn orient(a: &Player, b: &Player) -> Option<Side> {
+    let fits = |a_side: Side| {
+        !a.sides.twice_in_a_row(a_side) && !b.sides.twice_in_a_row(a_side.opponent())
+    };
+    let (first, second) = if a.rank <= b.rank { (a, b) } else { (b, a) };
+    let wanted = match (first.sides.due(), second.sides.due()) {
+        (Some(s), _) => {
+            if std::ptr::eq(first, a) {
+                s
+            } else {
+                s.opponent()
+            }
+        }
+        (None, Some(s)) => {
+            if std::ptr::eq(second, a) {
+                s
+            } else {
+                s.opponent()
+            }
+        }
+        (None, None) => Side::South,
+    };
+    [wanted, wanted.opponent()].into_iter().find(|&s| fits(s))
+}
+
+/// Whether `a` and `b` may meet now.
+pub fn may_meet(a: &Player, b: &Player) -> bool {
+    a.last_opponent.as_deref() != Some(b.id.as_str())
+        && b.last_opponent.as_deref() != Some(a.id.as_str())
+        && orient(a, b).is_some()
+}
+
+fn check(wave: &Wave) -> Result<(), PairError> {
+    if wave.players.len() > MAX_PLAYERS {
+        return Err(PairError::TooMany {
+            count: wave.players.len(),
+            max: MAX_PLAYERS,
+        });
+    }
+    let mut seen = HashSet::new();
+    for p in &wave.players {
+        if p.id.is_empty() {
+            return Err(PairError::EmptyId);
+        }
+        if !seen.insert(p.id.as_str()) {
+            return Err(PairError::DuplicateId { id: p.id.clone() });
+        }
+    }
+    Ok(())
+}
+
+/// The pairs a wave makes now.
+pub fn pair(wave: &Wave) -> Result<Pairs, PairError> {
+    check(wave)?;
+    let players = &wave.players;
+    let real = players.len();
+    // An odd player out is matched to nobody: a vertex of its own.
+    let n = real + real % 2;
+    // Seconds waited, capped: beyond ten minutes everyone is equally overdue.
+    let waited = |p: &Player| ((wave.now - p.waiting_since).clamp(0, 600_000) / 1_000) as i128;
+    let ranks = players
+        .iter()
+        .map(|p| i128::from(p.rank))
+        .max()
+        .unwrap_or(0);
+    let ratings = players
+        .iter()
+        .map(|p| i128::from(p.rating))
+        .max()
+        .unwrap_or(0)
+        - players
+            .iter()
+            .map(|p| i128::from(p.rating))
+            .min()
+            .unwrap_or(0);
+    // Criteria: pairs not made; humans left out; seconds waited by those left out; the rank
+    // gap; the rating gap; sides not as due.
+    let scale = Scale::new(&[1, 2, 1_200, ranks, ratings, 2], n / 2).ok_or(PairError::TooMany {
+        count: real,
+        max: MAX_PLAYERS,
+    })?;
+    let left = |p: &Player| (i128::from(!p.bot), waited(p));
+    let cost = |i: usize, j: usize| {
+        if j >= real {
+            let (humans, secs) = left(&players[i]);
+            return scale.cost(&[1, humans, secs, 0, 0, 0]);
+        }
+        let (a, b) = (&players[i], &players[j]);
+        if !may_meet(a, b) {
+            let ((ha, sa), (hb, sb)) = (left(a), left(b));
+            return scale.cost(&[1, ha + hb, sa + sb, 0, 0, 0]);
+        }
+        let side = orient(a, b).unwrap_or(Side::South);
+        let unmet = i128::from(a.sides.due().is_some_and(|d| d != side))
+            + i128::from(b.sides.due().is_some_and(|d| d != side.opponent()));
+        scale.cost(&[
+            0,
+            0,
+            0,
+            (i128::from(a.rank) - i128::from(b.rank)).abs(),
+            (i128::from(a.rating) - i128::from(b.rating)).abs(),
+            unmet,
+        ])
+    };
+    let pairs = min_cost_pairs(n, cost)
+        .into_iter()
+        .filter(|&(i, j)| j < real && may_meet(&players[i], &players[j]))
+        .map(|(i, j)| {
+            let (a, b) = (&players[i], &players[j]);
+            match orient(a, b) {
+                Some(Side::North) => (b.id.clone(), a.id.clone()),
+                _ => (a.id.clone(), b.id.clone()),
+            }
+        })
+        .collect();
+    Ok(Pairs { pairs })
+}
+
+/// Points for a finished arena game, lichess's way: win 2, draw 1, loss 0; on a streak (the
+/// two games before were both won) a win scores 4 and a draw 2; a berserked win that reached
+/// `min_plies` earns one more; a draw in fewer than `min_draw_plies` scores nothing.
+pub fn points(
+    result: Outcome,
+    on_streak: bool,
+    berserk: bool,
+    plies: u32,
+    rules: ScoringRules,
+) -> u32 {
+    let base = match result {
+        Outcome::Win => 2,
+        Outcome::Draw if plies < rules.min_draw_plies => 0,
+        Outcome::Draw => 1,
+        Outcome::Loss => 0,
+    };
+    let doubled = if on_streak { base * 2 } else { base };
+    let bonus = u32::from(berserk && result == Outcome::Win && plies >= rules.min_berserk_plies);
+    doubled + bonus
+}
+
+/// A game's result for one player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// The player won.
+    Win,
+    /// A draw.
+    Draw,
+    /// The player lost.
+    Loss,
+}
+
+/// The ply thresholds of arena scoring (docs/tournaments.md says how they were chosen).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScoringRules {
+    /// A berserked win earns its extra point only from this many plies.
+    pub min_berserk_plies: u32,
+    /// A draw scores only from this many plies.
+    pub min_draw_plies: u32,
+}
+
+/// Whether the next game is on a streak: the last two games were both wins (after a game that
+/// is not a win, the streak starts again).
+pub fn on_streak(results: &[Outcome]) -> bool {
+    results.len() >= 2
+        && results[results.len() - 2..]
+            .iter()
+            .all(|&r| r == Outcome::Win)
+}

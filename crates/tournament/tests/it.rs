@@ -1,0 +1,6 @@
+//! The pairings' tests, one module per format, in one test binary.
+
+mod arena;
+mod robin;
+mod sides;
+mod swiss;
