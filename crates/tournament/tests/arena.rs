@@ -158,6 +158,12 @@ fn scoring_follows_streaks_berserk_and_short_draws() {
     assert_eq!(points(Loss, false, true, 40, rules), 0);
     assert_eq!(points(Draw, false, false, 19, rules), 0);
     assert_eq!(points(Draw, true, false, 20, rules), 2);
+    // Anywoli's own thresholds: a 25-ply draw is an agreement, a 20-ply berserked win counts.
+    let anywoli = ScoringRules::ANYWOLI;
+    assert_eq!(points(Draw, false, false, 25, anywoli), 0);
+    assert_eq!(points(Draw, false, false, 40, anywoli), 1);
+    assert_eq!(points(Win, false, true, 20, anywoli), 3);
+    assert_eq!(points(Win, false, true, 19, anywoli), 2);
 }
 
 fn arb_player(i: usize) -> impl Strategy<Value = Player> {

@@ -308,7 +308,7 @@ fn bad_input_is_refused_with_the_player_named() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
 
     /// Small tournaments: the pairing is as good as the best of every possible one, criterion
     /// by criterion, and the bye goes where the rule says.
@@ -348,7 +348,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
 
     /// Large tournaments: everyone paired once or the bye, and no rematch: with at least
     /// 2 × rounds + 2 players to pair, a pairing without one exists (Dirac's theorem on the
