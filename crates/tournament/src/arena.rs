@@ -7,11 +7,10 @@
 //! arrivals before those who waited longer; then it makes the pairs as close as it can in rank
 //! and rating, each player on the side they are due.
 
-use std::collections::HashSet;
-
 use anywoli_core::Side;
 use serde::{Deserialize, Serialize};
 
+use crate::error::checked_ids;
 use crate::matching::{min_cost_pairs, Scale};
 use crate::{PairError, Sides};
 
@@ -95,22 +94,7 @@ pub fn may_meet(a: &Player, b: &Player) -> bool {
 }
 
 fn check(wave: &Wave) -> Result<(), PairError> {
-    if wave.players.len() > MAX_PLAYERS {
-        return Err(PairError::TooMany {
-            count: wave.players.len(),
-            max: MAX_PLAYERS,
-        });
-    }
-    let mut seen = HashSet::new();
-    for p in &wave.players {
-        if p.id.is_empty() {
-            return Err(PairError::EmptyId);
-        }
-        if !seen.insert(p.id.as_str()) {
-            return Err(PairError::DuplicateId { id: p.id.clone() });
-        }
-    }
-    Ok(())
+    checked_ids(wave.players.iter().map(|p| p.id.as_str()), MAX_PLAYERS).map(|_| ())
 }
 
 /// The pairs a wave makes now.

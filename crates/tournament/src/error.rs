@@ -1,5 +1,7 @@
 //! Why a pairing cannot be made from what was given.
 
+use std::collections::HashSet;
+
 /// A tournament's state that cannot be paired, naming the player or field at fault.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PairError {
@@ -38,4 +40,27 @@ pub enum PairError {
         /// What is wrong with it.
         why: &'static str,
     },
+}
+
+/// The players' ids, checked as every format needs them: at most `max`, none empty, none twice.
+pub(crate) fn checked_ids<'a>(
+    ids: impl ExactSizeIterator<Item = &'a str>,
+    max: usize,
+) -> Result<HashSet<&'a str>, PairError> {
+    if ids.len() > max {
+        return Err(PairError::TooMany {
+            count: ids.len(),
+            max,
+        });
+    }
+    let mut seen = HashSet::new();
+    for id in ids {
+        if id.is_empty() {
+            return Err(PairError::EmptyId);
+        }
+        if !seen.insert(id) {
+            return Err(PairError::DuplicateId { id: id.into() });
+        }
+    }
+    Ok(seen)
 }

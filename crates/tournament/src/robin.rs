@@ -1,9 +1,8 @@
 //! Round robin: everyone meets everyone, in rounds laid out from the start (Berger tables).
 
-use std::collections::HashSet;
-
 use serde::{Deserialize, Serialize};
 
+use crate::error::checked_ids;
 use crate::PairError;
 
 /// The most players of a round robin.
@@ -66,21 +65,7 @@ pub fn berger(n: usize) -> Vec<Vec<(usize, usize)>> {
 /// The table of `entry`: every round, single or double.
 pub fn table(entry: &Entry) -> Result<Table, PairError> {
     let ids = &entry.players;
-    if ids.len() > MAX_PLAYERS {
-        return Err(PairError::TooMany {
-            count: ids.len(),
-            max: MAX_PLAYERS,
-        });
-    }
-    let mut seen = HashSet::new();
-    for id in ids {
-        if id.is_empty() {
-            return Err(PairError::EmptyId);
-        }
-        if !seen.insert(id.as_str()) {
-            return Err(PairError::DuplicateId { id: id.clone() });
-        }
-    }
+    checked_ids(ids.iter().map(String::as_str), MAX_PLAYERS)?;
     if ids.len() < 2 {
         return Ok(Table { rounds: Vec::new() });
     }

@@ -16,6 +16,7 @@ use std::collections::{HashMap, HashSet};
 use anywoli_core::Side;
 use serde::{Deserialize, Serialize};
 
+use crate::error::checked_ids;
 use crate::matching::{min_cost_pairs, Scale};
 use crate::{PairError, Sides};
 
@@ -135,20 +136,8 @@ pub fn orient(a: &Player, b: &Player) -> (Side, usize, usize) {
 }
 
 fn check(round: &Round) -> Result<(), PairError> {
-    if round.players.len() > MAX_PLAYERS {
-        return Err(PairError::TooMany {
-            count: round.players.len(),
-            max: MAX_PLAYERS,
-        });
-    }
-    let mut seen = HashSet::new();
+    let seen = checked_ids(round.players.iter().map(|p| p.id.as_str()), MAX_PLAYERS)?;
     for p in &round.players {
-        if p.id.is_empty() {
-            return Err(PairError::EmptyId);
-        }
-        if !seen.insert(p.id.as_str()) {
-            return Err(PairError::DuplicateId { id: p.id.clone() });
-        }
         half_points(p)?;
     }
     for (a, b) in &round.forbidden {
