@@ -105,7 +105,8 @@ pub fn pair(wave: &Wave) -> Result<Pairs, PairError> {
     // An odd player out is matched to nobody: a vertex of its own.
     let n = real + real % 2;
     // Seconds waited, capped: beyond ten minutes everyone is equally overdue.
-    let waited = |p: &Player| ((wave.now - p.waiting_since).clamp(0, 600_000) / 1_000) as i128;
+    let waited =
+        |p: &Player| (wave.now.saturating_sub(p.waiting_since).clamp(0, 600_000) / 1_000) as i128;
     let ranks = players
         .iter()
         .map(|p| i128::from(p.rank))

@@ -216,3 +216,15 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn clocks_at_the_ends_of_the_range_are_no_panic() {
+    let wave = Wave {
+        now: i64::MAX,
+        players: vec![
+            waiting("a", i64::MIN, 1, None, ""),
+            waiting("b", -1, 2, None, ""),
+        ],
+    };
+    assert_eq!(pair(&wave).unwrap().pairs.len(), 1);
+}
