@@ -36,6 +36,7 @@ mod error;
 pub mod matching;
 pub mod robin;
 mod sides;
+pub mod standings;
 pub mod swiss;
 
 pub use anywoli_core::Side;

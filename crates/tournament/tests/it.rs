@@ -3,4 +3,5 @@
 mod arena;
 mod robin;
 mod sides;
+mod standings;
 mod swiss;
