@@ -72,6 +72,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=3_600),
           default_value_t = anywoli_server::round::ENGINE_LEASE.as_secs())]
     engine_lease: u64,
+    /// How many milliseconds a tournament's minute lasts: only for tests that play whole
+    /// arenas in seconds.
+    #[arg(long, value_name = "MS", hide = true, default_value_t = 60_000,
+          value_parser = clap::value_parser!(i64).range(100..=60_000))]
+    tournament_minute_ms: i64,
     /// A reverse proxy whose X-Forwarded-For (or X-Real-IP) names the client, as an address
     /// or network (repeatable; e.g. 127.0.0.1/32 for nginx on this machine). Every limit per
     /// client then counts the client's address, not the proxy's. None by default: a peer that
@@ -118,6 +123,7 @@ impl Default for ServeArgs {
             logins_per_minute: c.rates.logins_per_minute,
             allowed_hosts: Vec::new(),
             engine_lease: c.engine_lease.as_secs(),
+            tournament_minute_ms: c.minute_ms,
             trusted_proxies: Vec::new(),
             max_sockets: c.sockets.max_sockets,
             max_sockets_per_client: c.sockets.max_sockets_per_client,
@@ -168,6 +174,7 @@ pub fn run(args: ServeArgs) -> CmdResult {
         },
         allowed_hosts: args.allowed_hosts,
         engine_lease: Duration::from_secs(args.engine_lease),
+        minute_ms: args.tournament_minute_ms,
         trusted_proxies: trusted,
         sockets,
         ..anywoli_server::Config::default()

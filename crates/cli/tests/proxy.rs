@@ -319,10 +319,18 @@ impl Answer {
 /// `curl` to `https://anywoli.example.org:PORT/...` (or `http://`), resolved to 127.0.0.1 and
 /// checked against the test's certificate.
 fn curl(ca: &Path, port: u16, url: &str, post: Option<&[u8]>) -> Answer {
+    curl_with(ca, port, url, post, &[])
+}
+
+/// [`curl`] with more request headers (a session's cookie and CSRF token).
+fn curl_with(ca: &Path, port: u16, url: &str, post: Option<&[u8]>, headers: &[String]) -> Answer {
     let mut cmd = Command::new("curl");
     cmd.args(["-sS", "-i", "--max-time", "30", "--cacert"])
         .arg(ca)
         .args(["--resolve", &format!("{HOST}:{port}:127.0.0.1")]);
+    for h in headers {
+        cmd.args(["-H", h]);
+    }
     if post.is_some() {
         // No `Expect: 100-continue` for large bodies: one answer per request.
         cmd.args([
@@ -597,11 +605,79 @@ fn the_documented_nginx_configuration_serves_the_app_over_tls() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A new account's tournament, made through the proxy: its id.
+fn tournament_through(https: u16, cert: &Path) -> String {
+    let base = format!("https://{HOST}:{https}");
+    let name = format!("org{}", std::process::id() % 100_000);
+    let signup = curl(
+        cert,
+        https,
+        &format!("{base}/api/account/signup"),
+        Some(
+            json!({"name": name, "password": "a long enough password"})
+                .to_string()
+                .as_bytes(),
+        ),
+    );
+    let signup = if signup.status == 409 {
+        curl(
+            cert,
+            https,
+            &format!("{base}/api/account/login"),
+            Some(
+                json!({"name": name, "password": "a long enough password"})
+                    .to_string()
+                    .as_bytes(),
+            ),
+        )
+    } else {
+        signup
+    };
+    assert!(signup.status < 300, "{}", signup.body);
+    let cookie = signup
+        .header("set-cookie")
+        .and_then(|c| c.split(';').next())
+        .expect("a session cookie")
+        .to_string();
+    let csrf = signup.json()["account"]["csrf"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let tomorrow = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+        + 86_400_000;
+    let made = curl_with(
+        cert,
+        https,
+        &format!("{base}/api/tournaments"),
+        Some(
+            json!({"name": "Proxy arena", "system": "arena", "clock": "3+2", "minutes": 20,
+                   "starts_at": tomorrow})
+            .to_string()
+            .as_bytes(),
+        ),
+        &[format!("Cookie: {cookie}"), format!("X-CSRF-Token: {csrf}")],
+    );
+    assert_eq!(made.status, 201, "{}", made.body);
+    made.json()["tournament"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
 /// Opens every WebSocket route of the app through the proxy on `https` and checks that each
-/// answers as it should (a game's state, a seek, an analysis line) and keeps its connection.
+/// answers as it should (a game's state, a seek, an analysis line, a tournament's version) and
+/// keeps its connection.
 fn every_socket_through(https: u16, cert: &Path, id: &str) {
+    let tournament = tournament_through(https, cert);
     for route in anywoli_server::WEBSOCKET_ROUTES {
-        let path = route.replace("{id}", id);
+        let path = if route.starts_with("/api/tournaments/") {
+            route.replace("{id}", &tournament)
+        } else {
+            route.replace("{id}", id)
+        };
         let mut watch = Watch::open(https, cert, &path);
         let ws = &mut watch.ws;
         match route {
@@ -625,6 +701,7 @@ fn every_socket_through(https: u16, cert: &Path, id: &str) {
                 assert_eq!(info["type"], "info", "{info}");
             }
             "/api/tv/events" => assert_eq!(next_json(ws)["type"], "tv"),
+            "/api/tournaments/{id}/events" => assert_eq!(next_json(ws)["type"], "changed"),
             other => panic!("a WebSocket route this test does not know: {other}"),
         }
         ws.send(tungstenite::Message::text(r#"{"type":"ping"}"#))

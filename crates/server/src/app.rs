@@ -43,6 +43,9 @@ pub struct Inner {
     pub follow_limits: crate::rate_limit::ClientAndAccount,
     pub tv: Arc<crate::tv::Tv>,
     pub chat: Arc<crate::chat::Hub>,
+    pub tournaments: Arc<crate::tournaments::signal::Signals>,
+    /// How long a tournament's minute lasts: 60,000 ms but in tests of whole tournaments.
+    pub minute_ms: i64,
 }
 
 /// Follows and unfollows a minute, per client and per account, once the burst is spent: a
@@ -69,6 +72,9 @@ pub struct Options {
     pub trusted_proxies: TrustedProxies,
     /// WebSockets in all and per client, pings and timeouts (`--max-sockets` and the like).
     pub sockets: SocketLimits,
+    /// How long a tournament's minute lasts (an arena's length, `--tournament-minute-ms`):
+    /// 60,000 but for tests that play whole tournaments.
+    pub minute_ms: i64,
 }
 
 impl Options {
@@ -82,6 +88,7 @@ impl Options {
             engine_lease: ENGINE_LEASE,
             trusted_proxies: TrustedProxies::default(),
             sockets: SocketLimits::default(),
+            minute_ms: 60_000,
         }
     }
 }
@@ -137,6 +144,7 @@ impl AppState {
         let hosts = AllowedHosts::new(o.allowed_hosts.iter().cloned().chain(public_host));
         let presence = crate::presence::Presence::new(store.clone());
         let tv = crate::tv::Tv::new(store.clone(), rounds.clone());
+        let tournaments = crate::tournaments::signal::Signals::new(store.clone());
         AppState(Arc::new(Inner {
             store,
             engine,
@@ -159,6 +167,8 @@ impl AppState {
             ),
             tv,
             chat,
+            tournaments,
+            minute_ms: o.minute_ms.max(1),
         }))
     }
 
@@ -247,6 +257,15 @@ impl AppState {
         self.rounds().start_background()?;
         let rt = tokio::runtime::Handle::try_current().map_err(|_| BackgroundError::NoRuntime)?;
         self.lobby().start(&rt);
+        let director = crate::tournaments::director::Director {
+            store: self.store().clone(),
+            rounds: Arc::downgrade(self.rounds()),
+            minute_ms: self.minute_ms(),
+        };
+        rt.spawn(director.run());
+        rt.spawn(crate::tournaments::signal::run(Arc::downgrade(
+            &self.0.tournaments,
+        )));
         Ok(())
     }
 
@@ -266,6 +285,16 @@ impl AppState {
     /// This server's counters (`/metrics`), shared with its rounds.
     pub fn metrics(&self) -> &Arc<Metrics> {
         &self.0.metrics
+    }
+
+    /// The tournaments watched here, and their change signal.
+    pub fn tournaments(&self) -> &Arc<crate::tournaments::signal::Signals> {
+        &self.0.tournaments
+    }
+
+    /// How long a tournament's minute lasts.
+    pub fn minute_ms(&self) -> i64 {
+        self.0.minute_ms
     }
 
     /// How many games are in memory (rounds in play).

@@ -72,6 +72,7 @@ const FILES: &[(&str, &str, &str)] = &[
     page_file!("pages/game/invite.js", JS),
     page_file!("pages/game/layout.js", JS),
     page_file!("pages/game/seats.js", JS),
+    page_file!("pages/game/tournament.js", JS),
     page_file!("pages/game/view.js", JS),
     page_file!("pages/lobby/challenges.js", JS),
     page_file!("pages/lobby/connection.js", JS),
@@ -84,6 +85,11 @@ const FILES: &[(&str, &str, &str)] = &[
     page_file!("pages/community/follow.js", JS),
     page_file!("pages/community/leaders.js", JS),
     page_file!("pages/community/tv.js", JS),
+    page_file!("pages/tournaments/list.js", JS),
+    page_file!("pages/tournaments/live.js", JS),
+    page_file!("pages/tournaments/tables.js", JS),
+    page_file!("pages/tournaments/terms.js", JS),
+    page_file!("pages/tournaments/view.js", JS),
     page_file!("pages/reset.js", JS),
     page_file!("pages/care.js", JS),
     page_file!("pages/mod.js", JS),
@@ -261,6 +267,8 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> axum::Router<S> {
         .route("/editor", get(index))
         .route("/lobby", get(index))
         .route("/tv", get(index))
+        .route("/tournaments", get(index))
+        .route("/t/{id}", get(index))
         .route("/leaderboards", get(index))
         .route("/following", get(index))
         .route("/account", get(index))

@@ -68,10 +68,14 @@ pub enum ErrorCode {
     UnknownReport,
     Marked,
     PlayWait,
+    UnknownTournament,
+    TournamentClosed,
+    EntryConditions,
+    WrongPassword,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 57] = [
+    pub const ALL: [ErrorCode; 61] = [
         ErrorCode::AlreadyChallenged,
         ErrorCode::BadLogin,
         ErrorCode::BadName,
@@ -129,6 +133,10 @@ impl ErrorCode {
         ErrorCode::UnknownReport,
         ErrorCode::Marked,
         ErrorCode::PlayWait,
+        ErrorCode::UnknownTournament,
+        ErrorCode::TournamentClosed,
+        ErrorCode::EntryConditions,
+        ErrorCode::WrongPassword,
     ];
 
     /// The code as the API writes it.
@@ -191,6 +199,10 @@ impl ErrorCode {
             ErrorCode::UnknownReport => "unknown_report",
             ErrorCode::Marked => "marked",
             ErrorCode::PlayWait => "play_wait",
+            ErrorCode::UnknownTournament => "unknown_tournament",
+            ErrorCode::TournamentClosed => "tournament_closed",
+            ErrorCode::EntryConditions => "entry_conditions",
+            ErrorCode::WrongPassword => "wrong_password",
         }
     }
 }

@@ -30,6 +30,7 @@ mod reviews;
 pub mod round;
 pub mod site;
 pub mod store;
+pub mod tournaments;
 pub mod trace_json;
 mod tv;
 pub mod ws;
@@ -80,6 +81,8 @@ pub struct Config {
     pub trusted_proxies: TrustedProxies,
     /// WebSockets: caps, pings and timeouts (`--max-sockets` and the like).
     pub sockets: ws::SocketLimits,
+    /// How long a tournament's minute lasts (`--tournament-minute-ms`, for tests).
+    pub minute_ms: i64,
 }
 
 impl Default for Config {
@@ -96,18 +99,21 @@ impl Default for Config {
             engine_lease: round::ENGINE_LEASE,
             trusted_proxies: TrustedProxies::default(),
             sockets: ws::SocketLimits::default(),
+            minute_ms: 60_000,
         }
     }
 }
 
-/// Every route that upgrades to a WebSocket: a game's events, the lobby, the analysis board, TV.
+/// Every route that upgrades to a WebSocket: a game's events, the lobby, the analysis board, TV,
+/// a tournament's change signal.
 /// The router takes them from here, and `crates/cli/tests/proxy.rs` opens each through the
 /// shipped nginx configuration, whose WebSocket location must list them all.
-pub const WEBSOCKET_ROUTES: [&str; 4] = [
+pub const WEBSOCKET_ROUTES: [&str; 5] = [
     "/api/games/{id}/events",
     "/api/lobby",
     "/api/analysis",
     "/api/tv/events",
+    "/api/tournaments/{id}/events",
 ];
 
 /// The whole app as a router, for a server or for tests that call it directly: the page, the
@@ -142,6 +148,7 @@ fn sockets() -> Router<AppState> {
         .route(WEBSOCKET_ROUTES[1], get(lobby::lobby))
         .route(WEBSOCKET_ROUTES[2], get(analysis::analysis))
         .route(WEBSOCKET_ROUTES[3], get(api::tv::events))
+        .route(WEBSOCKET_ROUTES[4], get(api::tournaments::events))
 }
 
 /// Everything under `/api`; what matches none of it is an API error, not the page.
@@ -165,6 +172,7 @@ fn api_router() -> Router<AppState> {
         .merge(api::moderation::router())
         .merge(api::waits::router())
         .merge(api::reports::router())
+        .merge(api::tournaments::router())
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
 }
@@ -225,6 +233,7 @@ pub async fn start(config: &Config) -> Result<Server, StartError> {
     options.rates = config.rates;
     options.allowed_hosts = config.allowed_hosts.clone();
     options.engine_lease = config.engine_lease;
+    options.minute_ms = config.minute_ms;
     options.trusted_proxies = config.trusted_proxies.clone();
     options.sockets = config.sockets;
     let state = AppState::with_options(store, options);

@@ -186,13 +186,20 @@ pub mod socket {
     }
 
     pub async fn start(store: Store) -> Srv {
+        start_with(store, |_| {}).await
+    }
+
+    /// [`start`] with options of the test's own.
+    pub async fn start_with(store: Store, set: impl FnOnce(&mut Options)) -> Srv {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let think = Think {
             movetime: Duration::from_millis(200),
             hash_mib: 1,
         };
-        let state = AppState::with_options(store, Options::new(think, SiteView::new(addr, None)));
+        let mut options = Options::new(think, SiteView::new(addr, None));
+        set(&mut options);
+        let state = AppState::with_options(store, options);
         state.start_background().unwrap();
         let router = app(state.clone());
         tokio::spawn(async move {

@@ -57,6 +57,8 @@ mod position;
 mod puzzles;
 mod signals;
 mod signals_postgres;
+mod tournaments;
+mod tournaments_postgres;
 mod tv;
 mod tv_postgres;
 mod words;

@@ -1,6 +1,6 @@
-// The page: a small router over its views (lobby, new game, game, archive, rules, puzzles,
-// account, a player's profile, analysis, the editor, lessons). Each view is in its own module;
-// what they share is in lib/.
+// The page: a small router over its views (lobby, tournaments, new game, game, archive, rules,
+// puzzles, account, a player's profile, analysis, the editor, lessons). Each view is in its own
+// module; what they share is in lib/.
 
 import { esc } from './common.js';
 import { t, seeds, setLang, currentLang, applyStatic, initLang } from './i18n.js';
@@ -26,6 +26,8 @@ import { GameView } from './pages/game/view.js';
 import { TvView } from './pages/community/tv.js';
 import { LeadersView } from './pages/community/leaders.js';
 import { FollowingView } from './pages/community/follow.js';
+import { TournamentsView } from './pages/tournaments/list.js';
+import { TournamentView } from './pages/tournaments/view.js';
 import { ResetView } from './pages/reset.js';
 import { ModView } from './pages/mod.js';
 
@@ -46,15 +48,19 @@ function route() {
   const player = path.match(/^\/@\/([^/]{1,60})$/);
   const analysis = path.match(/^\/analysis(?:\/([a-z0-9]{1,40}))?$/);
   const reset = path.match(/^\/reset\/([A-Za-z0-9_-]{1,100})$/);
+  const tournament = path.match(/^\/t\/([A-Za-z0-9]{1,40})$/);
   for (const a of document.querySelectorAll('header nav a')) {
     const here = a.getAttribute('href') === path || (path === '/new' && a.getAttribute('href') === '/')
-      || (path.startsWith('/puzzles/') && a.getAttribute('href') === '/puzzles');
+      || (path.startsWith('/puzzles/') && a.getAttribute('href') === '/puzzles')
+      || (path.startsWith('/t/') && a.getAttribute('href') === '/tournaments');
     if (here) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
   if (path === '/' || path === '/new') view = new NewGameView();
   else if (path === '/lobby') view = new LobbyView();
   else if (path === '/tv') view = new TvView();
+  else if (path === '/tournaments') view = new TournamentsView();
+  else if (tournament) view = new TournamentView(tournament[1]);
   else if (path === '/leaderboards') view = new LeadersView();
   else if (path === '/following') view = new FollowingView();
   else if (path === '/account') view = new AccountView();

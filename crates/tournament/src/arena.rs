@@ -50,6 +50,9 @@ pub struct Wave {
     pub now: i64,
     /// Everyone waiting for a game.
     pub players: Vec<Player>,
+    /// Pairs who must never meet (one blocked the other), either way round.
+    #[serde(default)]
+    pub forbidden: Vec<(String, String)>,
 }
 
 /// The games a wave starts: South's id, then North's.
@@ -128,6 +131,14 @@ pub fn pair(wave: &Wave) -> Result<Pairs, PairError> {
         count: real,
         max: MAX_PLAYERS,
     })?;
+    let forbidden: std::collections::HashSet<(&str, &str)> = wave
+        .forbidden
+        .iter()
+        .flat_map(|(a, b)| [(a.as_str(), b.as_str()), (b.as_str(), a.as_str())])
+        .collect();
+    let meet = |a: &Player, b: &Player| {
+        may_meet(a, b) && !forbidden.contains(&(a.id.as_str(), b.id.as_str()))
+    };
     let left = |p: &Player| (i128::from(!p.bot), waited(p));
     let cost = |i: usize, j: usize| {
         if j >= real {
@@ -135,7 +146,7 @@ pub fn pair(wave: &Wave) -> Result<Pairs, PairError> {
             return scale.cost(&[1, humans, secs, 0, 0, 0]);
         }
         let (a, b) = (&players[i], &players[j]);
-        if !may_meet(a, b) {
+        if !meet(a, b) {
             let ((ha, sa), (hb, sb)) = (left(a), left(b));
             return scale.cost(&[1, ha + hb, sa + sb, 0, 0, 0]);
         }
@@ -153,7 +164,7 @@ pub fn pair(wave: &Wave) -> Result<Pairs, PairError> {
     };
     let pairs = min_cost_pairs(n, cost)
         .into_iter()
-        .filter(|&(i, j)| j < real && may_meet(&players[i], &players[j]))
+        .filter(|&(i, j)| j < real && meet(&players[i], &players[j]))
         .map(|(i, j)| {
             let (a, b) = (&players[i], &players[j]);
             match orient(a, b) {

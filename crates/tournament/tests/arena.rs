@@ -33,6 +33,7 @@ fn last_opponents_are_not_paired_again_at_once() {
             waiting("a", 0, 1, Some("b"), "S"),
             waiting("b", 0, 2, Some("a"), "N"),
         ],
+        forbidden: vec![],
     };
     assert!(pair(&wave).unwrap().pairs.is_empty());
     let mut three = wave.clone();
@@ -52,6 +53,7 @@ fn nobody_plays_a_side_a_third_time_in_a_row() {
             waiting("a", 0, 1, None, "NSS"),
             waiting("b", 0, 2, None, "SS"),
         ],
+        forbidden: vec![],
     };
     assert!(!may_meet(&wave.players[0], &wave.players[1]));
     assert!(pair(&wave).unwrap().pairs.is_empty());
@@ -61,6 +63,7 @@ fn nobody_plays_a_side_a_third_time_in_a_row() {
             waiting("a", 0, 1, None, "NSS"),
             waiting("b", 0, 2, None, "NN"),
         ],
+        forbidden: vec![],
     };
     assert_eq!(
         pair(&wave).unwrap().pairs,
@@ -79,6 +82,7 @@ fn humans_are_paired_before_bots_and_long_waits_before_short() {
             bot,
             waiting("c", 29_000, 3, None, ""),
         ],
+        forbidden: vec![],
     };
     let pairs = pair(&wave).unwrap().pairs;
     assert_eq!(
@@ -92,6 +96,7 @@ fn humans_are_paired_before_bots_and_long_waits_before_short() {
             waiting("b", 29_900, 2, None, ""),
             waiting("c", 10_000, 3, None, ""),
         ],
+        forbidden: vec![],
     };
     let pairs = pair(&wave).unwrap().pairs;
     assert!(
@@ -107,6 +112,7 @@ fn players_meet_their_neighbours_in_the_standings() {
         players: (1..=6)
             .map(|r| waiting(&format!("r{r}"), 0, r, None, ""))
             .collect(),
+        forbidden: vec![],
     };
     let mut pairs: Vec<(u32, u32)> = pair(&wave)
         .unwrap()
@@ -129,6 +135,7 @@ fn the_due_side_is_given() {
             waiting("a", 0, 1, None, "SSN"),
             waiting("b", 0, 2, None, "NNS"),
         ],
+        forbidden: vec![],
     };
     // a has more South games: North is its due.
     assert_eq!(
@@ -195,7 +202,11 @@ proptest! {
     fn nobody_who_waited_is_left_beside_a_possible_partner(
         players in (2usize..30).prop_flat_map(|n| (0..n).map(arb_player).collect::<Vec<_>>()),
     ) {
-        let wave = Wave { now: 20_000, players };
+        let wave = Wave {
+            now: 20_000,
+            players,
+            forbidden: vec![],
+        };
         let pairs = pair(&wave).unwrap().pairs;
         let mut seen = HashSet::new();
         for (s, n) in &pairs {
@@ -225,6 +236,22 @@ fn clocks_at_the_ends_of_the_range_are_no_panic() {
             waiting("a", i64::MIN, 1, None, ""),
             waiting("b", -1, 2, None, ""),
         ],
+        forbidden: vec![],
     };
     assert_eq!(pair(&wave).unwrap().pairs.len(), 1);
+}
+
+#[test]
+fn players_who_blocked_each_other_never_meet() {
+    let wave = Wave {
+        now: 20_000,
+        players: vec![waiting("a", 0, 1, None, ""), waiting("b", 0, 2, None, "")],
+        forbidden: vec![("b".into(), "a".into())],
+    };
+    assert!(pair(&wave).unwrap().pairs.is_empty());
+    let mut three = wave.clone();
+    three.players.push(waiting("c", 0, 3, None, ""));
+    let pairs = pair(&three).unwrap().pairs;
+    assert_eq!(pairs.len(), 1);
+    assert!(ids(&pairs).contains("c"), "{pairs:?}");
 }

@@ -71,7 +71,10 @@ fn arena_streaks_double_until_a_game_is_not_won_and_berserk_adds_one() {
     assert_eq!(ben.playing.as_deref(), Some("g9"));
     assert_eq!(ben.sheet.last().unwrap().result, None);
     // Performance: ana met ben 3 times and cai 3 times (1500 each), +5 -0 of 6 games.
-    assert_eq!(ana.performance, Some(1500 + (400.0 * 5.0 / 6.0_f64).round() as i32));
+    assert_eq!(
+        ana.performance,
+        Some(1500 + (400.0 * 5.0 / 6.0_f64).round() as i32)
+    );
 }
 
 #[test]

@@ -21,6 +21,7 @@ pub mod position;
 pub mod reports;
 pub mod review;
 pub mod sessions;
+pub mod tournaments;
 pub mod tv;
 pub mod waits;
 

@@ -79,6 +79,25 @@ pub struct GameView {
     pub category: Option<crate::rating::Category>,
     /// What the game did to each player's rating, once a rated game has ended.
     pub rating_change: Option<RatingChangeView>,
+    /// The tournament the game is part of (its record's `Tournament` and `Event` tags).
+    pub tournament: Option<TournamentOf>,
+}
+
+/// A game's tournament.
+#[derive(Serialize, Clone, Debug)]
+pub struct TournamentOf {
+    pub id: String,
+    pub name: String,
+}
+
+impl TournamentOf {
+    fn of(g: &Game) -> Option<TournamentOf> {
+        let tag = |k: &str| g.tags.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+        Some(TournamentOf {
+            id: tag("Tournament")?,
+            name: tag("Event").unwrap_or_default(),
+        })
+    }
 }
 
 #[derive(Serialize, Clone, Debug)]
@@ -222,6 +241,7 @@ impl GameView {
                 .ratings
                 .change
                 .map(|[south, north]| RatingChangeView { south, north }),
+            tournament: TournamentOf::of(g),
         }
     }
 }

@@ -43,6 +43,7 @@ mod schema;
 mod signals;
 mod sql;
 mod sqlite;
+mod tournaments;
 mod tv;
 mod writer;
 
@@ -70,6 +71,10 @@ pub use offences::{
 pub use puzzle_ratings::{Attempt, Rated, RatingRow as PuzzleRatingRow, RatingsDump};
 pub use puzzles::PuzzleRow;
 pub use reviews::ReviewRow;
+pub use tournaments::{
+    Entry, EntryRow, MissedRow, NewGame, Progress, Settled, Step, TGameRow, TournamentRow,
+    TournamentState, Unsettled,
+};
 
 #[cfg(test)]
 mod tests;

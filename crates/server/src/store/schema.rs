@@ -140,6 +140,7 @@ pub(super) fn set_up_writer(conn: &Connection) -> StoreResult<()> {
     conn.execute_batch(super::moderation::MARK_TABLES)?;
     conn.execute_batch(super::addresses::ADDRESS_TABLES)?;
     conn.execute_batch(super::offences::OFFENCE_TABLES)?;
+    conn.execute_batch(super::tournaments::TOURNAMENT_TABLES)?;
     Ok(())
 }
 

@@ -8,7 +8,7 @@ mod list;
 mod op;
 mod read;
 
-pub(crate) use change::GameChange;
+pub(crate) use change::{insert_game, GameChange};
 pub use list::{Counts, Listing, Outcome, PlayerGames};
 #[cfg(test)]
 pub(in crate::store) use op::GameDone;

@@ -122,6 +122,12 @@ const MIGRATIONS: &[(i32, &str)] = &[
         // follows (`offences::OFFENCE_TABLES`).
         "SELECT 1;",
     ),
+    (
+        18,
+        // Tournaments, their entrants, games and rounds without a game: their tables follow
+        // (`tournaments::TOURNAMENT_TABLES`).
+        "SELECT 1;",
+    ),
 ];
 
 /// What a migration runs after its own text.
@@ -140,6 +146,7 @@ fn migration_tail(version: i32) -> Cow<'static, str> {
         15 => crate::store::moderation::MARK_TABLES,
         16 => crate::store::addresses::ADDRESS_TABLES,
         17 => crate::store::offences::OFFENCE_TABLES,
+        18 => crate::store::tournaments::TOURNAMENT_TABLES,
         _ => "",
     };
     shared.into()

@@ -117,7 +117,8 @@ export class GameDisplay extends GameLayout {
     $('#public-toggle').hidden = !(mine && g.mode === 'friend' && g.status === 'playing' && typeof g.public === 'boolean');
     $('#public-note').hidden = $('#public-toggle').hidden;
     if (!$('#public-toggle').hidden && !this.publicBusy) $('#public').checked = g.public;
-    $('#rematch').hidden = !(held && g.status === 'over' && !g.rematch);
+    // A tournament pairs its own games: no rematch.
+    $('#rematch').hidden = !(held && g.status === 'over' && !g.rematch && !g.tournament);
     $('#to-rematch').hidden = !g.rematch;
     if (g.rematch) $('#to-rematch').setAttribute('href', '/g/' + g.rematch);
     $('#flip').hidden = me.length === 1;

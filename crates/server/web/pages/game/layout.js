@@ -16,6 +16,7 @@ export class GameLayout extends GameSeats {
       <div class="game-layout">
         <section class="play" aria-labelledby="game-heading">
           <h1 id="game-heading" class="sr-only"></h1>
+          <div id="tournament-bar" class="tournament-bar" hidden></div>
           <p id="status" class="status"></p>
           <p id="last-seeds" class="note last-seeds" hidden></p>
           <div id="invite" class="invite" hidden>

@@ -2,6 +2,7 @@
 // WebSocket and applies its events one by one.
 
 import { GameActions } from './actions.js';
+import { TournamentBar } from './tournament.js';
 import { site } from './invite.js';
 import { api, GameSocket } from '../../api.js';
 import { esc } from '../../common.js';
@@ -23,6 +24,7 @@ export class GameView extends GameActions {
     this.flipped = false;
     this.online = true;
     this.hinted = null;
+    this.tournamentBar = new TournamentBar();
     // An invite link carries the free seat's token after '#invite='.
     const m = /(?:^#|&)invite=([0-9a-f]{32})/.exec(location.hash);
     this.invite = m ? m[1] : null;
@@ -36,6 +38,7 @@ export class GameView extends GameActions {
   destroy() {
     document.removeEventListener('keydown', this.onKey);
     if (this.socket) this.socket.close();
+    this.tournamentBar.close();
     this.board.skip();
   }
 
@@ -55,6 +58,7 @@ export class GameView extends GameActions {
     this.site = await site();
     this.setGame(r.data);
     await this.recoverSeat(r.data);
+    this.tournamentBar.update(this.id, this.game, this.me().length === 1);
     this.socket = new GameSocket(this.id, (m) => this.receive(m), (on) => this.connection(on));
     if (this.seat && this.me().length === 1) this.socket.hello(this.seat.secret);
   }
@@ -136,6 +140,8 @@ export class GameView extends GameActions {
     if (g.rematch) this.rememberRematch(g.rematch);
     this.chatRole(g);
     this.show();
+    // A tournament's game: the way back to it, and on to the reader's next game.
+    this.tournamentBar.update(this.id, g, this.me().length === 1);
   }
 
   /** The chat as this reader's seat and the game's end let it read; a player's page reads
@@ -156,5 +162,6 @@ export class GameView extends GameActions {
     this.build();
     this.viewPly = state.viewPly;
     this.show();
+    this.tournamentBar.draw();
   }
 }

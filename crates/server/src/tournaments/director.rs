@@ -1,0 +1,210 @@
+//! The director: every second, on every instance, each tournament with work to do is leased
+//! (one instance at a time directs it; another takes over within [`LEASE_MS`] of its death),
+//! planned from the stored state (`plan.rs`) and stepped in one transaction (`store::Step`),
+//! after which the new games' rounds start here.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use anywoli_core::{BySide, Position, Rules, Side};
+
+use super::plan::{plan, Plan};
+use crate::dates::now_ms;
+use crate::error::{ApiError, ApiResult};
+use crate::ids::{new_id, new_secret, random_bytes};
+use crate::rating::{GameRatings, Rating};
+use crate::round::clock::TimeControl;
+use crate::round::game::{Game, Mode, NewGame, People, Player};
+use crate::round::Rounds;
+use crate::store::{NewGame as StoredGame, Step, Store, StoreError, TournamentState};
+
+/// How long a director's lease holds: past it, another instance directs the tournament.
+pub const LEASE_MS: i64 = 5_000;
+/// How often each instance looks for tournaments with work to do.
+pub const TICK: Duration = Duration::from_secs(1);
+
+/// What the director needs: the store, the rounds (to start the games it makes), and how long
+/// a minute is (60,000 ms but for tests of whole tournaments).
+#[derive(Clone)]
+pub struct Director {
+    pub store: Arc<Store>,
+    pub rounds: Weak<Rounds>,
+    pub minute_ms: i64,
+}
+
+impl Director {
+    async fn db<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
+    ) -> ApiResult<T> {
+        let store = self.store.clone();
+        match tokio::task::spawn_blocking(move || f(&store)).await {
+            Ok(r) => r.map_err(ApiError::from),
+            Err(e) => Err(ApiError::storage(format!(
+                "the director's task failed: {e}"
+            ))),
+        }
+    }
+
+    /// Runs until the rounds are dropped (the server stops).
+    pub async fn run(self) {
+        let mut tick = tokio::time::interval(TICK);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            if self.rounds.upgrade().is_none() {
+                return;
+            }
+            if let Err(e) = self.tick().await {
+                tracing::warn!("tournaments: {}", e.message);
+            }
+        }
+    }
+
+    /// One pass over the tournaments with work to do.
+    pub async fn tick(&self) -> ApiResult<()> {
+        let now = now_ms();
+        let active = self.db(move |s| s.tournaments_active(now)).await?;
+        let me = self.store.instance().to_string();
+        for (id, _) in active {
+            let (key, owner) = (id.clone(), me.clone());
+            let now = now_ms();
+            let held = self
+                .db(move |s| s.lease_tournament(&key, &owner, now, now + LEASE_MS))
+                .await?;
+            if held {
+                if let Err(e) = self.step(&id, now).await {
+                    tracing::warn!("tournament {id}: {}", e.message);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Plans and takes tournament `id`'s next step at `now`, holding its lease.
+    async fn step(&self, id: &str, now: i64) -> ApiResult<()> {
+        let key = id.to_string();
+        let (state, unsettled) = self
+            .db(move |s| {
+                let state = s.tournament_state(&key)?;
+                let unsettled = s.tournament_unsettled(&key)?;
+                Ok((state, unsettled))
+            })
+            .await?;
+        let Some(state) = state else { return Ok(()) };
+        let plan = plan(&state, &unsettled, now, self.minute_ms)
+            .map_err(|e| ApiError::storage(format!("cannot pair: {e}")))?;
+        if plan.is_empty() {
+            return Ok(());
+        }
+        let games = self.games_for(&state, &plan, now).await?;
+        let step = Step {
+            tournament: id.to_string(),
+            owner: self.store.instance().to_string(),
+            now,
+            settled: plan.settled,
+            states: plan.states,
+            games: games
+                .iter()
+                .zip(&plan.pairs)
+                .map(|(g, (south, north, round))| StoredGame {
+                    row: g.to_row(),
+                    round: *round,
+                    south: south.clone(),
+                    north: north.clone(),
+                })
+                .collect(),
+            missed: plan.missed,
+            progress: plan.progress,
+        };
+        let made = self.db(move |s| s.tournament_step(step)).await;
+        match made {
+            Ok(()) => {
+                if let Some(rounds) = self.rounds.upgrade() {
+                    for g in games {
+                        rounds.adopt(g);
+                    }
+                }
+                Ok(())
+            }
+            // Another instance took the lease, or a player was paired meanwhile: nothing was
+            // written; the next tick plans again from what is stored.
+            Err(e) if e.code == crate::error::ErrorCode::Stale => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The games of `plan`'s pairs, with each player's rating as the game starts.
+    async fn games_for(
+        &self,
+        state: &TournamentState,
+        plan: &Plan,
+        now: i64,
+    ) -> ApiResult<Vec<Game>> {
+        if plan.pairs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let t = &state.tournament;
+        let clock = TimeControl::parse(&t.clock).map_err(|e| ApiError::storage(e.to_string()))?;
+        let category = clock.category();
+        let names: Vec<String> = plan
+            .pairs
+            .iter()
+            .flat_map(|(s, n, _)| [s.clone(), n.clone()])
+            .collect();
+        let (cat, rules_name) = (category.name().to_string(), t.rules.clone());
+        let ratings: HashMap<String, Rating> = self
+            .db(move |s| {
+                let mut out = HashMap::new();
+                for name in names {
+                    let r = s
+                        .ratings(&name)?
+                        .into_iter()
+                        .find(|r| r.category == cat && r.rules == rules_name)
+                        .map_or(Rating::DEFAULT, |r| r.rating);
+                    out.insert(name, r);
+                }
+                Ok(out)
+            })
+            .await?;
+        let mut games = Vec::with_capacity(plan.pairs.len());
+        for (south, north, round) in &plan.pairs {
+            let seed = u64::from_le_bytes(random_bytes::<8>());
+            let rules =
+                Rules::from_name(&t.rules, seed).map_err(|e| ApiError::storage(e.to_string()))?;
+            let accounts = BySide::new(Some(south.clone()), Some(north.clone()));
+            let mut start = GameRatings::default();
+            for side in Side::ALL {
+                if let Some(r) = accounts[side].as_ref().and_then(|n| ratings.get(n)) {
+                    start.start[side] = Some((*r).into());
+                }
+            }
+            let mut game = Game::new(NewGame {
+                id: new_id(),
+                at: now,
+                mode: Mode::Friend,
+                rules,
+                players: BySide::both(Player::Human),
+                secrets: BySide::new(Some(new_secret()), Some(new_secret())),
+                start: Position::start(rules),
+                hints: false,
+                invite: None,
+                clock: Some(clock),
+                people: People {
+                    accounts,
+                    rated: t.rated,
+                    public: true,
+                    ratings: start,
+                },
+            });
+            game.tags = vec![
+                ("Event".to_string(), t.name.clone()),
+                ("Tournament".to_string(), t.id.clone()),
+                ("Round".to_string(), round.to_string()),
+            ];
+            games.push(game);
+        }
+        Ok(games)
+    }
+}
