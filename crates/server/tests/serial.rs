@@ -27,6 +27,7 @@ mod browser_moderation;
 mod browser_players;
 mod browser_prefs;
 mod browser_proxy;
+mod browser_tournaments;
 mod browser_tv;
 mod browser_waits;
 mod clocks;

@@ -67,7 +67,7 @@ test('an arena sheet: the points of each game, a doubled win marked, * for a gam
   assert.deepEqual(marks.map((m) => m.double), [false, true, false, false]);
   assert.deepEqual(marks.map((m) => m.berserk), [false, false, true, false]);
   assert.equal(marks[0].game, 'g1');
-  assert.equal(marks[0].title, 'Won · ben · 2 pts');
+  assert.equal(marks[0].title, 'Won · ben · 2 points');
   assert.equal(marks[3].title, 'In play · dan');
 });
 

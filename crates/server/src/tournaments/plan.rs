@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use anywoli_tournament::standings::Standing;
 use anywoli_tournament::{arena, robin, swiss, PairError};
 
-use super::settings::{Settings, System};
+use super::settings::{Settings, System, MAX_WAIT_FOR_PLAYERS_MS};
 use super::standings_of;
 use crate::store::{MissedRow, Progress, Settled, TournamentState, Unsettled};
 
@@ -77,7 +77,9 @@ pub fn plan(
         ("upcoming", _) => {
             let active = state.entries.iter().filter(|e| e.state == "active").count();
             if active < 2 {
-                plan.progress = Some(progress("cancelled", 0, None, Some(now), None));
+                if now >= t.starts.saturating_add(MAX_WAIT_FOR_PLAYERS_MS) {
+                    plan.progress = Some(progress("cancelled", 0, None, Some(now), None));
+                }
             } else {
                 pair_round(system, &state, &settings, 1, &mut plan)?;
             }

@@ -46,6 +46,11 @@ pub const DESCRIPTION_CHARS: usize = 1_000;
 pub const MAX_ROUND_GAP_S: i64 = 86_400;
 /// How far ahead a tournament may be scheduled.
 pub const MAX_AHEAD_MS: i64 = 30 * 86_400_000;
+/// How long a Swiss or round robin made without a start time waits for players.
+pub const JOIN_WINDOW_MS: i64 = 5 * 60_000;
+/// How long past its start a Swiss or round robin with fewer than two players waits for more
+/// before it is cancelled.
+pub const MAX_WAIT_FOR_PLAYERS_MS: i64 = 60 * 60_000;
 /// Tournaments one account may have upcoming or running that it created.
 pub const PER_ORGANISER: usize = 5;
 /// Entrants of one tournament (a round robin: `anywoli_tournament::robin::MAX_PLAYERS`).
@@ -178,7 +183,14 @@ impl CreateRequest {
         let rules = self.rules.unwrap_or_else(|| "anywoli".to_string());
         anywoli_core::Rules::from_name(&rules, 0)
             .map_err(|e| ApiError::malformed(e.to_string()))?;
-        let starts = self.starts_at.unwrap_or(now).max(now);
+        // An arena starts at once and players come as it runs; a Swiss or round robin pairs
+        // everyone at its start, so without a time it gives players five minutes to join (its
+        // organiser may start it sooner).
+        let by_default = match self.system {
+            System::Arena => now,
+            _ => now + JOIN_WINDOW_MS,
+        };
+        let starts = self.starts_at.unwrap_or(by_default).max(now);
         if starts > now + MAX_AHEAD_MS {
             return bad("starts_at: at most 30 days ahead".into());
         }

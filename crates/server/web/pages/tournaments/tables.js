@@ -71,7 +71,7 @@ export function podium(list) {
   return h('ol', { class: 'tm-podium' }, list.slice(0, 3).map((s, i) => h('li', { class: 'tm-place-' + (i + 1) },
     h('span', { class: 'tm-medal', 'aria-hidden': 'true' }, medals[i]),
     h('span', { class: 'tm-podium-name' }, who(s.name)),
-    h('span', { class: 'tm-podium-score' }, t('tm_points', { n: scoreText(s.score) })),
+    h('span', { class: 'tm-podium-score' }, tn('tm_points_n', s.score, { n: scoreText(s.score) })),
     h('span', { class: 'note' }, tn('tm_games_n', s.games)))));
 }
 

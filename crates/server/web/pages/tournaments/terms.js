@@ -2,7 +2,7 @@
 // words, countdowns, score sheets, the creation form's body, and whether the page takes the
 // player to their game by itself. Pure (the texts aside), so that the unit tests run them.
 
-import { t } from '../../i18n.js';
+import { t, tn } from '../../i18n.js';
 
 export const SYSTEMS = ['arena', 'swiss', 'round-robin'];
 
@@ -103,7 +103,7 @@ export function sheetMarks(sheet, system) {
     if (!arena && e.round) parts.push(t('tm_round_n', { n: e.round }));
     parts.push(word ? t(word) : result);
     if (e.opponent) parts.push(e.opponent);
-    if (arena && e.result) parts.push(t('tm_points', { n: scoreText(e.points) }));
+    if (arena && e.result) parts.push(tn('tm_points_n', e.points, { n: scoreText(e.points) }));
     return {
       text,
       result,

@@ -216,7 +216,7 @@ export class TournamentView {
     // The reader's place.
     this.meEl.hidden = !me;
     if (me) {
-      const parts = [me.rank ? t('tm_me_rank', { n: me.rank }) : null, t('tm_points', { n: scoreText(me.score) }), tn('tm_games_n', me.games)];
+      const parts = [me.rank ? t('tm_me_rank', { n: me.rank }) : null, tn('tm_points_n', me.score, { n: scoreText(me.score) }), tn('tm_games_n', me.games)];
       if (me.state !== 'active') parts.push(t('tm_state_' + me.state));
       this.meEl.textContent = t('tm_you') + ' ' + parts.filter(Boolean).join(' · ');
     }
