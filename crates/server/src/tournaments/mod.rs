@@ -10,6 +10,9 @@ pub mod settings;
 pub mod signal;
 pub mod view;
 
+#[cfg(test)]
+mod tests;
+
 use anywoli_tournament::arena::ScoringRules;
 use anywoli_tournament::standings::{self, Absence, Entrant, GameResult, Missed, Played, Standing};
 

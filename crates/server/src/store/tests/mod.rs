@@ -4,6 +4,7 @@ mod batches;
 mod community;
 mod games;
 mod postgres;
+mod tournaments;
 
 use std::path::PathBuf;
 use std::sync::mpsc;
