@@ -141,6 +141,22 @@ async fn play(srv: &Srv, game: &str, south: &str, north: &str, loser: Option<&st
     }
 }
 
+/// A GET's status, head and body as text (the exports are not JSON).
+async fn raw_get(srv: &Srv, path: &str) -> (u16, String, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(srv.addr).await.unwrap();
+    let head = format!(
+        "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        srv.addr
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).await.unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, head.to_string(), body.to_string())
+}
+
 fn names(rows: &[Value]) -> Vec<String> {
     rows.iter()
         .map(|r| r["name"].as_str().unwrap().to_string())
@@ -304,6 +320,19 @@ store_test! {
             assert!(sa > sb || (sa == sb && a["buchholz"].as_f64() >= b["buchholz"].as_f64()), "{rows:?}");
         }
         assert_eq!(v["tournament"]["winner"], rows[0]["name"]);
+
+        // The exports: the standings as CSV, the games as records.
+        let (s, head, csv) = raw_get(&srv, &format!("/api/tournaments/{id}/standings.csv")).await;
+        assert_eq!(s, 200, "{csv}");
+        assert!(head.to_ascii_lowercase().contains("content-type: text/csv"), "{head}");
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 6, "a header and five players: {csv}");
+        assert!(lines[0].starts_with("rank,name,rating,score"), "{csv}");
+        assert!(lines[1].starts_with(&format!("1,{},", rows[0]["name"].as_str().unwrap())), "{csv}");
+        let (s, _, records) = raw_get(&srv, &format!("/api/tournaments/{id}/games.txt")).await;
+        assert_eq!(s, 200);
+        assert_eq!(records.matches("[Event \"Club Swiss\"]").count(), 6, "six games: {records}");
+        assert_eq!(records.matches(&format!("[Tournament \"{id}\"]")).count(), 6);
     }
 }
 

@@ -268,7 +268,12 @@ export class TournamentView {
   showPodium() {
     const list = this.data.podium || [];
     this.podiumBox.hidden = !(this.data.tournament.status === 'finished' && list.length);
-    if (!this.podiumBox.hidden) fill(this.podiumBox, h('h2', { id: 'tm-podium-heading' }, t('tm_podium')), podium(list));
+    if (this.podiumBox.hidden) return;
+    const base = '/api/tournaments/' + encodeURIComponent(this.data.tournament.id);
+    fill(this.podiumBox, h('h2', { id: 'tm-podium-heading' }, t('tm_podium')), podium(list),
+      h('p', { class: 'tm-exports' },
+        h('a', { href: base + '/standings.csv', download: '', id: 'tm-export-csv' }, t('tm_export_csv')), ' · ',
+        h('a', { href: base + '/games.txt', download: '', id: 'tm-export-games' }, t('tm_export_games'))));
   }
 
   showStandings() {
