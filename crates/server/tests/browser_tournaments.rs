@@ -258,6 +258,32 @@ async fn an_arena_a_swiss_and_a_round_robin_are_played_to_the_end_in_browsers() 
     )
     .await;
     assert_eq!(s, 200, "{v}");
+    // The page takes Ama to her first game, where she berserks with the button.
+    wait_for(
+        &a,
+        "document.body.dataset.view === 'game' && document.body.dataset.status === 'playing' && document.querySelector('#berserk:not([hidden])')",
+        "Ama's first game, with the Berserk button",
+    )
+    .await;
+    let first = a
+        .current_url()
+        .await
+        .unwrap()
+        .path()
+        .trim_start_matches("/g/")
+        .to_string();
+    save_screenshot(&a, &shots, "arena-game-phone.png").await;
+    click(&a, "#berserk").await;
+    wait_for(
+        &a,
+        "document.querySelector('#berserk').hidden",
+        "the button gone once used",
+    )
+    .await;
+    let (_, g) = http_json(&server, "GET", &format!("/api/games/{first}"), None).await;
+    let side = body_data(&a, "seat").await;
+    assert_eq!(g["berserk"][&side], true, "{g}");
+    assert_eq!(g["clock"][&side], 30_000, "half of a minute: {g}");
     let visited = play_to_the_end(
         &server,
         &arena,

@@ -157,6 +157,82 @@ async fn raw_get(srv: &Srv, path: &str) -> (u16, String, String) {
     (status, head.to_string(), body.to_string())
 }
 
+/// Ama berserks before her first move (her clock halves; her opponent's does not), the game
+/// runs 20 plies, and `loser` resigns.
+async fn berserk_and_win(srv: &Srv, game: &str, south: &str, north: &str, loser: &str) {
+    let mut secrets = std::collections::HashMap::new();
+    for who in [south, north] {
+        let (s, v) = api(
+            srv,
+            who,
+            "POST",
+            &format!("/api/games/{game}/seat"),
+            json!({}),
+        )
+        .await;
+        assert_eq!(s, 200, "{v}");
+        secrets.insert(
+            v["side"].as_str().unwrap().to_string(),
+            v["secret"].as_str().unwrap().to_string(),
+        );
+    }
+    let ama_side = if south == "Ama" { "south" } else { "north" };
+    let body = json!({"secret": secrets[ama_side]});
+    let (s, v) = api(
+        srv,
+        "Ama",
+        "POST",
+        &format!("/api/games/{game}/berserk"),
+        body.clone(),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["game"]["berserk"][ama_side], true, "{v}");
+    assert_eq!(
+        v["game"]["clock"][ama_side], 90_000,
+        "half of 3 minutes: {v}"
+    );
+    let other = if ama_side == "south" {
+        "north"
+    } else {
+        "south"
+    };
+    assert_eq!(v["game"]["clock"][other], 180_000, "{v}");
+    let (s, v) = api(
+        srv,
+        "Ama",
+        "POST",
+        &format!("/api/games/{game}/berserk"),
+        body,
+    )
+    .await;
+    assert_eq!(
+        (s, v["error"].as_str()),
+        (409, Some("not_allowed")),
+        "once: {v}"
+    );
+    for ply in 0..20 {
+        let (_, g) = api(srv, "x", "GET", &format!("/api/games/{game}"), json!({})).await;
+        assert_eq!(g["status"], "playing", "the game went on to ply {ply}: {g}");
+        let to_move = g["to_move"].as_str().unwrap().to_string();
+        let mv = g["legal"][0].as_str().unwrap().to_string();
+        let body = json!({"move": mv, "secret": secrets[&to_move], "ply": ply});
+        let (s, v) = api(srv, "x", "POST", &format!("/api/games/{game}/moves"), body).await;
+        assert_eq!(s, 200, "{v}");
+    }
+    let side = if loser == south { "south" } else { "north" };
+    let body = json!({"secret": secrets[side]});
+    let (s, v) = api(
+        srv,
+        loser,
+        "POST",
+        &format!("/api/games/{game}/resign"),
+        body,
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+}
+
 fn names(rows: &[Value]) -> Vec<String> {
     rows.iter()
         .map(|r| r["name"].as_str().unwrap().to_string())
@@ -207,8 +283,14 @@ store_test! {
                 }
                 // Ama wins all her games; otherwise South wins.
                 let loser = if north == "Ama" { south } else { north };
-                play(&srv, game, south, north, Some(loser)).await;
-                if south == "Ama" || north == "Ama" {
+                let ama_plays = south == "Ama" || north == "Ama";
+                if ama_plays && ama_games == 0 {
+                    // Her first: she berserks and wins in 20 plies, for a point more.
+                    berserk_and_win(&srv, game, south, north, loser).await;
+                } else {
+                    play(&srv, game, south, north, Some(loser)).await;
+                }
+                if ama_plays {
                     ama_games += 1;
                 }
                 met.push((south.clone(), north.clone()));
@@ -233,7 +315,7 @@ store_test! {
         let ama = &rows[0];
         assert_eq!(ama["wins"], json!(ama_games));
         // Win 2, 2, then 4 a win on the streak.
-        let expected = if ama_games >= 2 { 4 + 4 * (ama_games - 2) } else { 2 * ama_games };
+        let expected = 1 + if ama_games >= 2 { 4 + 4 * (ama_games - 2) } else { 2 * ama_games };
         assert_eq!(ama["score"], json!(expected as f64), "{ama}");
         assert_eq!(ama["streak"], json!(ama_games >= 2));
         let v = page(&srv, "Ama", &id).await;

@@ -139,6 +139,20 @@ pub async fn resign(
     .await
 }
 
+/// `POST /api/games/{id}/berserk`: in an arena's game, before one's first move, half one's
+/// clock and no increment, for a point more on a win (docs/tournaments.md).
+pub async fn berserk(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<SecretRequest>,
+) -> ApiResult<Json<Value>> {
+    with_secret(&st, &id, &req.secret, |secret, reply| Command::Berserk {
+        secret,
+        reply,
+    })
+    .await
+}
+
 /// `POST /api/games/{id}/abort`: call the game off before each side has moved once.
 pub async fn abort(
     State(st): State<AppState>,
@@ -325,6 +339,7 @@ pub fn router() -> axum::Router<AppState> {
         .route("/games/{id}/takeback", post(takeback))
         .route("/games/{id}/resign", post(resign))
         .route("/games/{id}/abort", post(abort))
+        .route("/games/{id}/berserk", post(berserk))
         .route("/games/{id}/offer", post(offer))
         .route("/games/{id}/claim", post(claim))
         .route("/games/{id}/public", post(public))

@@ -49,6 +49,11 @@ pub enum Change {
         winner: Side,
         at: i64,
     },
+    /// `side` berserks (an arena game, before its first move): half its time, no increment.
+    Berserk {
+        side: Side,
+        at: i64,
+    },
     /// Keep the first `keep` moves.
     TakeBack {
         keep: usize,
@@ -88,6 +93,10 @@ pub enum Event {
     },
     Thinking,
     Seat,
+    /// `side` berserked.
+    Berserk {
+        side: Side,
+    },
     TakeBack,
     Resign {
         side: Side,
@@ -192,6 +201,16 @@ impl Game {
                 self.people.accounts = accounts.clone();
                 self.people.public = *public;
                 Event::Seat
+            }
+            Change::Berserk { side, at } => {
+                self.clock = self.clock.map(|c| c.berserked(*side));
+                let mut sides = super::game::berserk_tag(&self.tags)
+                    .unwrap_or_default()
+                    .to_string();
+                sides.push(if *side == Side::South { 'S' } else { 'N' });
+                self.set_berserk_tag(sides);
+                self.updated = *at;
+                Event::Berserk { side: *side }
             }
             Change::Rematch { next } => {
                 self.rematch = Some(next.id.clone());

@@ -133,6 +133,8 @@ pub struct Clock {
     /// Since when the side to move is using its time; `None` while the clocks do not run
     /// (before each side has moved once, and once the game is over).
     pub since: Option<i64>,
+    /// Sides that berserked in an arena (half their time, no increment).
+    pub no_increment: BySide<bool>,
 }
 
 impl Clock {
@@ -142,7 +144,16 @@ impl Clock {
             control,
             left: BySide::both(t),
             since: None,
+            no_increment: BySide::both(false),
         }
+    }
+
+    /// `side` berserks before its first move: half its time, and no increment from now on.
+    pub fn berserked(&self, side: Side) -> Clock {
+        let mut c = *self;
+        c.left[side] = self.control.start_ms() / 2;
+        c.no_increment[side] = true;
+        c
     }
 
     /// The time `side` has used of its move by `now`, the network's allowance `lag_ms` taken
@@ -192,7 +203,7 @@ impl Clock {
         match self.control {
             TimeControl::RealTime { increment_ms, .. } => {
                 c.left[mover] = (c.left[mover] - self.used(now, lag_ms)).max(0);
-                if self.since.is_some() {
+                if self.since.is_some() && !self.no_increment[mover] {
                     c.left[mover] += increment_ms;
                 }
             }
@@ -275,6 +286,7 @@ mod tests {
             control: TimeControl::parse("1+0").unwrap(),
             left: BySide::new(1_000, 60_000),
             since: Some(10_000),
+            no_increment: BySide::both(false),
         };
         assert!(!c.flagged(S, 10_999, 0));
         assert!(c.flagged(S, 11_000, 0));

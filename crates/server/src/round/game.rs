@@ -16,6 +16,17 @@ use crate::rating::{Category, GameRatings};
 use crate::round::clock::{Clock, TimeControl};
 use crate::store::EngineClaim;
 
+/// The tag an arena's games carry: present when berserk is allowed, its value the sides that
+/// berserked (`S`, `N`, `SN`).
+pub const BERSERK_TAG: &str = "Berserk";
+
+/// The sides that berserked, when the game allows it.
+pub fn berserk_tag(tags: &[(String, String)]) -> Option<&str> {
+    tags.iter()
+        .find(|(k, _)| k == BERSERK_TAG)
+        .map(|(_, v)| v.as_str())
+}
+
 /// A game in memory. `pos` is always the position after `moves` from `start`.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -103,6 +114,16 @@ pub struct NewGame {
 /// Versions start far above the clock in milliseconds (until the year 2096), which older
 /// servers used: a page open across the upgrade still takes the new states as newer.
 const VERSION_BASE: u64 = 4_000_000_000_000;
+
+impl Game {
+    /// Sets the berserk tag's value (the game allows berserk).
+    pub fn set_berserk_tag(&mut self, sides: String) {
+        match self.tags.iter_mut().find(|(k, _)| k == BERSERK_TAG) {
+            Some(t) => t.1 = sides,
+            None => self.tags.push((BERSERK_TAG.to_string(), sides)),
+        }
+    }
+}
 
 impl Game {
     pub fn new(n: NewGame) -> Game {

@@ -150,6 +150,7 @@ mod offence_tests {
             control,
             left: BySide::from([40_000, 90_000]),
             since: Some(100_000),
+            no_increment: BySide::both(false),
         });
         let flag = |at| Change::Flag {
             loser: Side::South,

@@ -88,5 +88,6 @@ fn stored(
             unrated(store.set_seating(head, accounts.clone().into(), *public))
         }
         Change::Rematch { next } => unrated(store.create_rematch(head, &next.to_row())),
+        Change::Berserk { .. } => unrated(store.retag(head, &after.to_row().tags)),
     }
 }

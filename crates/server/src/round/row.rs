@@ -1,7 +1,9 @@
 //! A game in the store's form: the row (everything but the moves) and back, every move
 //! replayed.
 
-use anywoli_core::{parse_position, IllegalMove, Line, Move, ParseMoveError, Position, Rules};
+use anywoli_core::{
+    parse_position, BySide, IllegalMove, Line, Move, ParseMoveError, Position, Rules,
+};
 
 use super::clock::{Clock, TimeControl};
 use super::game::{Game, Mode, Offer, People, Player, Status, Termination};
@@ -36,12 +38,16 @@ impl Game {
         }
         let (mv_list, pos) = replayed(start, moves).map_err(|e| bad(e.to_string()))?;
         let moved = Line::new(start, &mv_list).sides_moved();
+        let tags: Vec<(String, String)> =
+            serde_json::from_str(&row.tags).map_err(|e| bad(format!("tags: {e}")))?;
+        let berserked = super::game::berserk_tag(&tags).unwrap_or_default();
         let clock = match &row.clock {
             None => None,
             Some(c) => Some(Clock {
                 control: TimeControl::parse(&c.control).map_err(|e| bad(e.to_string()))?,
                 left: c.left.into(),
                 since: c.since,
+                no_increment: BySide::new(berserked.contains('S'), berserked.contains('N')),
             }),
         };
         let status = match row.status.as_str() {
@@ -56,7 +62,6 @@ impl Game {
             },
             other => return Err(bad(format!("status {other}"))),
         };
-        let tags = serde_json::from_str(&row.tags).map_err(|e| bad(format!("tags: {e}")))?;
         Ok(Game {
             id: row.id,
             created: row.created,

@@ -81,6 +81,30 @@ pub struct GameView {
     pub rating_change: Option<RatingChangeView>,
     /// The tournament the game is part of (its record's `Tournament` and `Event` tags).
     pub tournament: Option<TournamentOf>,
+    /// An arena's game: who berserked, and who still may (before their first move).
+    pub berserk: Option<BerserkView>,
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct BerserkView {
+    pub south: bool,
+    pub north: bool,
+    pub south_may: bool,
+    pub north_may: bool,
+}
+
+impl BerserkView {
+    fn of(g: &Game) -> Option<BerserkView> {
+        let sides = crate::round::game::berserk_tag(&g.tags)?;
+        let (south, north) = (sides.contains('S'), sides.contains('N'));
+        let open = g.is_playing();
+        Some(BerserkView {
+            south,
+            north,
+            south_may: open && !south && !g.moved[Side::South],
+            north_may: open && !north && !g.moved[Side::North],
+        })
+    }
 }
 
 /// A game's tournament.
@@ -242,6 +266,7 @@ impl GameView {
                 .change
                 .map(|[south, north]| RatingChangeView { south, north }),
             tournament: TournamentOf::of(g),
+            berserk: BerserkView::of(g),
         }
     }
 }
@@ -317,6 +342,10 @@ pub fn event_message(event: &Event, g: &Game) -> String {
         }
         Event::Thinking => m.kind = "thinking",
         Event::Seat => m.kind = "seat",
+        Event::Berserk { side } => {
+            m.kind = "berserk";
+            m.side = Some(side_name(*side));
+        }
         Event::TakeBack => m.kind = "takeback",
         Event::Resign { side } => {
             m.kind = "resign";

@@ -203,6 +203,15 @@ impl Director {
                 ("Tournament".to_string(), t.id.clone()),
                 ("Round".to_string(), round.to_string()),
             ];
+            // Berserk is an arena's, and never a bot's (issue 39).
+            if t.system == "arena"
+                && !state
+                    .entries
+                    .iter()
+                    .any(|e| e.bot && (e.account == *south || e.account == *north))
+            {
+                game.set_berserk_tag(String::new());
+            }
             games.push(game);
         }
         Ok(games)

@@ -173,12 +173,18 @@ fn settle(system: System, state: &mut TournamentState, unsettled: &[Unsettled], 
                 _ => "aborted",
             },
         };
+        let tags: Vec<(String, String)> = serde_json::from_str(&u.tags).unwrap_or_default();
+        let berserk = crate::round::game::berserk_tag(&tags)
+            .unwrap_or_default()
+            .to_string();
         g.result = Some(result.to_string());
         g.plies = Some(u.plies);
+        g.berserk = berserk.clone();
         plan.settled.push(Settled {
             game: u.game.clone(),
             result: result.to_string(),
             plies: u.plies,
+            berserk,
         });
         for e in state.entries.iter_mut() {
             if e.playing.as_deref() == Some(u.game.as_str()) {

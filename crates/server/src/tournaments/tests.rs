@@ -67,6 +67,7 @@ fn ended(id: &str, status: &str, result: &str, no_show: Option<&str>) -> Unsettl
         result: result.into(),
         plies: 0,
         no_show: no_show.map(str::to_string),
+        tags: "[]".into(),
     }
 }
 

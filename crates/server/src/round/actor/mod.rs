@@ -129,6 +129,11 @@ pub enum Command {
         secret: String,
         reply: Reply<GameView>,
     },
+    /// Berserk in an arena's game.
+    Berserk {
+        secret: String,
+        reply: Reply<GameView>,
+    },
     /// The rematch (made if there is none yet) and the seats the caller holds in it.
     Rematch {
         secret: String,
@@ -393,6 +398,9 @@ impl Round {
             Command::Resign { secret, reply } => {
                 let _ = reply.send(retried!(self.resign(&secret)));
             }
+            Command::Berserk { secret, reply } => {
+                let _ = reply.send(retried!(self.berserk(&secret)));
+            }
             Command::Rematch { secret, reply } => {
                 let _ = reply.send(retried!(self.rematch(&secret)));
             }
@@ -455,6 +463,11 @@ impl Round {
     async fn resign(&mut self, secret: &str) -> ApiResult<GameView> {
         let change = rules::resign(&self.game, &self.held(secret)?, now_ms())?;
         self.drop_pending();
+        self.decided(change).await
+    }
+
+    async fn berserk(&mut self, secret: &str) -> ApiResult<GameView> {
+        let change = rules::berserk(&self.game, &self.held(secret)?, now_ms())?;
         self.decided(change).await
     }
 

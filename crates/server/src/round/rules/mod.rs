@@ -3,6 +3,7 @@
 //! that says why not. The round's actor (super::actor) asks them, then stores and applies
 //! what they decide; nothing here waits or does I/O, so each rule is tested on a game in memory.
 
+mod berserk;
 mod ending;
 mod moves;
 mod offers;
@@ -12,6 +13,7 @@ mod seats;
 #[cfg(test)]
 pub(crate) mod tests;
 
+pub use berserk::berserk;
 pub use ending::{abort, resign};
 pub use moves::{held, hint, play, take_back, Played};
 pub use offers::{answer, claim, offer, one_of_two, OfferStep};

@@ -61,6 +61,8 @@ pub enum Refusal {
     SeatTaken,
     #[error("the free seat is for the player the invite link was sent to; this link only watches")]
     WrongInvite,
+    #[error("berserk is for a player of an arena's game, once, before their first move")]
+    NoBerserk,
 }
 
 impl Refusal {
@@ -90,7 +92,8 @@ impl Refusal {
             | TakeBackBetweenFriends
             | Final
             | BothMoved
-            | StillPlaying => (StatusCode::CONFLICT, ErrorCode::NotAllowed),
+            | StillPlaying
+            | NoBerserk => (StatusCode::CONFLICT, ErrorCode::NotAllowed),
         }
     }
 }

@@ -334,3 +334,57 @@ fn a_rematch_changes_sides_and_keeps_the_secrets() {
     assert_eq!((next.created, next.moves.len()), (9, 0));
     assert_eq!(next.rules, Rules::Anywoli, "only a lottery draws again");
 }
+
+#[test]
+fn berserk_halves_ones_own_clock_drops_the_increment_and_comes_once_before_ones_first_move() {
+    let plain = game(Mode::Friend, [Player::Human; 2], Some("3+2"));
+    assert_eq!(
+        berserk(&plain, &[Side::South], 2).unwrap_err(),
+        Refusal::NoBerserk,
+        "not an arena's game"
+    );
+    let mut g = plain.clone();
+    g.set_berserk_tag(String::new());
+    let change = berserk(&g, &[Side::North], 2).unwrap();
+    g.apply(&change);
+    let c = g.clock.unwrap();
+    assert_eq!(
+        (c.left[Side::South], c.left[Side::North]),
+        (180_000, 90_000)
+    );
+    assert_eq!(
+        crate::round::game::berserk_tag(&g.tags),
+        Some("N"),
+        "the tag says who"
+    );
+    assert_eq!(
+        berserk(&g, &[Side::North], 3).unwrap_err(),
+        Refusal::NoBerserk,
+        "once"
+    );
+    // South moves first, then may no longer berserk; North's moves earn no increment, South's do.
+    let g = played(g, &["e"], 4);
+    assert_eq!(
+        berserk(&g, &[Side::South], 5).unwrap_err(),
+        Refusal::NoBerserk
+    );
+    let to_north = g.pos.to_move() == Some(Side::North);
+    assert!(to_north);
+    let reply = g.pos.moves().next().unwrap().to_string();
+    let g = played(g, &[&reply], 1_004);
+    let again = g.pos.moves().next().unwrap().to_string();
+    let mover = g.pos.to_move().unwrap();
+    let before = g.clock.unwrap().left[mover];
+    let g = played(g, &[&again], 2_004);
+    let after = g.clock.unwrap().left[mover];
+    let increment = if mover == Side::North { 0 } else { 2_000 };
+    assert_eq!(after, before - 1_000 + increment, "{mover:?}");
+    // The stored row keeps it: read back, North still has no increment.
+    let back = Game::from_row(
+        g.to_row(),
+        &g.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+    )
+    .unwrap();
+    assert!(back.clock.unwrap().no_increment[Side::North]);
+    assert!(!back.clock.unwrap().no_increment[Side::South]);
+}

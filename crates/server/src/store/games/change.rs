@@ -89,6 +89,7 @@ const SET_SEATING: GameChange = game_change!(
     ", south_account = $12, north_account = $13, public = $14",
     ""
 );
+const RETAG: GameChange = game_change!(", tags = $12", "");
 const LINK_REMATCH: GameChange = game_change!(", rematch = $12", " AND rematch IS NULL");
 
 /// Runs `change` on game `head.id` with the head's parameters and then `more`; a
@@ -185,6 +186,11 @@ pub(crate) fn set_seating(
         public.into(),
     ];
     run(c, head, &SET_SEATING, more)
+}
+
+/// The game's tags, with its head (a berserk: the clock and the tag that says so together).
+pub(crate) fn retag(c: &mut dyn Conn, head: &Head, tags: &str) -> StoreResult<()> {
+    run(c, head, &RETAG, vec![tags.into()])
 }
 
 /// Links the game to its rematch `next` and creates it; a conflict if it has one already.

@@ -205,6 +205,16 @@ impl Store {
         self.writer.call(GameOp::Touch { head }).map(drop)
     }
 
+    /// Stores the game's head and its tags (JSON), checked against its revision.
+    pub fn retag(&self, head: Head, tags: &str) -> StoreResult<()> {
+        self.writer
+            .call(GameOp::Retag {
+                head,
+                tags: tags.to_string(),
+            })
+            .map(drop)
+    }
+
     /// Gives an untaken seat its secret. A seat someone took first is a
     /// [`StoreError::Conflict`], as any change to a game that moved on.
     pub fn claim_seat(

@@ -3,8 +3,8 @@
 //! changes in `change.rs` it runs.
 
 use super::change::{
-    append_move, claim_engine, claim_seat, create_rematch, insert_game, set_seating, set_status,
-    touch, truncate_moves,
+    append_move, claim_engine, claim_seat, create_rematch, insert_game, retag, set_seating,
+    set_status, touch, truncate_moves,
 };
 use super::{EngineClaim, GameRow, Head, StatusRow};
 use crate::rating::GameRatings;
@@ -35,6 +35,10 @@ pub(in crate::store) enum GameOp {
     /// Only what the head carries changes (an offer).
     Touch {
         head: Head,
+    },
+    Retag {
+        head: Head,
+        tags: String,
     },
     ClaimSeat {
         head: Head,
@@ -90,6 +94,7 @@ impl Change for GameOp {
             GameOp::TruncateMoves { head, .. }
             | GameOp::SetStatus { head, .. }
             | GameOp::Touch { head }
+            | GameOp::Retag { head, .. }
             | GameOp::ClaimSeat { head, .. }
             | GameOp::SetSeating { head, .. }
             | GameOp::CreateRematch { head, .. } => (head, None),
@@ -114,6 +119,7 @@ impl Change for GameOp {
             GameOp::TruncateMoves { head, keep } => truncate_moves(c, head, *keep)?,
             GameOp::SetStatus { head, status } => return done(set_status(c, head, status)?),
             GameOp::Touch { head } => touch(c, head)?,
+            GameOp::Retag { head, tags } => retag(c, head, tags)?,
             GameOp::ClaimSeat {
                 head,
                 seat,

@@ -143,6 +143,7 @@ fn one_director_at_a_time(a: &Store, b: &Store) {
         game: "g1".to_string(),
         result: "1-0".to_string(),
         plies: 40,
+        berserk: String::new(),
     }];
     b.tournament_step(settle.clone()).unwrap();
     b.tournament_step(settle).unwrap();

@@ -245,6 +245,8 @@ pub struct Unsettled {
     pub plies: i64,
     /// Who never made a first move, when the game was aborted for that.
     pub no_show: Option<String>,
+    /// The game's tags as stored (JSON): who berserked.
+    pub tags: String,
 }
 
 impl FromRow for Unsettled {
@@ -255,6 +257,7 @@ impl FromRow for Unsettled {
             result: r.text("result")?,
             plies: r.int("plies")?,
             no_show: r.opt_text("no_show")?,
+            tags: r.text("tags")?,
         })
     }
 }
@@ -608,7 +611,7 @@ impl Store {
     pub fn tournament_unsettled(&self, id: &str) -> StoreResult<Vec<Unsettled>> {
         self.readers.sql(|db| {
             db.rows(
-                "SELECT tg.game AS game, g.status AS status, g.result AS result,
+                "SELECT tg.game AS game, g.status AS status, g.result AS result, g.tags AS tags,
                     (SELECT COUNT(*) FROM moves m WHERE m.game = tg.game) AS plies,
                     (SELECT MIN(o.account) FROM play_offences o
                         WHERE o.game = tg.game AND o.kind = 'no_first_move') AS no_show

@@ -17,6 +17,8 @@ pub struct Settled {
     /// `1-0`, `0-1`, `1/2-1/2` or `aborted`.
     pub result: String,
     pub plies: i64,
+    /// Who berserked: `S`, `N`, `SN` or empty.
+    pub berserk: String,
 }
 
 /// A game the step makes.
@@ -149,13 +151,14 @@ impl Change for Step {
 /// Records a game's result once, and frees its players.
 fn settle(db: &mut dyn Sql, t: &str, s: &Settled, now: i64) -> StoreResult<()> {
     let n = db.execute(
-        "UPDATE tournament_games SET result = $3, plies = $4
+        "UPDATE tournament_games SET result = $3, plies = $4, berserk = $5
          WHERE tournament = $1 AND game = $2 AND result IS NULL",
         &[
             t.into(),
             (&s.game).into(),
             (&s.result).into(),
             s.plies.into(),
+            (&s.berserk).into(),
         ],
     )?;
     if n == 1 {

@@ -111,6 +111,9 @@ export class GameDisplay extends GameLayout {
     $('#takeback').disabled = !myMoves || this.pending || animating || Boolean(this.sowing);
     $('#resign').hidden = !(held && g.status === 'playing');
     $('#abort').hidden = !(held && g.can_abort);
+    // An arena's game: half one's clock and no increment, for a point more on a win.
+    const mayBerserk = g.berserk && me.length === 1 && g.berserk[me[0] + '_may'];
+    $('#berserk').hidden = !(held && mayBerserk);
     this.showTimeAndOffers(g, me);
     this.showPlayers(g);
     const mine = me.length === 1;

@@ -45,6 +45,7 @@ export class GameLayout extends GameSeats {
             <button type="button" id="hint">${esc(t('hint'))}</button>
             <button type="button" id="takeback">${esc(t('takeback'))}</button>
             <button type="button" id="abort">${esc(t('abort'))}</button>
+            <button type="button" id="berserk" title="${esc(t('berserk_title'))}" hidden>${esc(t('berserk'))}</button>
             <button type="button" id="resign">${esc(t('resign'))}</button>
             <button type="button" id="offer-draw">${esc(t('offer_draw'))}</button>
             <button type="button" id="offer-takeback">${esc(t('offer_takeback'))}</button>
@@ -97,6 +98,7 @@ export class GameLayout extends GameSeats {
     $('#takeback').addEventListener('click', () => this.takeback());
     $('#resign').addEventListener('click', () => this.resign());
     $('#abort').addEventListener('click', () => this.act('abort'));
+    $('#berserk').addEventListener('click', () => this.act('berserk'));
     $('#offer-draw').addEventListener('click', () => this.act('offer', { offer: 'draw' }));
     $('#offer-takeback').addEventListener('click', () => this.act('offer', { offer: 'takeback' }));
     $('#offer-accept').addEventListener('click', () => this.act('offer/accept'));

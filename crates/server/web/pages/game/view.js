@@ -110,6 +110,7 @@ export class GameView extends GameActions {
       if (m.type === 'rematch' && m.rematch) this.rememberRematch(m.rematch);
       if (m.type === 'resign') say(this.statusText(m.game), true);
       if (m.type === 'takeback') say(t('taken_back'));
+      if (m.type === 'berserk') say(t('berserk_by', { side: t(m.side) }), !this.me().includes(m.side));
       if (['flag', 'aborted', 'drawn', 'claimed'].includes(m.type)) say(this.statusText(m.game), true);
       if (m.type === 'offer' && !this.me().includes(m.side)) say(this.offerText(m.game), true);
       if (m.type === 'declined' && !this.me().includes(m.side)) say(t('offer_declined', { side: t(m.side) }), true);
