@@ -44,6 +44,7 @@ pub struct Inner {
     pub tv: Arc<crate::tv::Tv>,
     pub chat: Arc<crate::chat::Hub>,
     pub tournaments: Arc<crate::tournaments::signal::Signals>,
+    pub tournament_cache: crate::tournaments::cache::StateCache,
     /// How long a tournament's minute lasts: 60,000 ms but in tests of whole tournaments.
     pub minute_ms: i64,
 }
@@ -168,6 +169,7 @@ impl AppState {
             tv,
             chat,
             tournaments,
+            tournament_cache: Default::default(),
             minute_ms: o.minute_ms.max(1),
         }))
     }
@@ -261,6 +263,7 @@ impl AppState {
             store: self.store().clone(),
             rounds: Arc::downgrade(self.rounds()),
             minute_ms: self.minute_ms(),
+            metrics: self.metrics().clone(),
         };
         rt.spawn(director.run());
         rt.spawn(crate::tournaments::signal::run(Arc::downgrade(
@@ -290,6 +293,11 @@ impl AppState {
     /// The tournaments watched here, and their change signal.
     pub fn tournaments(&self) -> &Arc<crate::tournaments::signal::Signals> {
         &self.0.tournaments
+    }
+
+    /// The tournaments being read on this instance, with their standings.
+    pub fn tournament_cache(&self) -> &crate::tournaments::cache::StateCache {
+        &self.0.tournament_cache
     }
 
     /// How long a tournament's minute lasts.

@@ -3,6 +3,8 @@
 //! the organiser's start, and the change signal. The director (crate::tournaments) pairs and
 //! settles; these handlers only read, and record what a person asks.
 
+use std::sync::Arc;
+
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -19,9 +21,10 @@ use crate::dates::now_ms;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::round::clock::TimeControl;
 use crate::store::{Entry, MissedRow, TournamentState};
+use crate::tournaments::cache::Cached;
 use crate::tournaments::plan::{arena_end, ARENA_LAST_PAIRING_MS};
 use crate::tournaments::settings::{CreateRequest, Settings, System, MAX_ENTRANTS, PER_ORGANISER};
-use crate::tournaments::{standings_of, view};
+use crate::tournaments::view;
 use crate::ws::caps::{AskedUpgrade, Unopened};
 use crate::ws::{text as text_of, Bounds, Channel, SocketError};
 
@@ -43,14 +46,38 @@ fn closed(why: &str) -> ApiError {
     ApiError::new(StatusCode::CONFLICT, ErrorCode::TournamentClosed, why)
 }
 
-async fn state_of(st: &AppState, id: &str) -> ApiResult<TournamentState> {
+/// Tournament `id` as stored now, with its standings: from this instance's copy when it is
+/// current, else read (by one request at a time; the others wait and share it).
+async fn state_of(st: &AppState, id: &str) -> ApiResult<Arc<Cached>> {
     if !crate::ids::valid_id(id) {
         return Err(unknown(id));
     }
     let key = id.to_string();
-    st.db(move |s| s.tournament_state(&key))
+    let version = st
+        .db(move |s| s.tournament_version(&key))
         .await?
-        .ok_or_else(|| unknown(id))
+        .ok_or_else(|| unknown(id))?;
+    let cache = st.tournament_cache();
+    if let Some(c) = cache.get(id, version) {
+        return Ok(c);
+    }
+    let loading = cache.loading(id);
+    let _one = loading.lock().await;
+    if let Some(c) = cache.get(id, version) {
+        return Ok(c);
+    }
+    let key = id.to_string();
+    let store = st.store().clone();
+    let read = tokio::task::spawn_blocking(move || {
+        store
+            .tournament_state(&key)
+            .map(|s| s.map(|s| Arc::new(Cached::new(s))))
+    })
+    .await
+    .map_err(|e| ApiError::storage(format!("the tournament's read failed: {e}")))?;
+    let c = read?.ok_or_else(|| unknown(id))?;
+    cache.put(id, c.clone());
+    Ok(c)
 }
 
 /// `GET /api/tournaments`.
@@ -136,8 +163,8 @@ pub async fn one(
     Path(id): Path<String>,
     viewer: Viewer,
 ) -> ApiResult<Json<Value>> {
-    let state = state_of(&st, &id).await?;
-    let standings = standings_of(&state);
+    let c = state_of(&st, &id).await?;
+    let (state, standings) = (&c.state, &c.standings);
     let me = viewer.name();
     let active = me.is_some_and(|n| {
         state
@@ -145,11 +172,10 @@ pub async fn one(
             .iter()
             .any(|e| e.account == n && e.state == "active")
     });
-    let can_join =
-        me.is_some() && !active && open_to_join(&state, st.minute_ms(), now_ms()).is_ok();
+    let can_join = me.is_some() && !active && open_to_join(state, st.minute_ms(), now_ms()).is_ok();
     Ok(Json(view::page(
-        &state,
-        &standings,
+        state,
+        standings,
         me,
         can_join,
         st.minute_ms(),
@@ -167,15 +193,15 @@ pub async fn standings(
     Path(id): Path<String>,
     Query(q): Query<PageQuery>,
 ) -> ApiResult<Json<Value>> {
-    let state = state_of(&st, &id).await?;
-    let rows = standings_of(&state);
+    let c = state_of(&st, &id).await?;
+    let (state, rows) = (&c.state, &c.standings);
     let pages = rows.len().div_ceil(view::PER_PAGE).max(1);
     let page = q.page.unwrap_or(1).clamp(1, pages);
     let players: Vec<Value> = rows
         .iter()
         .skip((page - 1) * view::PER_PAGE)
         .take(view::PER_PAGE)
-        .map(|s| view::standing(s, view::state_of(&state, &s.id)))
+        .map(|s| view::standing(s, view::state_of(state, &s.id)))
         .collect();
     Ok(Json(json!({
         "page": page,
@@ -196,8 +222,9 @@ pub async fn games(
     Path(id): Path<String>,
     Query(q): Query<RoundQuery>,
 ) -> ApiResult<Json<Value>> {
-    let state = state_of(&st, &id).await?;
-    let games: Vec<Value> = state
+    let c = state_of(&st, &id).await?;
+    let games: Vec<Value> = c
+        .state
         .games
         .iter()
         .filter(|g| match q.round {
@@ -225,10 +252,9 @@ pub struct JoinRequest {
     password: Option<String>,
 }
 
-fn me_of(state: &TournamentState, name: &str) -> Value {
-    let standings = standings_of(state);
-    let e = state.entries.iter().find(|e| e.account == name);
-    let s = standings.iter().find(|s| s.id == name);
+fn me_of(c: &Cached, name: &str) -> Value {
+    let e = c.state.entries.iter().find(|e| e.account == name);
+    let s = c.standings.iter().find(|s| s.id == name);
     match (e, s) {
         (Some(e), Some(s)) => json!({
             "state": e.state,
@@ -250,14 +276,15 @@ pub async fn join(
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> ApiResult<Json<Value>> {
     client.check(&st.limiters().games, "tournament entries")?;
-    let state = state_of(&st, &id).await?;
+    let c = state_of(&st, &id).await?;
+    let state = &c.state;
     let t = &state.tournament;
     let now = now_ms();
     let already = state.entries.iter().find(|e| e.account == s.name);
     if already.is_some_and(|e| e.state == "active") {
-        return Ok(Json(json!({ "me": me_of(&state, &s.name) })));
+        return Ok(Json(json!({ "me": me_of(&c, &s.name) })));
     }
-    open_to_join(&state, st.minute_ms(), now).map_err(closed)?;
+    open_to_join(state, st.minute_ms(), now).map_err(closed)?;
     let settings = Settings::of(t);
     if !settings.admits(&t.id, req.password.as_deref()) {
         return Err(ApiError::new(
@@ -294,7 +321,7 @@ pub async fn join(
             ),
         ));
     }
-    let missed = missed_rounds(&state, &s.name);
+    let missed = missed_rounds(state, &s.name);
     let entry = Entry {
         tournament: t.id.clone(),
         account: s.name.clone(),
@@ -305,8 +332,8 @@ pub async fn join(
         missed,
     };
     st.db(move |db| db.set_entry(entry)).await?;
-    let state = state_of(&st, &id).await?;
-    Ok(Json(json!({ "me": me_of(&state, &s.name) })))
+    let c = state_of(&st, &id).await?;
+    Ok(Json(json!({ "me": me_of(&c, &s.name) })))
 }
 
 /// The rounds of a Swiss that a player joining now has missed: half a point for a missed first
@@ -343,7 +370,8 @@ pub async fn withdraw(
     Path(id): Path<String>,
     Authed(s): Authed,
 ) -> ApiResult<Json<Value>> {
-    let state = state_of(&st, &id).await?;
+    let c = state_of(&st, &id).await?;
+    let state = &c.state;
     let t = &state.tournament;
     let arena = System::from_name(&t.system) == Some(System::Arena);
     let to = if arena && t.status == "running" {
@@ -363,8 +391,8 @@ pub async fn withdraw(
         };
         st.db(move |db| db.set_entry(entry)).await?;
     }
-    let state = state_of(&st, &id).await?;
-    Ok(Json(json!({ "me": me_of(&state, &s.name) })))
+    let c = state_of(&st, &id).await?;
+    Ok(Json(json!({ "me": me_of(&c, &s.name) })))
 }
 
 /// `POST /api/tournaments/{id}/start`: its organiser starts it now, or its next round.
@@ -373,8 +401,8 @@ pub async fn start(
     Path(id): Path<String>,
     Authed(s): Authed,
 ) -> ApiResult<Json<Value>> {
-    let state = state_of(&st, &id).await?;
-    if state.tournament.created_by != s.name {
+    let c = state_of(&st, &id).await?;
+    if c.state.tournament.created_by != s.name {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             ErrorCode::NotAllowed,
@@ -427,11 +455,11 @@ pub async fn standings_csv(
     client: ClientIp,
 ) -> ApiResult<Response> {
     client.check(&st.limiters().care, "exports")?;
-    let state = state_of(&st, &id).await?;
+    let c = state_of(&st, &id).await?;
     let mut out = String::from(
         "rank,name,rating,score,games,wins,draws,losses,performance,buchholz,sonneborn_berger,state\n",
     );
-    for s in standings_of(&state) {
+    for s in &c.standings {
         out.push_str(&format!(
             "{},{},{},{},{},{},{},{},{},{},{},{}\n",
             s.rank,
@@ -445,7 +473,7 @@ pub async fn standings_csv(
             s.performance.map_or(String::new(), |p| p.to_string()),
             s.buchholz,
             s.sonneborn_berger,
-            view::state_of(&state, &s.id),
+            view::state_of(&c.state, &s.id),
         ));
     }
     Ok(download(
@@ -463,8 +491,9 @@ pub async fn games_records(
     client: ClientIp,
 ) -> ApiResult<Response> {
     client.check(&st.limiters().care, "exports")?;
-    let state = state_of(&st, &id).await?;
-    let ids: Vec<String> = state
+    let c = state_of(&st, &id).await?;
+    let ids: Vec<String> = c
+        .state
         .games
         .iter()
         .filter(|g| g.result.as_deref().is_some_and(|r| r != "aborted"))
@@ -512,17 +541,18 @@ pub async fn events(
     let limits = st.sockets().limits();
     let rx = st.tournaments().watch(&id, version);
     Ok(BOUNDS.upgrade(ws).on_upgrade(move |socket| async move {
-        let first = Some(changed(version));
+        let first = Some(changed(*rx.borrow()));
         crate::ws::serve(socket, Watcher { rx }, first, BOUNDS, limits, permit).await;
     }))
 }
 
-fn changed(version: i64) -> String {
-    json!({ "type": "changed", "version": version }).to_string()
+/// `{"type": "changed", "version", "at"}`: `at` is when this instance saw the version (ms).
+fn changed((version, at): crate::tournaments::signal::Seen) -> String {
+    json!({ "type": "changed", "version": version, "at": at }).to_string()
 }
 
 struct Watcher {
-    rx: watch::Receiver<i64>,
+    rx: watch::Receiver<crate::tournaments::signal::Seen>,
 }
 
 impl Channel for Watcher {

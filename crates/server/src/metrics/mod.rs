@@ -39,6 +39,8 @@ pub struct Metrics {
     caught_up: AtomicU64,
     /// Engine turns this instance took over from another whose claim ran out.
     taken_over: AtomicU64,
+    /// Tournament directors' steps (read, plan, pair, store) that changed something.
+    tournament_steps: Histogram,
 }
 
 impl Default for Metrics {
@@ -59,7 +61,13 @@ impl Metrics {
             statuses: Default::default(),
             caught_up: AtomicU64::new(0),
             taken_over: AtomicU64::new(0),
+            tournament_steps: Histogram::default(),
         }
+    }
+
+    /// A tournament's director took a step (a wave or round paired, games settled) in `took`.
+    pub fn tournament_step(&self, took: std::time::Duration) {
+        self.tournament_steps.observe(took);
     }
 
     /// A game in memory was behind the database and was read again.

@@ -23,6 +23,15 @@ impl Metrics {
         self.render_games(&mut out);
         render_engine(&mut out, engine);
         self.render_http(&mut out);
+        head(
+            &mut out,
+            "anywoli_tournament_step_seconds",
+            "histogram",
+            "Time a tournament's director took for a step that changed something (read the \
+             state, pair a wave or a round, store it all in one transaction).",
+        );
+        self.tournament_steps
+            .write(&mut out, "anywoli_tournament_step_seconds", "");
         self.render_process(&mut out);
         out
     }

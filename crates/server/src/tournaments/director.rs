@@ -31,6 +31,7 @@ pub struct Director {
     pub store: Arc<Store>,
     pub rounds: Weak<Rounds>,
     pub minute_ms: i64,
+    pub metrics: Arc<crate::metrics::Metrics>,
 }
 
 impl Director {
@@ -84,6 +85,7 @@ impl Director {
 
     /// Plans and takes tournament `id`'s next step at `now`, holding its lease.
     async fn step(&self, id: &str, now: i64) -> ApiResult<()> {
+        let began = std::time::Instant::now();
         let key = id.to_string();
         let (state, unsettled) = self
             .db(move |s| {
@@ -121,6 +123,7 @@ impl Director {
         let made = self.db(move |s| s.tournament_step(step)).await;
         match made {
             Ok(()) => {
+                self.metrics.tournament_step(began.elapsed());
                 if let Some(rounds) = self.rounds.upgrade() {
                     for g in games {
                         rounds.adopt(g);

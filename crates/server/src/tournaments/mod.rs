@@ -4,6 +4,7 @@
 //! something changed (`signal.rs`), and the JSON views (`view.rs`). Pairing and scoring are
 //! `anywoli_tournament`'s, the same code as `anywoli tournament pair`.
 
+pub mod cache;
 pub mod director;
 pub mod plan;
 pub mod settings;

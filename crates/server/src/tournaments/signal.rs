@@ -14,10 +14,13 @@ use crate::store::Store;
 /// How often versions are read: the most a watcher hears.
 pub const EVERY: Duration = Duration::from_secs(1);
 
+/// A tournament's version, and when this instance first read it (ms since the epoch).
+pub type Seen = (i64, i64);
+
 /// The tournaments watched on this instance, each with its last version read.
 pub struct Signals {
     store: Arc<Store>,
-    watched: Mutex<HashMap<String, watch::Sender<i64>>>,
+    watched: Mutex<HashMap<String, watch::Sender<Seen>>>,
 }
 
 impl Signals {
@@ -28,17 +31,17 @@ impl Signals {
         })
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, watch::Sender<i64>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, watch::Sender<Seen>>> {
         self.watched.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Watches tournament `id`, whose version is `version` now.
-    pub fn watch(&self, id: &str, version: i64) -> watch::Receiver<i64> {
+    pub fn watch(&self, id: &str, version: i64) -> watch::Receiver<Seen> {
         let mut w = self.lock();
         match w.get(id) {
             Some(tx) => tx.subscribe(),
             None => {
-                let (tx, rx) = watch::channel(version);
+                let (tx, rx) = watch::channel((version, crate::dates::now_ms()));
                 w.insert(id.to_string(), tx);
                 rx
             }
@@ -57,12 +60,15 @@ impl Signals {
             return Ok(());
         }
         let versions = self.store.tournament_versions(&ids)?;
+        let now = crate::dates::now_ms();
         let w = self.lock();
         for (id, v) in versions {
             if let Some(tx) = w.get(&id) {
                 tx.send_if_modified(|old| {
-                    let changed = *old != v;
-                    *old = v;
+                    let changed = old.0 != v;
+                    if changed {
+                        *old = (v, now);
+                    }
                     changed
                 });
             }

@@ -556,6 +556,19 @@ impl Store {
         })
     }
 
+    /// Tournament `id`'s version (what grows with every change), if it exists.
+    pub fn tournament_version(&self, id: &str) -> StoreResult<Option<i64>> {
+        self.readers.sql(|db| {
+            db.query(
+                "SELECT version FROM tournaments WHERE id = $1",
+                &[id.into()],
+            )?
+            .first()
+            .map(|r| r.int("version"))
+            .transpose()
+        })
+    }
+
     pub fn tournament(&self, id: &str) -> StoreResult<Option<TournamentRow>> {
         self.readers.sql(|db| {
             db.row(
