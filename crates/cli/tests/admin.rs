@@ -212,8 +212,70 @@ fn the_admin_commands_on(db: &Path, dir: &Path) {
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("reopen it first"), "{}", r.stderr);
 
+    schedules_on(db, dir, &addr);
     server.kill().unwrap();
     server.wait().unwrap();
+}
+
+/// `anywoli admin tournaments`: a schedule from a file, made into a tournament by the running
+/// server within seconds; listed, removed; a bad file adds nothing.
+fn schedules_on(db: &Path, dir: &Path, addr: &str) {
+    let tournaments = |args: &[&str]| {
+        let mut all = vec![
+            "admin",
+            "tournaments",
+            args[0],
+            "--db",
+            db.to_str().unwrap(),
+        ];
+        all.extend(&args[1..]);
+        run(&all)
+    };
+    let soon = anywoli_server::dates::now_ms() + 10 * 60_000;
+    let file = dir.join("schedules.json");
+    let one = json!({"by": "abula", "every_minutes": 60, "first_at": soon,
+                     "tournament": {"name": "Hourly blitz", "system": "arena", "clock": "3+2",
+                                    "minutes": 50, "rated": true}});
+    std::fs::write(&file, json!([one]).to_string()).unwrap();
+    let r = tournaments(&["add", "--file", file.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let id = r.stdout.trim().to_string();
+    let r = tournaments(&["list"]);
+    assert!(
+        r.stdout.starts_with(&id) && r.stdout.contains("60min Abula Hourly blitz"),
+        "{}",
+        r.stdout
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let (_, v) = http(addr, "GET", "/api/tournaments", None);
+        if let Some(t) = v["upcoming"].as_array().and_then(|l| l.first()) {
+            assert_eq!(t["name"], "Hourly blitz", "{v}");
+            assert_eq!(t["starts_at"], json!(soon), "{v}");
+            assert_eq!(t["created_by"], "Abula", "{v}");
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server made the tournament: {v}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    // A bad schedule in a file adds none of it.
+    let bad = json!({"by": "abula", "every_minutes": 1, "tournament": one["tournament"]});
+    std::fs::write(&file, json!([one, bad]).to_string()).unwrap();
+    let r = tournaments(&["add", "--file", file.to_str().unwrap()]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("schedule 2: every_minutes") && r.stderr.contains("nothing was added"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(tournaments(&["list"]).stdout.lines().count(), 1);
+    let r = tournaments(&["remove", &id]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(tournaments(&["list"]).stdout, "");
+    assert_eq!(tournaments(&["remove", &id]).code, 1);
 }
 
 #[test]

@@ -15,7 +15,7 @@ pub mod engine_queue;
 pub mod error;
 mod guard;
 mod histogram;
-mod ids;
+pub mod ids;
 mod lessons;
 mod listener;
 pub mod lobby;

@@ -6,6 +6,7 @@
 //! refused with exit status 1, changing nothing.
 
 mod reports;
+mod tournaments;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -37,6 +38,9 @@ pub enum AdminCommand {
     ResetLink(ResetLinkArgs),
     /// The open reports, oldest first, one line each (or JSON).
     Reports(reports::ReportsArgs),
+    /// Recurring and scheduled tournaments: add them from a file, list, remove.
+    #[command(subcommand)]
+    Tournaments(tournaments::TournamentsCommand),
 }
 
 #[derive(Args, Clone)]
@@ -76,6 +80,7 @@ pub fn run(command: &AdminCommand) -> CmdResult {
         AdminCommand::Reopen(a) => act(a, Act::Reopen, "is open again"),
         AdminCommand::ResetLink(a) => reset(a),
         AdminCommand::Reports(a) => reports::run(a),
+        AdminCommand::Tournaments(c) => tournaments::run(c),
     }
     .map_err(Into::into)
 }

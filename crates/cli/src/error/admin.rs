@@ -14,6 +14,11 @@ pub enum AdminError {
     Closed { name: String },
     #[error("--url {url}: give the site's address, http://… or https://…, without a query")]
     BadUrl { url: String },
+    /// A schedule file's item `at` (from 1; 0: the file) is not a schedule; nothing was added.
+    #[error("schedule {at}: {message}; nothing was added")]
+    BadSchedule { at: usize, message: String },
+    #[error("{label} has no schedule {id}")]
+    NoSchedule { label: String, id: String },
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("cannot write the output: {0}")]

@@ -72,8 +72,8 @@ pub use puzzle_ratings::{Attempt, Rated, RatingRow as PuzzleRatingRow, RatingsDu
 pub use puzzles::PuzzleRow;
 pub use reviews::ReviewRow;
 pub use tournaments::{
-    Entry, EntryRow, MissedRow, NewGame, Progress, Settled, Step, TGameRow, TournamentRow,
-    TournamentState, Unsettled,
+    Entry, EntryRow, MissedRow, NewGame, Progress, ScheduleRow, Settled, Step, TGameRow,
+    TournamentRow, TournamentState, Unsettled,
 };
 
 #[cfg(test)]

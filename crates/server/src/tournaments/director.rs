@@ -66,6 +66,10 @@ impl Director {
     /// One pass over the tournaments with work to do.
     pub async fn tick(&self) -> ApiResult<()> {
         let now = now_ms();
+        let made = self.db(move |s| super::schedule::fire_due(s, now)).await?;
+        if made > 0 {
+            tracing::info!("tournaments: {made} made by their schedules");
+        }
         let active = self.db(move |s| s.tournaments_active(now)).await?;
         let me = self.store.instance().to_string();
         for (id, _) in active {

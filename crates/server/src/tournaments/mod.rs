@@ -7,6 +7,7 @@
 pub mod cache;
 pub mod director;
 pub mod plan;
+pub mod schedule;
 pub mod settings;
 pub mod signal;
 pub mod view;

@@ -117,8 +117,8 @@ pub fn default_round_gap_s(clock: &TimeControl) -> i64 {
     }
 }
 
-/// `POST /api/tournaments`, as sent.
-#[derive(Clone, Debug, Deserialize)]
+/// `POST /api/tournaments`, as sent (and as a schedule keeps it).
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct CreateRequest {
     pub name: String,
@@ -146,7 +146,11 @@ pub struct CreateRequest {
     pub description: Option<String>,
     #[serde(default)]
     pub bots: bool,
-    #[serde(default, deserialize_with = "some_or_null")]
+    #[serde(
+        default,
+        deserialize_with = "some_or_null",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub round_gap_s: Option<Option<i64>>,
     #[serde(default)]
     pub manual_rounds: bool,

@@ -204,3 +204,76 @@ fn a_swiss_or_round_robin_waits_for_players_then_is_cancelled() {
         "three: one game, one sits out"
     );
 }
+
+#[test]
+fn a_schedule_makes_each_tournament_once_an_hour_ahead_and_skips_starts_missed() {
+    use super::schedule::{fire_due, ScheduleRequest};
+    use crate::store::{AccountOp, AccountRow, SessionRow, Store};
+    let store = Store::in_memory().unwrap();
+    store
+        .account_op(AccountOp::Create {
+            account: AccountRow {
+                key: "host".into(),
+                name: "host".into(),
+                hash: "h".into(),
+                created: 1,
+            },
+            session: SessionRow {
+                token: "t".into(),
+                name: "host".into(),
+                csrf: "c".into(),
+                created: 1,
+            },
+        })
+        .unwrap();
+    let now = 1_800_000_000_000;
+    let hour = 60 * MINUTE;
+    let request: ScheduleRequest = serde_json::from_value(serde_json::json!({
+        "by": "host", "every_minutes": 60, "first_at": now + 90 * MINUTE,
+        "tournament": {"name": "Hourly blitz", "system": "arena", "clock": "3+2", "minutes": 50,
+                       "password": "kept"}
+    }))
+    .unwrap();
+    store
+        .add_schedule(request.into_row("s1".into(), now).unwrap())
+        .unwrap();
+    assert_eq!(fire_due(&store, now).unwrap(), 0, "not within the hour yet");
+    assert_eq!(fire_due(&store, now + 30 * MINUTE).unwrap(), 1);
+    assert_eq!(fire_due(&store, now + 31 * MINUTE).unwrap(), 0, "made once");
+    let made = store.tournaments("upcoming", 10).unwrap();
+    assert_eq!(made.len(), 1);
+    assert_eq!(made[0].starts, now + 90 * MINUTE);
+    assert_eq!(made[0].name, "Hourly blitz");
+    let settings = super::Settings::of(&made[0]);
+    assert!(
+        settings.admits(&made[0].id, Some("kept")),
+        "its password, hashed with its id"
+    );
+    // Another instance that read the schedule before it moved on makes nothing.
+    let stale = store.tournaments("upcoming", 10).unwrap()[0].clone();
+    assert!(!store
+        .fire_schedule("s1", now + 90 * MINUTE, Some(now + 150 * MINUTE), stale)
+        .unwrap());
+    // No server for a day: the starts missed are skipped, the next to come is made.
+    let later = now + 24 * hour + 10 * MINUTE;
+    assert_eq!(fire_due(&store, later).unwrap(), 1);
+    let next = store.schedules().unwrap()[0].next_at;
+    let starts: Vec<i64> = store
+        .tournaments("upcoming", 10)
+        .unwrap()
+        .iter()
+        .map(|t| t.starts)
+        .collect();
+    assert!(
+        starts.contains(&(now + 90 * MINUTE + 23 * hour)),
+        "{starts:?}"
+    );
+    assert_eq!(next, now + 90 * MINUTE + 24 * hour);
+    // A bad schedule is refused whole.
+    let bad: ScheduleRequest = serde_json::from_value(serde_json::json!({
+        "by": "host", "every_minutes": 5,
+        "tournament": {"name": "Too often", "system": "arena", "clock": "3+2", "minutes": 50}
+    }))
+    .unwrap();
+    assert!(bad.into_row("s2".into(), now).is_err());
+}

@@ -128,6 +128,11 @@ const MIGRATIONS: &[(i32, &str)] = &[
         // (`tournaments::TOURNAMENT_TABLES`).
         "SELECT 1;",
     ),
+    (
+        19,
+        // Recurring tournaments: their table follows (`tournaments::SCHEDULE_TABLES`).
+        "SELECT 1;",
+    ),
 ];
 
 /// What a migration runs after its own text.
@@ -147,6 +152,7 @@ fn migration_tail(version: i32) -> Cow<'static, str> {
         16 => crate::store::addresses::ADDRESS_TABLES,
         17 => crate::store::offences::OFFENCE_TABLES,
         18 => crate::store::tournaments::TOURNAMENT_TABLES,
+        19 => crate::store::tournaments::SCHEDULE_TABLES,
         _ => "",
     };
     shared.into()

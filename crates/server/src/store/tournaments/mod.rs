@@ -8,8 +8,11 @@
 //! killed) can never commit a pairing. A pairing also checks that both players are free
 //! (`playing IS NULL`), so nobody is paired twice whatever the instances do.
 
+mod schedules;
 mod step;
 
+pub use schedules::ScheduleRow;
+pub(super) use schedules::SCHEDULE_TABLES;
 pub use step::{NewGame, Progress, Settled, Step};
 
 use super::sql::{FromRow, Row, Sql, Val};
