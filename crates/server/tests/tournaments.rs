@@ -505,3 +505,40 @@ store_test! {
         assert_eq!(list["upcoming"][0]["id"], json!(id));
     }
 }
+
+store_test! {
+    #[tokio::test]
+    async fn an_arena_pause_is_a_withdrawal_one_comes_back_from_but_a_leader_waits() {
+        let srv = server().await;
+        for p in ["Ama", "Bol"] {
+            srv.account(p).await;
+        }
+        let id = create(&srv, "Ama", json!({
+            "name": "Pauses", "system": "arena", "clock": "3+2", "minutes": 60,
+            "starts_at": anywoli_server::dates::now_ms() + 600_000,
+        }))
+        .await;
+        let join = format!("/api/tournaments/{id}/join");
+        let withdraw = format!("/api/tournaments/{id}/withdraw");
+        // Before it runs, withdrawing is leaving, and coming back is free.
+        let (s, v) = api(&srv, "Ama", "POST", &join, json!({})).await;
+        assert_eq!(s, 200, "{v}");
+        let (s, v) = api(&srv, "Ama", "POST", &withdraw, json!({})).await;
+        assert_eq!((s, &v["me"]["state"]), (200, &json!("withdrawn")), "{v}");
+        let (s, v) = api(&srv, "Ama", "POST", &join, json!({})).await;
+        assert_eq!((s, &v["me"]["state"]), (200, &json!("active")), "{v}");
+        let (s, _) = api(&srv, "Bol", "POST", &join, json!({})).await;
+        assert_eq!(s, 200);
+        // Running, a withdrawal is a pause; a leader (everyone here) waits a minute to return.
+        let (s, v) = api(&srv, "Ama", "POST", &format!("/api/tournaments/{id}/start"), json!({})).await;
+        assert_eq!(s, 200, "{v}");
+        until(&srv, &id, "running", |v| v["tournament"]["status"] == "running").await;
+        let (s, v) = api(&srv, "Bol", "POST", &withdraw, json!({})).await;
+        assert_eq!((s, &v["me"]["state"]), (200, &json!("paused")), "{v}");
+        let (s, v) = api(&srv, "Bol", "POST", &join, json!({})).await;
+        assert_eq!((s, v["error"].as_str()), (429, Some("rate_limited")), "{v}");
+        assert!(v["message"].as_str().unwrap().contains("after a minute"), "{v}");
+        let v = page(&srv, "Bol", &id).await;
+        assert_eq!(v["me"]["state"], "paused", "nothing changed: {v}");
+    }
+}

@@ -285,6 +285,15 @@ pub async fn join(
         return Ok(Json(json!({ "me": me_of(&c, &s.name) })));
     }
     open_to_join(state, st.minute_ms(), now).map_err(closed)?;
+    if let Some(wait) = already.and_then(|e| leader_cooldown(&c, e, now)) {
+        let secs = (wait as u64).div_ceil(1000);
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::RateLimited,
+            format!("a leader who paused comes back after a minute: in {secs} s"),
+        )
+        .with_retry_after(secs));
+    }
     let settings = Settings::of(t);
     if !settings.admits(&t.id, req.password.as_deref()) {
         return Err(ApiError::new(
@@ -334,6 +343,21 @@ pub async fn join(
     st.db(move |db| db.set_entry(entry)).await?;
     let c = state_of(&st, &id).await?;
     Ok(Json(json!({ "me": me_of(&c, &s.name) })))
+}
+
+/// Players among the first this many who pause an arena wait [`LEADER_COOLDOWN_MS`] before
+/// they come back, so that a leader cannot sit out to keep their place and rejoin at will.
+pub const LEADERS: u32 = 10;
+pub const LEADER_COOLDOWN_MS: i64 = 60_000;
+
+/// How long `e`, paused, still waits before coming back (ms), if a leader's cooldown holds.
+fn leader_cooldown(c: &Cached, e: &crate::store::EntryRow, now: i64) -> Option<i64> {
+    if e.state != "paused" {
+        return None;
+    }
+    let rank = c.standings.iter().find(|s| s.id == e.account)?.rank;
+    let left = e.since + LEADER_COOLDOWN_MS - now;
+    (rank <= LEADERS && left > 0).then_some(left)
 }
 
 /// The rounds of a Swiss that a player joining now has missed: half a point for a missed first
