@@ -443,6 +443,61 @@ async fn an_arena_a_swiss_and_a_round_robin_are_played_to_the_end_in_browsers() 
         "the round robin's podium"
     );
 
+    // A second tournament of each format, made over HTTP by Bol, won by him this time: the
+    // browsers join on the pages and are taken to every game.
+    let bol_order = ["Bol", "Cey", "Ama"];
+    let later = anywoli_server::dates::now_ms() + 600_000;
+    for body in [
+        json!({"name": "Second arena", "system": "arena", "clock": "1+0", "minutes": 20,
+               "starts_at": later}),
+        json!({"name": "Second Swiss", "system": "swiss", "clock": "1+0", "rounds": 3,
+               "round_gap_s": 0, "starts_at": later}),
+        json!({"name": "Second round robin", "system": "round-robin", "clock": "1+0",
+               "double": true, "round_gap_s": 0, "starts_at": later}),
+    ] {
+        let id = b
+            .execute(
+                "return fetch('/api/account').then((r) => r.json()).then((me) => fetch('/api/tournaments', {method: 'POST', headers: {'Content-Type': 'application/json', 'X-CSRF-Token': me.account.csrf}, body: JSON.stringify(arguments[0])})).then((r) => r.json()).then((v) => v.tournament.id)",
+                vec![body.clone()],
+            )
+            .await
+            .unwrap();
+        let id = id.as_str().unwrap().to_string();
+        join_on_page(&a, &base, &id).await;
+        let (s, v) = as_http(
+            &server,
+            &cey,
+            "POST",
+            &format!("/api/tournaments/{id}/join"),
+            json!({}),
+        )
+        .await;
+        assert_eq!(s, 200, "{v}");
+        join_on_page(&b, &base, &id).await;
+        wait_for(
+            &b,
+            "document.querySelector('#tm-start:not([hidden])')",
+            "the organiser's Start button",
+        )
+        .await;
+        click(&b, "#tm-start").await;
+        play_to_the_end(
+            &server,
+            &id,
+            [(&a, "Ama"), (&b, "Bol")],
+            (&cey, "Cey"),
+            bol_order,
+        )
+        .await;
+        assert_eq!(podium_on_page(&b, &base, &id).await, bol_order, "{body}");
+    }
+    let (_, v) = http_json(&server, "GET", "/api/tournaments", None).await;
+    assert_eq!(
+        v["finished"].as_array().unwrap().len(),
+        6,
+        "two of each format: {v}"
+    );
+
     let _ = a.close().await;
     let _ = b.close().await;
     server.stop().await;
