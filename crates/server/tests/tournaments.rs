@@ -542,3 +542,101 @@ store_test! {
         assert_eq!(v["me"]["state"], "paused", "nothing changed: {v}");
     }
 }
+
+/// A watcher of tournament `id`'s events socket, as `who`'s page (or anonymous): its first
+/// message (the version) read.
+async fn watch_tournament(srv: &Srv, id: &str, who: Option<&str>) -> Ws {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = format!("ws://{}/api/tournaments/{id}/events", srv.addr)
+        .into_client_request()
+        .unwrap();
+    if let Some(n) = who {
+        let h = req.headers_mut();
+        h.insert(
+            "cookie",
+            format!("anywoli_session={}", socket_cookie(n))
+                .parse()
+                .unwrap(),
+        );
+        h.insert("origin", format!("http://{}", srv.addr).parse().unwrap());
+    }
+    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    let first = next(&mut ws).await;
+    assert_eq!(first["type"], "changed", "{first}");
+    assert!(first["version"].is_i64() && first["at"].is_i64(), "{first}");
+    ws
+}
+
+/// The next chat line or error a watcher gets (skipping version changes).
+async fn next_chat(ws: &mut Ws) -> Value {
+    loop {
+        let m = next(ws).await;
+        if m["type"] != "changed" {
+            return m;
+        }
+    }
+}
+
+store_test! {
+    #[tokio::test]
+    async fn a_tournament_has_a_chat_for_accounts_that_blocks_and_mutes_hold_in() {
+        let srv = server().await;
+        for p in ["Ama", "Bol", "Cey"] {
+            srv.account(p).await;
+        }
+        let id = create(&srv, "Ama", json!({
+            "name": "Chatty", "system": "swiss", "clock": "3+2", "rounds": 3,
+            "starts_at": anywoli_server::dates::now_ms() + 600_000,
+        }))
+        .await;
+        let mut ama = watch_tournament(&srv, &id, Some("Ama")).await;
+        let mut cey = watch_tournament(&srv, &id, Some("Cey")).await;
+        let mut anon = watch_tournament(&srv, &id, None).await;
+        send(&mut ama, json!({"type": "chat", "text": "good luck all"})).await;
+        for ws in [&mut ama, &mut cey, &mut anon] {
+            let m = next_chat(ws).await;
+            assert_eq!(m["type"], "chat", "{m}");
+            assert_eq!((m["line"]["author"].as_str(), m["line"]["text"].as_str(), m["line"]["room"].as_str()),
+                (Some("Ama"), Some("good luck all"), Some("tournament")), "{m}");
+        }
+        send(&mut anon, json!({"type": "chat", "text": "hi"})).await;
+        let m = next_chat(&mut anon).await;
+        assert_eq!((m["type"].as_str(), m["error"].as_str()), (Some("error"), Some("not_logged_in")), "{m}");
+        // Cey blocks Ama: a watcher opened since reads none of her lines, the history neither.
+        let (s, _) = api(&srv, "Cey", "POST", "/api/players/Ama/block", json!({})).await;
+        assert_eq!(s, 200);
+        let mut cey = watch_tournament(&srv, &id, Some("Cey")).await;
+        let mut bol = watch_tournament(&srv, &id, Some("Bol")).await;
+        let m = next_chat(&mut bol).await;
+        assert_eq!(m["line"]["text"], "good luck all", "the history: {m}");
+        send(&mut ama, json!({"type": "chat", "text": "anyone for a blitz?"})).await;
+        send(&mut bol, json!({"type": "chat", "text": "me"})).await;
+        let m = next_chat(&mut cey).await;
+        assert_eq!((m["line"]["author"].as_str(), m["line"]["text"].as_str()), (Some("Bol"), Some("me")), "Ama's lines are not Cey's to read: {m}");
+        // A muted account's line is refused, and nobody reads it.
+        srv.db(|s| {
+            s.moderate(anywoli_server::store::Moderate {
+                act: anywoli_server::store::Act::Mute { until: anywoli_server::dates::now_ms() + 3_600_000 },
+                moderator: "admin (cli)".into(),
+                target: "Bol".into(),
+                reason: "spam".into(),
+                detail: json!({}),
+                at: anywoli_server::dates::now_ms(),
+            })
+        })
+        .await
+        .unwrap();
+        send(&mut bol, json!({"type": "chat", "text": "still here"})).await;
+        loop {
+            let m = next_chat(&mut bol).await;
+            if m["type"] == "error" {
+                assert_eq!(m["error"], "muted", "{m}");
+                break;
+            }
+        }
+        // The lines are a player's lines for moderators: stored under the tournament.
+        let lines = srv.db(|s| s.chat_lines_by("Ama", 10)).await.unwrap();
+        assert_eq!(lines.len(), 2);
+        assert!(lines.iter().all(|l| l.game == id && l.room == anywoli_server::store::Room::Tournament));
+    }
+}

@@ -17,6 +17,7 @@ use crate::api::client::ClientIp;
 use crate::api::extract::{Authed, Viewer};
 use crate::api::JsonBody;
 use crate::app::AppState;
+use crate::chat::tournament::TournamentChat;
 use crate::dates::now_ms;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::round::clock::TimeControl;
@@ -548,11 +549,14 @@ pub async fn games_records(
 /// What a watcher may send: pings only.
 const BOUNDS: Bounds = Bounds::per_10s(1024, 20);
 
-/// `GET /api/tournaments/{id}/events`: `{"type":"changed","version"}` at most once a second.
+/// `GET /api/tournaments/{id}/events`: `{"type":"changed","version","at"}` at most once a
+/// second, and the tournament's chat (`{"type":"chat","line"}` out, `{"type":"chat","text"}`
+/// in, from an account).
 pub async fn events(
     State(st): State<AppState>,
     Path(id): Path<String>,
     client: ClientIp,
+    viewer: Viewer,
     ws: AskedUpgrade,
 ) -> Result<Response, Unopened> {
     let key = id.clone();
@@ -562,37 +566,75 @@ pub async fn events(
         Err(e) => return Err(Unopened::NotAnUpgrade(e)),
     };
     let (ws, permit) = crate::ws::caps::open(st.sockets(), client.0, ws)?;
+    let ip = client
+        .0
+        .map_or_else(|| "-".to_string(), |ip| ip.to_string());
+    let who = viewer.name().map(str::to_string);
+    let chat = TournamentChat::open(st.chat().clone(), &id, who, ip)
+        .await
+        .map_err(Unopened::NotAnUpgrade)?;
     let limits = st.sockets().limits();
     let rx = st.tournaments().watch(&id, version);
     Ok(BOUNDS.upgrade(ws).on_upgrade(move |socket| async move {
         let first = Some(changed(*rx.borrow()));
-        crate::ws::serve(socket, Watcher { rx }, first, BOUNDS, limits, permit).await;
+        crate::ws::serve(socket, Watcher { rx, chat }, first, BOUNDS, limits, permit).await;
     }))
 }
 
 /// `{"type": "changed", "version", "at"}`: `at` is when this instance saw the version (ms).
 fn changed((version, at): crate::tournaments::signal::Seen) -> String {
-    json!({ "type": "changed", "version": version, "at": at }).to_string()
+    text_of(&Out::Changed { version, at })
+}
+
+/// What a tournament's watcher is sent.
+#[derive(serde::Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Out {
+    Changed { version: i64, at: i64 },
+    Chat { line: crate::chat::reader::Heard },
+    Pong,
+    Error(SocketError),
 }
 
 struct Watcher {
     rx: watch::Receiver<crate::tournaments::signal::Seen>,
+    chat: TournamentChat,
+}
+
+/// What a tournament's watcher sends.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum In {
+    Ping,
+    Chat { text: String },
 }
 
 impl Channel for Watcher {
     async fn next(&mut self) -> Option<String> {
-        self.rx.changed().await.ok()?;
-        let v = *self.rx.borrow_and_update();
-        Some(changed(v))
+        tokio::select! {
+            r = self.rx.changed() => {
+                r.ok()?;
+                let v = *self.rx.borrow_and_update();
+                Some(changed(v))
+            }
+            Some(line) = self.chat.next() => Some(text_of(&Out::Chat { line })),
+        }
     }
 
     async fn answer(&mut self, text: String) -> Option<String> {
-        Some(match serde_json::from_str::<Value>(&text) {
-            Ok(v) if v["type"] == "ping" => json!({ "type": "pong" }).to_string(),
-            _ => text_of(&SocketError::malformed(
-                "a tournament's watcher sends only {\"type\":\"ping\"}",
-            )),
-        })
+        match serde_json::from_str::<In>(&text) {
+            Ok(In::Ping) => Some(text_of(&Out::Pong)),
+            // A line said reaches its author with its readers; only a refusal answers.
+            Ok(In::Chat { text }) => self
+                .chat
+                .say(&text)
+                .await
+                .err()
+                .map(|e| text_of(&Out::Error(e))),
+            Err(_) => Some(text_of(&Out::Error(SocketError::malformed(
+                "a tournament's watcher sends {\"type\":\"ping\"} or {\"type\":\"chat\",\"text\":…}",
+            )))),
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 
 pub mod line;
 pub mod reader;
+pub mod tournament;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -286,6 +286,11 @@ impl Reader {
             (_, None, Some(p)) => (String::new(), Some(p.as_str().to_string())),
         };
         match (say.room, self.side) {
+            (Room::Tournament, _) => {
+                return Err(SocketError::malformed(
+                    "a game's rooms are players and spectators",
+                ))
+            }
             (Room::Players, None) => {
                 return Err(refusal(
                     ErrorCode::NotYourSeat,
@@ -320,7 +325,7 @@ impl Reader {
 }
 
 /// Runs a store call off the async threads.
-async fn blocking<T: Send + 'static>(
+pub(super) async fn blocking<T: Send + 'static>(
     store: Arc<Store>,
     f: impl FnOnce(&Store) -> crate::store::StoreResult<T> + Send + 'static,
 ) -> ApiResult<T> {

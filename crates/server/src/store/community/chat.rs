@@ -7,12 +7,14 @@ use crate::store::sql::{FromRow, Row, Sql};
 use crate::store::writer::Change;
 use crate::store::{Conn, Store, StoreError, StoreResult};
 
-/// A game's two chat rooms: its seated players', and everyone else's who watches.
+/// A game's two chat rooms: its seated players', and everyone else's who watches; and a
+/// tournament's one room (its lines stored under the tournament's id).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Room {
     Players,
     Spectators,
+    Tournament,
 }
 
 impl Room {
@@ -20,6 +22,7 @@ impl Room {
         match self {
             Room::Players => "players",
             Room::Spectators => "spectators",
+            Room::Tournament => "tournament",
         }
     }
 
@@ -27,6 +30,7 @@ impl Room {
         match s {
             "players" => Ok(Room::Players),
             "spectators" => Ok(Room::Spectators),
+            "tournament" => Ok(Room::Tournament),
             _ => Err(StoreError::Failed(format!(
                 "chat line in unknown room {s:?}"
             ))),
