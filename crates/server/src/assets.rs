@@ -87,6 +87,7 @@ const FILES: &[(&str, &str, &str)] = &[
     page_file!("pages/community/tv.js", JS),
     page_file!("pages/tournaments/list.js", JS),
     page_file!("pages/tournaments/live.js", JS),
+    page_file!("pages/tournaments/chat.js", JS),
     page_file!("pages/tournaments/tables.js", JS),
     page_file!("pages/tournaments/terms.js", JS),
     page_file!("pages/tournaments/view.js", JS),

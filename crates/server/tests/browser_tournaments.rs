@@ -247,6 +247,18 @@ async fn an_arena_a_swiss_and_a_round_robin_are_played_to_the_end_in_browsers() 
         "the tournament's page fits a phone"
     );
     save_screenshot(&a, &shots, "arena-new-phone.png").await;
+    // The tournament's chat: Ama writes on her phone, Bol reads it on his page.
+    b.goto(&format!("{base}/t/{arena}")).await.unwrap();
+    wait_for(&b, "document.querySelector('#tm-chat-input')", "Bol's chat").await;
+    wait_for(&a, "document.querySelector('#tm-chat-input')", "Ama's chat").await;
+    super::browser_players::type_into(&a, "#tm-chat-input", "good luck, everyone").await;
+    click(&a, "#tm-chat button[type=submit]").await;
+    wait_for(
+        &b,
+        "[...document.querySelectorAll('#tm-chat-lines li')].some((li) => li.textContent === 'Ama good luck, everyone')",
+        "Ama's line on Bol's page",
+    )
+    .await;
     join_on_page(&a, &base, &arena).await;
     join_on_page(&b, &base, &arena).await;
     let (s, v) = as_http(

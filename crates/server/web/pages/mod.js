@@ -65,8 +65,8 @@ function chatList(lines) {
   if (!lines || !lines.length) return h('p', { class: 'note' }, t('mod_chat_none'));
   return h('ul', { class: 'mod-chat' }, lines.map((l) => h('li', { dataset: { room: l.room } },
     h('time', null, when(l.at)), ' · ',
-    h('a', { href: '/g/' + encodeURIComponent(l.game), 'data-link': true }, l.game), ' · ',
-    t(l.room === 'players' ? 'chat_room_players' : 'chat_room_spectators'), ': ',
+    h('a', { href: (l.room === 'tournament' ? '/t/' : '/g/') + encodeURIComponent(l.game), 'data-link': true }, l.game), ' · ',
+    t('chat_room_' + l.room), ': ',
     h('q', null, l.preset ? t('chat_preset_' + l.preset) : l.text))));
 }
 

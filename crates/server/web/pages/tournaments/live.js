@@ -25,12 +25,14 @@ export class TournamentFeed {
    * @param {string} id
    * @param {() => void} refresh
    * @param {(up: boolean) => void} [onStatus]
+   * @param {(m: any) => void} [onChat] the chat's messages: `chat` lines and `error`s
    */
-  constructor(id, refresh, onStatus = () => {}) {
+  constructor(id, refresh, onStatus = () => {}, onChat = () => {}) {
     this.version = -1;
     this.throttled = throttle(refresh, 1000);
     this.connectedOnce = false;
     this.socket = new TournamentSocket(id, (m) => {
+      if (m.type === 'chat' || m.type === 'error') { onChat(m); return; }
       if (m.type !== 'changed') return;
       if (typeof m.version === 'number' && m.version <= this.version) return;
       this.throttled.call();
@@ -40,6 +42,13 @@ export class TournamentFeed {
       if (up && this.connectedOnce) this.throttled.call();
       if (up) this.connectedOnce = true;
     });
+  }
+
+  /** Sends `msg` on the socket: false when it is not open. */
+  send(msg) {
+    if (!this.socket.open) return false;
+    this.socket.ws.send(JSON.stringify(msg));
+    return true;
   }
 
   /** The version last fetched (`GET /api/tournaments/{id}`): older news are no news. */

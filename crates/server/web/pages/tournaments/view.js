@@ -12,6 +12,7 @@ import { main, setBody, errorText, say } from '../../lib/dom.js';
 import { variantName } from '../lobby/terms.js';
 import { standingsTable, podium, gamesTable } from './tables.js';
 import { TournamentFeed, goToTournamentGame } from './live.js';
+import { TournamentChatPanel } from './chat.js';
 import { systemName, statusName, timeLine, roundText, scoreText, byRounds, shouldOpen, openedGames, PAGE_SIZE } from './terms.js';
 
 export class TournamentView {
@@ -49,10 +50,15 @@ export class TournamentView {
     if (this.destroyed) return;
     const ok = await this.load();
     if (!ok || this.destroyed) return;
+    this.chat = new TournamentChatPanel((msg) => Boolean(this.feed && this.feed.send(msg)), Boolean(account()));
+    this.chatBox.replaceWith(this.chat.element);
     this.feed = new TournamentFeed(this.id, () => this.load(), (up) => {
       this.online = up;
       if (!up) say(t('connection_lost'));
       this.showHead();
+    }, (m) => {
+      if (m.type === 'chat') this.chat.add(m.line);
+      else this.chat.refused(m);
     });
     this.feed.seen(this.data.version);
     this.ticker = setInterval(() => this.showTime(), 1000);
@@ -129,7 +135,8 @@ export class TournamentView {
       h('section', { class: 'panel', 'aria-labelledby': 'tm-standings-heading' },
         h('h2', { id: 'tm-standings-heading' }, t('tm_standings')), this.standingsBox, this.pager),
       h('section', { class: 'panel', 'aria-labelledby': 'tm-games-heading' },
-        h('h2', { id: 'tm-games-heading' }, t('tm_games')), this.roundPick, this.gamesBox)));
+        h('h2', { id: 'tm-games-heading' }, t('tm_games')), this.roundPick, this.gamesBox),
+      this.chatBox = this.chat ? this.chat.element : h('div', { id: 'tm-chat-slot' })));
     this.buildHead();
   }
 
