@@ -264,6 +264,7 @@ impl AppState {
             rounds: Arc::downgrade(self.rounds()),
             minute_ms: self.minute_ms(),
             metrics: self.metrics().clone(),
+            lobby: self.lobby().clone(),
         };
         rt.spawn(director.run());
         rt.spawn(crate::tournaments::signal::run(Arc::downgrade(

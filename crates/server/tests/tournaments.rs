@@ -640,3 +640,35 @@ store_test! {
         assert!(lines.iter().all(|l| l.game == id && l.room == anywoli_server::store::Room::Tournament));
     }
 }
+
+store_test! {
+    #[tokio::test]
+    async fn players_hear_of_their_next_tournament_game_on_their_lobby_connection() {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let srv = server().await;
+        for p in ["Ama", "Bol"] {
+            srv.account(p).await;
+        }
+        let mut req = format!("ws://{}/api/lobby", srv.addr).into_client_request().unwrap();
+        req.headers_mut().insert("cookie", format!("anywoli_session={}", socket_cookie("Ama")).parse().unwrap());
+        req.headers_mut().insert("origin", format!("http://{}", srv.addr).parse().unwrap());
+        let (mut lobby, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+        let id = create(&srv, "Ama", json!({
+            "name": "Told", "system": "arena", "clock": "3+2", "minutes": 20,
+        }))
+        .await;
+        for p in ["Ama", "Bol"] {
+            let (s, v) = api(&srv, p, "POST", &format!("/api/tournaments/{id}/join"), json!({})).await;
+            assert_eq!(s, 200, "{v}");
+        }
+        let told = loop {
+            let m = next(&mut lobby).await;
+            if m["type"] == "tournament_game" {
+                break m;
+            }
+        };
+        assert_eq!((told["tournament"].as_str(), told["name"].as_str(), told["opponent"].as_str()), (Some(id.as_str()), Some("Told"), Some("Bol")), "{told}");
+        let v = page(&srv, "Ama", &id).await;
+        assert_eq!(v["me"]["playing"], told["game"], "{v}");
+    }
+}

@@ -100,6 +100,15 @@ pub enum ServerMessage {
         /// The opponent's name, if they have an account.
         opponent: Option<String>,
     },
+    /// A tournament made the player's next game (told to every lobby connection of the
+    /// player, so that they hear of it wherever they are on the site).
+    TournamentGame {
+        game: String,
+        tournament: String,
+        /// The tournament's name.
+        name: String,
+        opponent: String,
+    },
     Error {
         error: crate::error::ErrorCode,
         message: String,

@@ -32,6 +32,8 @@ pub struct Director {
     pub rounds: Weak<Rounds>,
     pub minute_ms: i64,
     pub metrics: Arc<crate::metrics::Metrics>,
+    /// Where players hear of their next game, wherever they are on the site.
+    pub lobby: Arc<crate::lobby::Lobby>,
 }
 
 impl Director {
@@ -130,6 +132,7 @@ impl Director {
                 self.metrics.tournament_step(began.elapsed());
                 if let Some(rounds) = self.rounds.upgrade() {
                     for g in games {
+                        self.tell_players(&state, &g);
                         rounds.adopt(g);
                     }
                 }
@@ -139,6 +142,27 @@ impl Director {
             // written; the next tick plans again from what is stored.
             Err(e) if e.code == crate::error::ErrorCode::Stale => Ok(()),
             Err(e) => Err(e),
+        }
+    }
+
+    /// Tells both players of `g` that it started (their lobby connections, on any instance).
+    fn tell_players(&self, state: &TournamentState, g: &Game) {
+        let names = [
+            &g.people.accounts[Side::South],
+            &g.people.accounts[Side::North],
+        ];
+        if let [Some(south), Some(north)] = names {
+            for (me, opponent) in [(south, north), (north, south)] {
+                self.lobby.tell(
+                    me,
+                    &crate::lobby::message::ServerMessage::TournamentGame {
+                        game: g.id.clone(),
+                        tournament: state.tournament.id.clone(),
+                        name: state.tournament.name.clone(),
+                        opponent: opponent.clone(),
+                    },
+                );
+            }
         }
     }
 

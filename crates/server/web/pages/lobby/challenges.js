@@ -103,7 +103,8 @@ export async function declineChallenge(id) {
 // a correspondence game where it became the reader's move (unless that game is on screen).
 
 let toastBox = null;
-/** Correspondence games waiting for the reader's move: game id → opponent's name or null. */
+/** Games waiting for the reader (a correspondence move, a tournament's next game): game id →
+ * what the toast says. */
 const yourMoves = new Map();
 
 function yourMoveText(opponent) {
@@ -117,8 +118,8 @@ export function renderToasts() {
   const here = /^\/g\/([a-z0-9]+)$/.exec(location.pathname);
   if (here) yourMoves.delete(here[1]);
   // Names and games come from other players: built as elements, never parsed as HTML.
-  const moves = [...yourMoves].map(([game, opponent]) => h('div', { class: 'challenge-toast your-move', role: 'group', 'aria-labelledby': 'ym-' + game },
-    h('p', { id: 'ym-' + game }, h('strong', null, yourMoveText(opponent))),
+  const moves = [...yourMoves].map(([game, text]) => h('div', { class: 'challenge-toast your-move', role: 'group', 'aria-labelledby': 'ym-' + game },
+    h('p', { id: 'ym-' + game }, h('strong', null, text)),
     h('div', { class: 'challenge-actions' },
       h('a', { href: '/g/' + game, 'data-link': true, class: 'button primary' }, t('open_game')), ' ',
       h('button', { type: 'button', dataset: { dismiss: game } }, t('close')))));
@@ -187,10 +188,18 @@ export function initLobby() {
     } else if (msg.type === 'your_move' && msg.game) {
       // The game's own page says so itself (and notifies, as for any move).
       if (location.pathname === '/g/' + msg.game) return;
-      yourMoves.set(msg.game, msg.opponent || null);
       const text = yourMoveText(msg.opponent);
+      yourMoves.set(msg.game, text);
       say(text);
       notify(text, 'anywoli-move-' + msg.game);
+      renderToasts();
+    } else if (msg.type === 'tournament_game' && msg.game) {
+      // The tournament's page and its games' pages take the player there themselves.
+      if (location.pathname === '/t/' + msg.tournament || location.pathname === '/g/' + msg.game) return;
+      const text = t('tm_game_started', { name: msg.name, opponent: msg.opponent });
+      yourMoves.set(msg.game, text);
+      say(text, true);
+      notify(text, 'anywoli-tournament-' + msg.game);
       renderToasts();
     } else if (msg.type === 'lobby') {
       // Anything missed while the connection was down.
