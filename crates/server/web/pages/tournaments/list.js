@@ -207,7 +207,9 @@ export class TournamentsView {
       const r = await post('/tournaments', body);
       submit.disabled = false;
       if (!r.ok) { error.textContent = errorText(r); return; }
-      navigate('/t/' + encodeURIComponent(r.data.tournament.id));
+      // A private tournament's page opens with its invite link (the password after `#p=`).
+      const invite = password.value ? '#p=' + encodeURIComponent(password.value) : '';
+      navigate('/t/' + encodeURIComponent(r.data.tournament.id) + invite);
     });
     fill(box, h('h2', { id: 'tm-create-heading' }, t('tm_create')), form);
     sync();

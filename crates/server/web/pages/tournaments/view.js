@@ -163,6 +163,18 @@ export class TournamentView {
       if (me && me.playing) goToTournamentGame(me.playing, () => !this.destroyed);
     });
     this.password.addEventListener('keydown', (e) => { if (e.key === 'Enter') this.act('join'); });
+    // An invite link carries the password after `#p=` (never sent to the server in the URL):
+    // it fills the field, and the page shows the link to pass on.
+    const invited = /(?:^#|&)p=([^&]*)/.exec(location.hash);
+    this.invite = h('p', { class: 'note tm-invite', id: 'tm-invite', hidden: true });
+    if (invited) {
+      let given = '';
+      try { given = decodeURIComponent(invited[1]); } catch { given = ''; }
+      this.password.value = given;
+      const link = location.origin + '/t/' + encodeURIComponent(this.id) + '#p=' + encodeURIComponent(given);
+      fill(this.invite, t('tm_invite_link'), ' ', h('input', { type: 'text', readonly: true, value: link, id: 'tm-invite-link', 'aria-label': t('tm_invite_link') }));
+      this.invite.hidden = !given;
+    }
   }
 
   setError(text) {
@@ -249,6 +261,7 @@ export class TournamentView {
       fill(this.head,
         h('h1', { id: 'tm-name' }),
         this.facts, this.timeEl, this.meEl,
+        this.invite,
         h('div', { class: 'tm-actions' }, this.passwordField, h('div', { class: 'controls' }, this.gameButton, this.joinButton, this.withdrawButton, this.startButton)),
         this.loginNote, this.errorEl, this.description);
     }
