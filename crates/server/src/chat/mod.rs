@@ -102,6 +102,36 @@ impl Hub {
         self.deliver(Arc::new(told.chat));
     }
 
+    /// Keeps `line` from `client` if the chat's pace allows it (per author and address here,
+    /// per room in the store), and sends it to its readers; else the refusal, nothing kept.
+    pub async fn post(
+        self: &Arc<Hub>,
+        client: &str,
+        line: ChatLine,
+    ) -> Result<(), crate::ws::SocketError> {
+        self.rates.lock().unwrap_or_else(|e| e.into_inner()).allow(
+            line.author.as_deref(),
+            client,
+            &line.text,
+            std::time::Instant::now(),
+        )?;
+        let hub = self.clone();
+        let said = reader::blocking(self.store.clone(), move |s| {
+            let said = s.say_chat_line(line.clone(), line::PACE)?;
+            if said == crate::store::Said::Saved {
+                hub.said(line);
+            }
+            Ok(said)
+        })
+        .await
+        .map_err(crate::ws::SocketError::from)?;
+        match said {
+            crate::store::Said::Saved => Ok(()),
+            crate::store::Said::TooMany => Err(line::too_many()),
+            crate::store::Said::Repeated => Err(line::repeated()),
+        }
+    }
+
     /// What another instance told, if it is a chat line (else `false`: not for the chat).
     fn hear(&self, payload: &str) -> bool {
         if !payload.starts_with("{\"chat\":") {

@@ -4,7 +4,6 @@
 
 use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
-use std::time::Instant;
 
 use anywoli_core::Side;
 use serde::{Deserialize, Serialize};
@@ -16,7 +15,7 @@ use crate::round::game::Game;
 use crate::round::mode::Player;
 use crate::round::status::Status;
 use crate::round::Rounds;
-use crate::store::{ChatLine, Room, Said, Store};
+use crate::store::{ChatLine, Room, Store};
 use crate::trace_json::side_name;
 use crate::ws::SocketError;
 
@@ -238,31 +237,7 @@ impl Reader {
                 ));
             }
         }
-        self.hub
-            .rates
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .allow(
-                self.account.as_deref(),
-                &self.client,
-                &line.text,
-                Instant::now(),
-            )?;
-        let hub = self.hub.clone();
-        let said = blocking(self.hub.store.clone(), move |s| {
-            let said = s.say_chat_line(line.clone(), super::line::PACE)?;
-            if said == Said::Saved {
-                hub.said(line);
-            }
-            Ok(said)
-        })
-        .await
-        .map_err(SocketError::from)?;
-        match said {
-            Said::Saved => Ok(()),
-            Said::TooMany => Err(super::line::too_many()),
-            Said::Repeated => Err(super::line::repeated()),
-        }
+        self.hub.post(&self.client, line).await
     }
 
     /// The line `say` makes, if this watcher may say it in its room.

@@ -5,13 +5,12 @@
 
 use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
-use std::time::Instant;
 
 use super::line::{checked_text, refusal};
 use super::reader::{blocking, Heard, HISTORY};
 use super::{Hub, Subscription};
 use crate::error::{ApiResult, ErrorCode};
-use crate::store::{ChatLine, Room, Said};
+use crate::store::{ChatLine, Room};
 use crate::ws::SocketError;
 
 const BLOCKS_READ: usize = 1000;
@@ -101,11 +100,6 @@ impl TournamentChat {
                 format!("a moderator muted your chat until {}", m.until),
             ));
         }
-        self.hub
-            .rates
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .allow(Some(&account), &self.client, &text, Instant::now())?;
         let line = ChatLine {
             id: crate::ids::new_secret(),
             game: self.tournament.clone(),
@@ -116,20 +110,6 @@ impl TournamentChat {
             preset: None,
             at: self.hub.stamp(),
         };
-        let hub = self.hub.clone();
-        let said = blocking(self.hub.store.clone(), move |s| {
-            let said = s.say_chat_line(line.clone(), super::line::PACE)?;
-            if said == Said::Saved {
-                hub.said(line);
-            }
-            Ok(said)
-        })
-        .await
-        .map_err(SocketError::from)?;
-        match said {
-            Said::Saved => Ok(()),
-            Said::TooMany => Err(super::line::too_many()),
-            Said::Repeated => Err(super::line::repeated()),
-        }
+        self.hub.post(&self.client, line).await
     }
 }
