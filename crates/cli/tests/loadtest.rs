@@ -370,3 +370,89 @@ fn games_on_a_clock_measure_what_the_clock_charges() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("MINUTES+SECONDS"), "{err}");
 }
+
+/// A small arena played to its end by 8 bots (`--tournament-minute-ms 300`: its 20 minutes
+/// last 6 s): nobody is paired twice at once, no game is lost, games come in several waves,
+/// and the report has its waits, signal and memory figures.
+#[test]
+fn an_arena_played_by_bots_pairs_nobody_twice_and_loses_no_game() {
+    let dir = support::scratch("loadtest-arena");
+    let (child, addr) = support::serve(
+        &dir.join("games.sqlite"),
+        &[
+            "--logins-per-minute",
+            "0",
+            "--games-per-minute",
+            "0",
+            "--tournament-minute-ms",
+            "300",
+            "--max-connections-per-client",
+            "0",
+            "--max-sockets-per-client",
+            "0",
+        ],
+    );
+    let server = Server {
+        child,
+        url: format!("http://{addr}"),
+    };
+    let pid = server.child.id().to_string();
+    let (out, r) = loadtest(&[
+        "--server",
+        &server.url,
+        "--tournament",
+        "arena",
+        "--players",
+        "8",
+        "--server-pid",
+        &pid,
+    ]);
+    assert!(
+        out.status.success(),
+        "{r:#}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(r["ended"], "finished", "{r:#}");
+    assert_eq!(r["errors_total"], 0, "{r:#}");
+    let c = &r["check"];
+    assert_eq!(c["status"], "finished", "{r:#}");
+    assert_eq!(c["double_pairings"], 0, "{r:#}");
+    assert_eq!(c["lost_games"], 0, "{r:#}");
+    assert_eq!(c["result_mismatches"], 0, "{r:#}");
+    assert_eq!(c["standings_players"], 8, "{r:#}");
+    assert!(r["games"].as_u64().unwrap() > 4, "{r:#}");
+    // Every game listed was sent to its two bots, and played to its resignation.
+    assert_eq!(c["games_sent"], r["games"], "{r:#}");
+    assert_eq!(c["games_over"], r["games"], "{r:#}");
+    assert!(r["waits_ms"]["count"].as_u64().unwrap() > 0, "{r:#}");
+    assert!(r["changed_messages"].as_u64().unwrap() > 0, "{r:#}");
+    assert!(
+        r["memory_over_time"][0]["samples"].as_u64().unwrap() > 0,
+        "{r:#}"
+    );
+}
+
+#[test]
+fn a_tournament_needs_its_players_and_its_own_flags() {
+    for (args, says) in [
+        (&["--tournament", "arena"][..], "--players"),
+        (
+            &["--tournament", "arena", "--players", "4", "--rounds", "5"][..],
+            "--tournament swiss",
+        ),
+        (
+            &["--tournament", "swiss", "--players", "4", "--minutes", "30"][..],
+            "--tournament arena",
+        ),
+        (&["--players", "4"][..], "--tournament"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_anywoli"))
+            .args(["loadtest", "--server", "http://127.0.0.1:9"])
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}

@@ -16,6 +16,13 @@ pub enum LoadtestError {
     WatchOtherWithOneServer,
     #[error("--watch-other puts the watchers on another server: give --watchers 1 or more")]
     WatchOtherWithoutWatchers,
+    #[error("--tournament needs --players N: how many accounts play it")]
+    TournamentWithoutPlayers,
+    #[error("{0} is for --tournament {1} only")]
+    TournamentFlag(&'static str, &'static str),
+    /// The tournament could not be set up (signups, creation, entries): the load cannot start.
+    #[error("the tournament could not be set up: {0}")]
+    TournamentSetup(String),
     #[error("--server {url}: give an http:// address (the load goes to the server itself, not to a TLS proxy)")]
     ServerNotHttp { url: String },
     #[error(

@@ -69,6 +69,41 @@ pub struct LoadtestArgs {
     /// measure what the clock charges beyond the player's own thinking (docs/scaling.md).
     #[arg(long, value_name = "CONTROL", value_parser = real_time_clock)]
     pub(super) clock: Option<String>,
+    /// Play a tournament instead of games: --players accounts sign up, join an arena or a
+    /// Swiss (clock 1+0) and play it to its end as bots, then the tournament is checked for
+    /// double pairings and lost games (docs/tournaments.md, "Load and faults"). The servers
+    /// must take signups and entries without limit: --logins-per-minute 0 --games-per-minute 0.
+    #[arg(long, value_enum, value_name = "SYSTEM")]
+    pub(super) tournament: Option<TournamentSystem>,
+    /// With --tournament: how many accounts play it.
+    #[arg(long, value_name = "N", value_parser = usize_in(2, 1000), requires = "tournament")]
+    pub(super) players: Option<usize>,
+    /// With --tournament swiss: its rounds (default 5).
+    #[arg(long, value_name = "R", value_parser = clap::value_parser!(i64).range(3..=15), requires = "tournament")]
+    pub(super) rounds: Option<i64>,
+    /// With --tournament arena: its length in the server's minutes (default 20; see the
+    /// server's hidden --tournament-minute-ms).
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(i64).range(20..=180), requires = "tournament")]
+    pub(super) minutes: Option<i64>,
+    /// With --tournament: the plies a game lasts; then the player to move resigns.
+    #[arg(long, default_value_t = 12, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=10_000), requires = "tournament")]
+    pub(super) plies: u64,
+}
+
+/// The tournaments `--tournament` plays.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum TournamentSystem {
+    Arena,
+    Swiss,
+}
+
+impl TournamentSystem {
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            TournamentSystem::Arena => "arena",
+            TournamentSystem::Swiss => "swiss",
+        }
+    }
 }
 
 /// A real-time control `M+S`: its increment in milliseconds, or why not.
@@ -117,6 +152,16 @@ pub(super) fn check_args(args: &LoadtestArgs) -> Result<(), LoadtestError> {
     }
     if args.watch_other && args.watchers == 0 {
         return Err(LoadtestError::WatchOtherWithoutWatchers);
+    }
+    match args.tournament {
+        Some(_) if args.players.is_none() => return Err(LoadtestError::TournamentWithoutPlayers),
+        Some(TournamentSystem::Arena) if args.rounds.is_some() => {
+            return Err(LoadtestError::TournamentFlag("--rounds", "swiss"))
+        }
+        Some(TournamentSystem::Swiss) if args.minutes.is_some() => {
+            return Err(LoadtestError::TournamentFlag("--minutes", "arena"))
+        }
+        _ => {}
     }
     Ok(())
 }

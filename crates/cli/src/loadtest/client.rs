@@ -55,10 +55,12 @@ fn io_kind(e: &std::io::Error) -> String {
     }
 }
 
-/// An answer: its status, `Retry-After` in seconds if any, and its body.
+/// An answer: its status, `Retry-After` in seconds if any, the cookies it sets, and its body.
 pub struct Answer {
     pub status: u16,
     pub retry_after: Option<u64>,
+    /// Each `Set-Cookie` header's value (a signup's session).
+    pub set_cookies: Vec<String>,
     pub body: Vec<u8>,
 }
 
@@ -104,6 +106,19 @@ impl Pool {
         method: &str,
         path: &str,
         body: Option<&[u8]>,
+        on_send: impl FnMut(Instant),
+    ) -> Result<(Answer, Timing), HttpError> {
+        self.request_with(method, path, "", body, on_send).await
+    }
+
+    /// [`Pool::request`] with more header lines (`headers`: each `Name: value\r\n`), such as
+    /// an account's cookie and CSRF token.
+    pub async fn request_with(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &str,
+        body: Option<&[u8]>,
         mut on_send: impl FnMut(Instant),
     ) -> Result<(Answer, Timing), HttpError> {
         let asked = Instant::now();
@@ -113,7 +128,10 @@ impl Pool {
             .await
             .expect("the pool is never closed");
         let queued = asked.elapsed();
-        let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\n", self.host);
+        let mut head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\n{headers}",
+            self.host
+        );
         if let Some(b) = body {
             head.push_str(&format!(
                 "Content-Type: application/json\r\nContent-Length: {}\r\n",
@@ -220,6 +238,7 @@ async fn exchange(
         Answer {
             status: head.status,
             retry_after: head.retry_after,
+            set_cookies: head.set_cookies,
             body,
         },
         head.keep,
@@ -234,6 +253,7 @@ struct Head {
     length: Option<usize>,
     chunked: bool,
     retry_after: Option<u64>,
+    set_cookies: Vec<String>,
 }
 
 /// Reads the status line and the headers, up to the empty line.
@@ -259,6 +279,7 @@ async fn read_head(stream: &mut BufReader<TcpStream>) -> Result<Head, HttpError>
         length: None,
         chunked: false,
         retry_after: None,
+        set_cookies: Vec::new(),
     };
     loop {
         line.clear();
@@ -285,6 +306,8 @@ async fn read_head(stream: &mut BufReader<TcpStream>) -> Result<Head, HttpError>
             head.keep = !value.eq_ignore_ascii_case("close");
         } else if name.eq_ignore_ascii_case("retry-after") {
             head.retry_after = value.parse().ok();
+        } else if name.eq_ignore_ascii_case("set-cookie") {
+            head.set_cookies.push(value.to_string());
         }
     }
 }

@@ -59,6 +59,26 @@ pub(super) struct Req<'a> {
     path: &'a str,
     body: Option<Value>,
     resend: Resend,
+    /// Made as this account (its cookie, and on a `POST` its CSRF token and an `Origin`).
+    auth: Option<&'a Auth>,
+}
+
+/// An account's session, as a page holds it: the cookie, and the CSRF token a `POST` repeats.
+pub(super) struct Auth {
+    /// The `anywoli_session` cookie's value.
+    pub(super) cookie: String,
+    pub(super) csrf: String,
+}
+
+impl Auth {
+    /// The header lines of a request to the server `url` (`http://HOST:PORT`) as this account.
+    fn headers(&self, method: &str, url: &str) -> String {
+        let mut h = format!("Cookie: anywoli_session={}\r\n", self.cookie);
+        if method == "POST" {
+            h.push_str(&format!("X-CSRF-Token: {}\r\nOrigin: {url}\r\n", self.csrf));
+        }
+        h
+    }
 }
 
 impl<'a> Req<'a> {
@@ -69,6 +89,7 @@ impl<'a> Req<'a> {
             path,
             body: None,
             resend: Resend::Always,
+            auth: None,
         }
     }
 
@@ -79,6 +100,15 @@ impl<'a> Req<'a> {
             path,
             body: Some(body),
             resend,
+            auth: None,
+        }
+    }
+
+    /// The same request, made as the account `auth`.
+    pub(super) fn by(self, auth: &'a Auth) -> Req<'a> {
+        Req {
+            auth: Some(auth),
+            ..self
         }
     }
 }
@@ -177,13 +207,16 @@ impl Ctx {
         target: usize,
         method: &str,
         path: &str,
+        auth: Option<&Auth>,
         body: Option<&[u8]>,
         on_send: &mut impl FnMut(Instant),
     ) -> Result<(Value, Timing), CallError> {
         let mut sent = false;
-        let result = self.targets[target]
+        let t = &self.targets[target];
+        let headers = auth.map_or(String::new(), |a| a.headers(method, &t.url));
+        let result = t
             .pool
-            .request(method, path, body, |at| {
+            .request_with(method, path, &headers, body, |at| {
                 sent = true;
                 on_send(at)
             })
@@ -227,7 +260,14 @@ impl Ctx {
         let mut tries = Tries::default();
         loop {
             let e = match self
-                .request_once(*target, req.method, req.path, body.as_deref(), &mut on_send)
+                .request_once(
+                    *target,
+                    req.method,
+                    req.path,
+                    req.auth,
+                    body.as_deref(),
+                    &mut on_send,
+                )
                 .await
             {
                 Ok(answer) => return Ok(answer),

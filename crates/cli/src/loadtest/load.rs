@@ -52,7 +52,7 @@ pub(super) async fn load(
 }
 
 /// Whether a server answers as an anywoli server before the load starts.
-async fn answers(t: &Target) -> Result<(), LoadtestError> {
+pub(super) async fn answers(t: &Target) -> Result<(), LoadtestError> {
     match t.pool.request("GET", "/api/rules", None, |_| {}).await {
         Ok((a, _)) if a.status == 200 => Ok(()),
         Ok((a, _)) => {
@@ -70,7 +70,7 @@ async fn answers(t: &Target) -> Result<(), LoadtestError> {
     }
 }
 
-fn new_ctx(
+pub(super) fn new_ctx(
     args: &LoadtestArgs,
     targets: Vec<Target>,
     stop: watch::Receiver<bool>,

@@ -8,6 +8,7 @@
 //! The parts: `args` (the flags), `load` (the run), `game` (one game), `client` and
 //! `failover` (the requests), `watcher` (the WebSocket watchers), `stats` (the counters),
 //! `check` (the stored games read back), `system` (/proc), `report` and `text` (the report).
+//! `--tournament` plays one tournament with accounts as bots instead (`tournament`).
 
 mod args;
 mod check;
@@ -21,6 +22,7 @@ mod report;
 mod stats;
 mod system;
 mod text;
+mod tournament;
 mod watcher;
 
 pub use args::LoadtestArgs;
@@ -42,6 +44,20 @@ pub fn run(args: &LoadtestArgs) -> CmdResult {
         .enable_all()
         .build()
         .map_err(LoadtestError::Runtime)?;
+    if args.tournament.is_some() {
+        let report = rt.block_on(tournament::load(args, targets, baseline))?;
+        let mut out = std::io::stdout().lock();
+        if args.json {
+            serde_json::to_writer_pretty(&mut out, &report)?;
+            std::io::Write::write_all(&mut out, b"\n")?;
+        } else {
+            tournament::print_text(&mut out, &report)?;
+        }
+        if report.errors_total > 0 {
+            return Err(LoadtestError::SawErrors(report.errors_total).into());
+        }
+        return Ok(());
+    }
     let report = rt.block_on(load::load(args, targets, baseline))?;
     let mut out = std::io::stdout().lock();
     if args.json {

@@ -56,6 +56,11 @@ impl Baseline {
     }
 }
 
+/// A process's VmRSS now, in KiB (`None` once it is gone).
+pub(super) fn rss_kib(pid: u32) -> Option<u64> {
+    memory(pid).ok().map(|(rss, _)| rss)
+}
+
 /// CPU seconds used since `start`, to the hundredth.
 fn cpu_since(pid: &str, start: Option<f64>) -> Option<f64> {
     cpu_seconds(pid)

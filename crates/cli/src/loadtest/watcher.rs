@@ -193,7 +193,7 @@ async fn connect(ctx: &Ctx, target: usize, id: &str) -> Result<(Ws, u64), Connec
     }
 }
 
-fn ws_kind(e: &tungstenite::Error) -> String {
+pub(super) fn ws_kind(e: &tungstenite::Error) -> String {
     match e {
         tungstenite::Error::Io(io) => HttpError::Io(std::io::Error::new(io.kind(), io.to_string()))
             .kind()

@@ -103,6 +103,10 @@ pub enum RoundsBackgroundError {
 /// The games in play, by id.
 pub struct Rounds {
     live: Mutex<HashMap<String, Live>>,
+    /// Games being read to start their rounds, each with whether another instance changed it
+    /// meanwhile: a change heard between the read and the round's start would otherwise be
+    /// lost, and the round would hold the game without it (found by the tournament load run).
+    loading: Mutex<HashMap<String, bool>>,
     generation: AtomicU64,
     pub ctx: Context,
     me: Weak<Rounds>,
@@ -112,6 +116,7 @@ impl Rounds {
     pub fn new(ctx: Context) -> Arc<Rounds> {
         Arc::new_cyclic(|me| Rounds {
             live: Mutex::new(HashMap::new()),
+            loading: Mutex::default(),
             generation: AtomicU64::new(0),
             ctx,
             me: me.clone(),
@@ -120,6 +125,10 @@ impl Rounds {
 
     fn live(&self) -> std::sync::MutexGuard<'_, HashMap<String, Live>> {
         self.live.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn loading(&self) -> std::sync::MutexGuard<'_, HashMap<String, bool>> {
+        self.loading.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// How many rounds are in memory.
@@ -167,9 +176,14 @@ impl Rounds {
             match changed {
                 Changed::Games(changes) => changes
                     .into_iter()
-                    .filter_map(|h| {
-                        live.get(&h.id)
-                            .map(|l| (l.tx.clone(), Command::Heard(Box::new(h))))
+                    .filter_map(|h| match live.get(&h.id) {
+                        Some(l) => Some((l.tx.clone(), Command::Heard(Box::new(h)))),
+                        None => {
+                            if let Some(heard) = self.loading().get_mut(&h.id) {
+                                *heard = true;
+                            }
+                            None
+                        }
                     })
                     .collect(),
                 Changed::Missed => {
@@ -280,14 +294,26 @@ impl Rounds {
         if let Some(l) = self.live().get(id) {
             return Ok(l.tx.clone());
         }
-        let game = self.load(id).await?;
-        let mut live = self.live();
-        if let Some(l) = live.get(id) {
-            return Ok(l.tx.clone());
+        self.loading().entry(id.to_string()).or_insert(false);
+        let game = self.load(id).await;
+        let tx = game.map(|game| {
+            let mut live = self.live();
+            match live.get(id) {
+                Some(l) => l.tx.clone(),
+                None => {
+                    let l = self.spawn(game);
+                    let tx = l.tx.clone();
+                    live.insert(id.to_string(), l);
+                    tx
+                }
+            }
+        });
+        // Not under the lock of the games: `heard` takes the two in that order.
+        let heard = self.loading().remove(id).unwrap_or(false);
+        let tx = tx?;
+        if heard {
+            let _ = tx.send(Command::Refresh).await;
         }
-        let l = self.spawn(game);
-        let tx = l.tx.clone();
-        live.insert(id.to_string(), l);
         Ok(tx)
     }
 

@@ -90,7 +90,7 @@ impl Director {
     }
 
     /// Plans and takes tournament `id`'s next step at `now`, holding its lease.
-    async fn step(&self, id: &str, now: i64) -> ApiResult<()> {
+    async fn step(&self, id: &str, leased: i64) -> ApiResult<()> {
         let began = std::time::Instant::now();
         let key = id.to_string();
         let (state, unsettled) = self
@@ -101,6 +101,9 @@ impl Director {
             })
             .await?;
         let Some(state) = state else { return Ok(()) };
+        // The time of the step is after the read: a game settled by it ended before its
+        // players' next games start (the lease, taken at `leased`, holds for seconds more).
+        let now = now_ms().max(leased);
         let plan = plan(&state, &unsettled, now, self.minute_ms)
             .map_err(|e| ApiError::storage(format!("cannot pair: {e}")))?;
         if plan.is_empty() {

@@ -13,39 +13,44 @@ impl Round {
     /// Ends the game on time if the side to move has used up its clock, allowance included,
     /// or aborts it if its first move did not come in time.
     pub(super) async fn check_flag(&mut self) {
-        let g = &self.game;
-        if g.first_move_deadline().is_some_and(|d| now_ms() >= d) {
+        // Refused because another instance changed the game: read again, and decide again on
+        // the game as it now is (its first move may have come there).
+        for _ in 0..2 {
+            let Some(change) = self.due_end() else { return };
             self.drop_pending();
-            if let Err(e) = self.commit(Change::Abort { at: now_ms() }).await {
+            let r = self.commit(change).await;
+            if self.behind(&r).await {
+                continue;
+            }
+            if let Err(e) = r {
+                // Looked at again with the next command or timer.
                 tracing::warn!(
-                    "the abort of game {} (no first move) could not be stored: {}",
+                    "the end of game {} by its clock could not be stored: {}",
                     self.game.id,
                     e.message
                 );
             }
             return;
         }
+    }
+
+    /// The end the clock brings now, if any: an abort for a first move that did not come, or
+    /// the flag of the side to move.
+    fn due_end(&self) -> Option<Change> {
+        let g = &self.game;
+        if g.first_move_deadline().is_some_and(|d| now_ms() >= d) {
+            return Some(Change::Abort { at: now_ms() });
+        }
         let (Some(clock), Some(to_move)) = (g.clock, g.pos.to_move()) else {
-            return;
+            return None;
         };
         if !g.is_playing() || !clock.flagged(to_move, now_ms(), LAG_CAP_MS) {
-            return;
+            return None;
         }
-        self.drop_pending();
-        if let Err(e) = self
-            .commit(Change::Flag {
-                loser: to_move,
-                at: now_ms(),
-            })
-            .await
-        {
-            // Looked at again with the next command or timer.
-            tracing::warn!(
-                "the flag in game {} could not be stored: {}",
-                self.game.id,
-                e.message
-            );
-        }
+        Some(Change::Flag {
+            loser: to_move,
+            at: now_ms(),
+        })
     }
 
     /// Sends this round a [`Command::FlagCheck`] when the side to move's time will be up, or
