@@ -43,6 +43,9 @@ use crate::store::{Changed, EngineClaim, Store};
 
 /// How long a round with nothing to do stays in memory.
 pub const ROUND_IDLE: Duration = Duration::from_secs(60);
+/// How long the round of a finished game with nothing to do stays (a rematch or a review
+/// starts it again from the store).
+pub const OVER_IDLE: Duration = Duration::from_secs(10);
 /// How long an instance's claim to play the engine's move holds: past it, another instance
 /// (or this one after a restart) takes the engine's turn over. Above the longest search
 /// (twice [`Think::movetime`]) with room for a queue, so that a live owner keeps its turn.

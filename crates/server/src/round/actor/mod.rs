@@ -206,9 +206,16 @@ pub async fn run(
     Box::pin(r.check_flag()).await;
     Box::pin(r.kick_engine()).await;
     loop {
+        // A finished game nobody watches is only read now and then: its round rests sooner,
+        // so that a busy arena (thousands of short games a minute) does not hold them all.
+        let wait = if r.game.is_playing() {
+            idle
+        } else {
+            idle.min(super::OVER_IDLE)
+        };
         let cmd = tokio::select! {
             cmd = rx.recv() => cmd,
-            _ = tokio::time::sleep(idle) => None,
+            _ = tokio::time::sleep(wait) => None,
         };
         match cmd {
             Some(cmd) => Box::pin(r.handle(cmd)).await,
