@@ -1,7 +1,7 @@
 use std::collections::HashSet;
 
 use anywoli_tournament::arena::{
-    may_meet, on_streak, pair, points, Outcome, Player, ScoringRules, Wave, MAX_WAIT_MS,
+    may_meet, on_streak, pair, points, Outcome, Player, ScoringRules, Wave, MAX_WAIT_MS, SLICE,
 };
 use anywoli_tournament::Side;
 use proptest::prelude::*;
@@ -193,6 +193,52 @@ fn arb_player(i: usize) -> impl Strategy<Value = Player> {
         })
 }
 
+/// A wave's pairs keep every rule: nobody twice, no pair breaking a hard rule, and nobody who
+/// waited long enough left beside a possible partner.
+fn check_wave(wave: &Wave) -> Result<(), TestCaseError> {
+    let pairs = pair(wave).unwrap().pairs;
+    let mut seen = HashSet::new();
+    for (s, n) in &pairs {
+        prop_assert!(seen.insert(s.clone()) && seen.insert(n.clone()));
+        let a = wave.players.iter().find(|p| &p.id == s).unwrap();
+        let b = wave.players.iter().find(|p| &p.id == n).unwrap();
+        prop_assert!(may_meet(a, b));
+        prop_assert!(!a.sides.twice_in_a_row(Side::South) && !b.sides.twice_in_a_row(Side::North));
+    }
+    let left: Vec<&Player> = wave
+        .players
+        .iter()
+        .filter(|p| !seen.contains(&p.id))
+        .collect();
+    for a in &left {
+        if wave.now - a.waiting_since < MAX_WAIT_MS {
+            continue;
+        }
+        for b in &left {
+            prop_assert!(
+                a.id == b.id || !may_meet(a, b),
+                "{} and {} both left",
+                a.id,
+                b.id
+            );
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 20, ..ProptestConfig::default() })]
+
+    /// Waves larger than one matching takes (matched by slices of the standings, then what
+    /// is left) keep the same rules.
+    #[test]
+    fn a_large_wave_sliced_keeps_every_rule(
+        players in (SLICE + 1..3 * SLICE).prop_flat_map(|n| (0..n).map(arb_player).collect::<Vec<_>>()),
+    ) {
+        check_wave(&Wave { now: 20_000, players, forbidden: vec![] })?;
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
 
@@ -207,25 +253,22 @@ proptest! {
             players,
             forbidden: vec![],
         };
-        let pairs = pair(&wave).unwrap().pairs;
-        let mut seen = HashSet::new();
-        for (s, n) in &pairs {
-            prop_assert!(seen.insert(s.clone()) && seen.insert(n.clone()));
-            let a = wave.players.iter().find(|p| &p.id == s).unwrap();
-            let b = wave.players.iter().find(|p| &p.id == n).unwrap();
-            prop_assert!(may_meet(a, b));
-            prop_assert!(!a.sides.twice_in_a_row(Side::South) && !b.sides.twice_in_a_row(Side::North));
-        }
-        let left: Vec<&Player> = wave.players.iter().filter(|p| !seen.contains(&p.id)).collect();
-        for a in &left {
-            if wave.now - a.waiting_since < MAX_WAIT_MS {
-                continue;
-            }
-            for b in &left {
-                prop_assert!(a.id == b.id || !may_meet(a, b), "{} and {} both left", a.id, b.id);
-            }
-        }
+        check_wave(&wave)?;
     }
+}
+
+#[test]
+fn a_large_wave_where_nobody_may_meet_ends() {
+    // Everyone played South twice: no two may meet, in any slice or in what is left.
+    let players = (0..300)
+        .map(|i| waiting(&format!("p{i}"), 0, i + 1, None, "SS"))
+        .collect();
+    let wave = Wave {
+        now: 20_000,
+        players,
+        forbidden: vec![],
+    };
+    assert!(pair(&wave).unwrap().pairs.is_empty());
 }
 
 #[test]

@@ -23,6 +23,8 @@ use crate::store::{NewGame as StoredGame, Step, Store, StoreError, TournamentSta
 pub const LEASE_MS: i64 = 5_000;
 /// How often each instance looks for tournaments with work to do.
 pub const TICK: Duration = Duration::from_secs(1);
+/// Ticks with a tournament running between two returns of freed memory to the system.
+const TRIM_EVERY_TICKS: u64 = 5;
 
 /// What the director needs: the store, the rounds (to start the games it makes), and how long
 /// a minute is (60,000 ms but for tests of whole tournaments).
@@ -54,25 +56,38 @@ impl Director {
     pub async fn run(self) {
         let mut tick = tokio::time::interval(TICK);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut ticks: u64 = 0;
         loop {
             tick.tick().await;
             if self.rounds.upgrade().is_none() {
                 return;
             }
-            if let Err(e) = self.tick().await {
-                tracing::warn!("tournaments: {}", e.message);
+            match self.tick().await {
+                // Each second a running tournament's whole state is read and its standings
+                // computed, here and for its pages, in sizes that grow with its games: glibc
+                // keeps what they free in its arenas, and a 500-player arena's server grew
+                // by 4 MiB a second. Handing it back every few seconds keeps it flat.
+                Ok(true) => {
+                    ticks += 1;
+                    if ticks.is_multiple_of(TRIM_EVERY_TICKS) {
+                        let _ = tokio::task::spawn_blocking(crate::memory::give_back).await;
+                    }
+                }
+                Ok(false) => {}
+                Err(e) => tracing::warn!("tournaments: {}", e.message),
             }
         }
     }
 
-    /// One pass over the tournaments with work to do.
-    pub async fn tick(&self) -> ApiResult<()> {
+    /// One pass over the tournaments with work to do: whether any was running or due.
+    pub async fn tick(&self) -> ApiResult<bool> {
         let now = now_ms();
         let made = self.db(move |s| super::schedule::fire_due(s, now)).await?;
         if made > 0 {
             tracing::info!("tournaments: {made} made by their schedules");
         }
         let active = self.db(move |s| s.tournaments_active(now)).await?;
+        let any = !active.is_empty();
         let me = self.store.instance().to_string();
         for (id, _) in active {
             let (key, owner) = (id.clone(), me.clone());
@@ -86,7 +101,7 @@ impl Director {
                 }
             }
         }
-        Ok(())
+        Ok(any)
     }
 
     /// Plans and takes tournament `id`'s next step at `now`, holding its lease.
@@ -182,26 +197,12 @@ impl Director {
         let t = &state.tournament;
         let clock = TimeControl::parse(&t.clock).map_err(|e| ApiError::storage(e.to_string()))?;
         let category = clock.category();
-        let names: Vec<String> = plan
-            .pairs
-            .iter()
-            .flat_map(|(s, n, _)| [s.clone(), n.clone()])
-            .collect();
-        let (cat, rules_name) = (category.name().to_string(), t.rules.clone());
+        let (id, cat, rules_name) = (t.id.clone(), category.name().to_string(), t.rules.clone());
         let ratings: HashMap<String, Rating> = self
-            .db(move |s| {
-                let mut out = HashMap::new();
-                for name in names {
-                    let r = s
-                        .ratings(&name)?
-                        .into_iter()
-                        .find(|r| r.category == cat && r.rules == rules_name)
-                        .map_or(Rating::DEFAULT, |r| r.rating);
-                    out.insert(name, r);
-                }
-                Ok(out)
-            })
-            .await?;
+            .db(move |s| s.entrants_ratings(&id, &cat, &rules_name))
+            .await?
+            .into_iter()
+            .collect();
         let mut games = Vec::with_capacity(plan.pairs.len());
         for (south, north, round) in &plan.pairs {
             let seed = u64::from_le_bytes(random_bytes::<8>());
@@ -210,8 +211,9 @@ impl Director {
             let accounts = BySide::new(Some(south.clone()), Some(north.clone()));
             let mut start = GameRatings::default();
             for side in Side::ALL {
-                if let Some(r) = accounts[side].as_ref().and_then(|n| ratings.get(n)) {
-                    start.start[side] = Some((*r).into());
+                if let Some(name) = &accounts[side] {
+                    let r = ratings.get(name).copied().unwrap_or(Rating::DEFAULT);
+                    start.start[side] = Some(r.into());
                 }
             }
             let mut game = Game::new(NewGame {

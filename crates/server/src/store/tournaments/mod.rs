@@ -623,6 +623,29 @@ impl Store {
         })
     }
 
+    /// The ratings of tournament `id`'s entrants in `category` and `rules` (those who have
+    /// one), in one read: what the director's new games start from.
+    pub fn entrants_ratings(
+        &self,
+        id: &str,
+        category: &str,
+        rules: &str,
+    ) -> StoreResult<Vec<(String, crate::rating::Rating)>> {
+        self.readers.sql(|db| {
+            db.query(
+                "SELECT r.account AS account, r.rating AS rating, r.deviation AS deviation,
+                    r.volatility AS volatility
+                 FROM ratings r JOIN tournament_players p
+                    ON p.account = r.account AND p.tournament = $1
+                 WHERE r.category = $2 AND r.rules = $3 AND r.games > 0",
+                &[id.into(), category.into(), rules.into()],
+            )?
+            .iter()
+            .map(|r| Ok((r.text("account")?, crate::rating::Rating::from_row(r)?)))
+            .collect()
+        })
+    }
+
     /// The tournament's games not yet settled, as their rows in `games` stand.
     pub fn tournament_unsettled(&self, id: &str) -> StoreResult<Vec<Unsettled>> {
         self.readers.sql(|db| {
