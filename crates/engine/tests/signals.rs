@@ -54,7 +54,11 @@ fn game(player: u8, opponent: u8, side: Side, opening: &[Move], seed: u64) -> (R
     }
     let mut me = steady(player, seed);
     let mut them = steady(opponent, seed + 1000);
-    let think = Duration::from_millis(5);
+    // A level with a depth stops at its depth or its time, whichever comes first: time enough
+    // that the depth always decides (level 10's depth 9 takes milliseconds), or a busy machine
+    // cuts the search short and the moves change (CI once saw level 10 lose more seeds per move
+    // than a level-3 player).
+    let think = Duration::from_secs(60);
     let g = match side {
         Side::South => play_game([&mut me, &mut them], start, think),
         Side::North => play_game([&mut them, &mut me], start, think),
