@@ -11,11 +11,16 @@ pub(in crate::store) fn classify(e: &postgres::Error, text: String) -> StoreErro
             let code = db.code().code();
             // 08: connection exceptions; 57P0x: the server shutting down or starting; 25006:
             // a read-only transaction (the database in maintenance); 53: insufficient
-            // resources (a full disk, too many connections, out of memory).
+            // resources (a full disk, too many connections, out of memory); 40001 and 40P01:
+            // a serialization failure or a deadlock with another instance's batch (two
+            // instances changing the same games in another order as games move between them),
+            // which PostgreSQL rolled back whole and which may simply be tried again.
             code.starts_with("08")
                 || code.starts_with("57P0")
                 || code.starts_with("53")
                 || code == "25006"
+                || code == "40001"
+                || code == "40P01"
         }
         // No answer from the server: the connection is gone (it is made again next time).
         None => {
