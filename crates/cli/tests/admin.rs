@@ -242,7 +242,7 @@ fn schedules_on(db: &Path, dir: &Path, addr: &str) {
     let id = r.stdout.trim().to_string();
     let r = tournaments(&["list"]);
     assert!(
-        r.stdout.starts_with(&id) && r.stdout.contains("60min Abula Hourly blitz"),
+        r.stdout.starts_with(&id) && r.stdout.contains("Z 60min Abula Hourly blitz"),
         "{}",
         r.stdout
     );

@@ -21,7 +21,7 @@ pub enum TournamentsCommand {
     /// {"by": ACCOUNT, "every_minutes": N (absent: once), "first_at": MS (absent: now),
     /// "tournament": {as POST /api/tournaments takes it}}. All or none.
     Add(AddArgs),
-    /// The schedules, the next due first: ID NEXT-START EVERY BY NAME.
+    /// The schedules, the next due first: ID NEXT-START (date, time UTC) EVERY BY NAME.
     List(ListArgs),
     /// Remove a schedule (the tournaments it made stay).
     Remove(RemoveArgs),
@@ -116,11 +116,14 @@ fn list(args: &ListArgs) -> Result<(), AdminError> {
         let every = s
             .every_ms
             .map_or("once".to_string(), |ms| format!("{}min", ms / 60_000));
+        let minute = s.next_at.rem_euclid(86_400_000) / 60_000;
         writeln!(
             out,
-            "{} {} {} {} {}",
+            "{} {} {:02}:{:02}Z {} {} {}",
             s.id,
             record_date(s.next_at),
+            minute / 60,
+            minute % 60,
             every,
             s.created_by,
             name
