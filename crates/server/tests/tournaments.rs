@@ -503,6 +503,12 @@ store_test! {
         assert!(!v.to_string().contains("sesame"), "the password is never shown: {v}");
         let (_, list) = api(&srv, "x", "GET", "/api/tournaments", json!({})).await;
         assert_eq!(list["upcoming"][0]["id"], json!(id));
+        for q in ["standings?page=abc", "games?round=1e9"] {
+            let (s, v) = api(&srv, "x", "GET", &format!("/api/tournaments/{id}/{q}"), json!({})).await;
+            assert_eq!((s, v["error"].as_str()), (400, Some("malformed")), "{q}: {v}");
+        }
+        let (s, v) = api(&srv, "x", "GET", &format!("/api/tournaments/{id}/standings?page=99"), json!({})).await;
+        assert_eq!((s, &v["page"]), (200, &json!(1)), "past the last page: the last: {v}");
     }
 }
 
