@@ -45,6 +45,8 @@ pub struct Inner {
     pub chat: Arc<crate::chat::Hub>,
     pub tournaments: Arc<crate::tournaments::signal::Signals>,
     pub tournament_cache: crate::tournaments::cache::StateCache,
+    /// The programs' streams open on this instance (crate::api::bot::stream).
+    pub streams: crate::api::bot::stream::Open,
     /// How long a tournament's minute lasts: 60,000 ms but in tests of whole tournaments.
     pub minute_ms: i64,
 }
@@ -170,6 +172,7 @@ impl AppState {
             chat,
             tournaments,
             tournament_cache: Default::default(),
+            streams: Default::default(),
             minute_ms: o.minute_ms.max(1),
         }))
     }
@@ -184,6 +187,11 @@ impl AppState {
             Ok(r) => r.map_err(ApiError::from),
             Err(e) => Err(ApiError::storage(format!("the storage task failed: {e}"))),
         }
+    }
+
+    /// The programs' streams open on this instance.
+    pub fn streams(&self) -> &crate::api::bot::stream::Open {
+        &self.0.streams
     }
 
     /// The store itself, for callers that run their own blocking work on it.

@@ -93,6 +93,7 @@ const FILES: &[(&str, &str, &str)] = &[
     page_file!("pages/tournaments/view.js", JS),
     page_file!("pages/reset.js", JS),
     page_file!("pages/care.js", JS),
+    page_file!("pages/tokens.js", JS),
     page_file!("pages/mod.js", JS),
     page_file!("pages/report.js", JS),
     page_file!("style.css", "text/css; charset=utf-8"),

@@ -72,10 +72,16 @@ pub enum ErrorCode {
     TournamentClosed,
     EntryConditions,
     WrongPassword,
+    BadToken,
+    MissingScope,
+    TooManyTokens,
+    NotABot,
+    CannotUpgrade,
+    TooManyStreams,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 61] = [
+    pub const ALL: [ErrorCode; 67] = [
         ErrorCode::AlreadyChallenged,
         ErrorCode::BadLogin,
         ErrorCode::BadName,
@@ -137,6 +143,12 @@ impl ErrorCode {
         ErrorCode::TournamentClosed,
         ErrorCode::EntryConditions,
         ErrorCode::WrongPassword,
+        ErrorCode::BadToken,
+        ErrorCode::MissingScope,
+        ErrorCode::TooManyTokens,
+        ErrorCode::NotABot,
+        ErrorCode::CannotUpgrade,
+        ErrorCode::TooManyStreams,
     ];
 
     /// The code as the API writes it.
@@ -203,6 +215,12 @@ impl ErrorCode {
             ErrorCode::TournamentClosed => "tournament_closed",
             ErrorCode::EntryConditions => "entry_conditions",
             ErrorCode::WrongPassword => "wrong_password",
+            ErrorCode::BadToken => "bad_token",
+            ErrorCode::MissingScope => "missing_scope",
+            ErrorCode::TooManyTokens => "too_many_tokens",
+            ErrorCode::NotABot => "not_a_bot",
+            ErrorCode::CannotUpgrade => "cannot_upgrade",
+            ErrorCode::TooManyStreams => "too_many_streams",
         }
     }
 }

@@ -153,13 +153,15 @@ fn sockets() -> Router<AppState> {
 
 /// Everything under `/api`; what matches none of it is an API error, not the page.
 fn api_router() -> Router<AppState> {
-    use api::{account, games, lobby, play, players, position, review};
+    use api::{account, games, play, players, position, review};
     Router::new()
         .merge(games::router())
         .merge(play::router())
         .merge(review::router())
         .merge(account::router())
-        .merge(lobby::router())
+        .merge(api::challenges::router())
+        .merge(api::bot::router())
+        .merge(api::tokens::router())
         .merge(players::router())
         .merge(puzzles::router())
         .merge(lessons::router())

@@ -362,6 +362,9 @@ pub struct Limiters {
     pub care: RateLimiter,
     /// Moderators' actions: [`MODERATION_PER_MINUTE`], burst 10; off with the logins' limit.
     pub moderation: RateLimiter,
+    /// Requests made with API tokens, per account and per client address
+    /// (crate::api::bearer::TOKEN_REQUESTS_PER_MINUTE); off with the logins' limit.
+    pub tokens: ClientAndAccount,
 }
 
 /// Blocks and unblocks one client may make a minute: a person blocks someone now and then;
@@ -413,6 +416,10 @@ impl Limiters {
             reports: RateLimiter::new(with_logins(&r, REPORTS_PER_MINUTE), 3),
             care: RateLimiter::new(with_logins(&r, CARE_PER_MINUTE), 5),
             moderation: RateLimiter::new(with_logins(&r, MODERATION_PER_MINUTE), 10),
+            tokens: ClientAndAccount::new(
+                with_logins(&r, crate::api::bearer::TOKEN_REQUESTS_PER_MINUTE),
+                crate::api::bearer::TOKEN_REQUEST_BURST,
+            ),
         }
     }
 }

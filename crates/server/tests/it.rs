@@ -30,6 +30,7 @@ mod api;
 mod api_postgres;
 mod blocks;
 mod blocks_postgres;
+mod bots;
 mod chat;
 mod chat_postgres;
 mod community;

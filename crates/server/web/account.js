@@ -8,11 +8,13 @@
 //   onAccount(fn)       fn(account) whenever who is logged in changes
 //   post(path, body)    a POST with the CSRF token (api.js adds it while logged in); a refusal
 //                       for a stale token or an ended session reads the account again
+//   del(path)           a DELETE, the same way
 //   samePlayer(a, b)    whether two spellings are one account's name (names ignore case)
 
 import { api, setCsrf, seatsHeld } from './api.js';
 import { t, tn } from './i18n.js';
 import { renderCare } from './pages/care.js';
+import { renderTokens } from './pages/tokens.js';
 
 let current; // undefined until the server answers; then null (anonymous) or {name, csrf}
 let loading = null;
@@ -100,13 +102,22 @@ function tellWarning(a) {
 /** A POST that the session authenticates. A token that went stale (the password changed in
  * another tab, say) is read again and the request tried once more: a refused POST changed
  * nothing. */
-export async function post(path, body = {}) {
-  let r = await api('POST', path, body);
+export function post(path, body = {}) {
+  return withSession('POST', path, body);
+}
+
+/** A DELETE that the session authenticates, retried as `post` is. */
+export function del(path) {
+  return withSession('DELETE', path);
+}
+
+async function withSession(method, path, body) {
+  let r = await api(method, path, body);
   const code = r.data && r.data.error;
   if (code === 'csrf' || code === 'not_logged_in') {
     const before = current ? current.csrf : null;
     const now = await loadAccount(true);
-    if (code === 'csrf' && now && now.csrf !== before) r = await api('POST', path, body);
+    if (code === 'csrf' && now && now.csrf !== before) r = await api(method, path, body);
   }
   return r;
 }
@@ -327,8 +338,10 @@ export class AccountView {
           <button type="button" id="logout-all">${esc(t('log_out_all'))}</button>
         </p>
       </section>
-      <div id="care"></div>`;
+      <div id="care"></div>
+      <div id="tokens"></div>`;
     renderCare(main.querySelector('#care'), () => loadAccount(true));
+    renderTokens(main.querySelector('#tokens'));
     main.querySelector('#logout').addEventListener('click', () => logout(false));
     main.querySelector('#logout-all').addEventListener('click', () => logout(true));
     const form = /** @type {HTMLFormElement} */ (main.querySelector('#password-form'));

@@ -8,7 +8,7 @@ import { renderReport } from './pages/report.js';
 import { clockName } from './clock.js';
 import { account, onAccount, post, ratingText, samePlayer } from './account.js';
 import { h, fill } from './lib/h.js';
-import { playerNode } from './lib/names.js';
+import { playerNode, titleBadge } from './lib/names.js';
 import { followButton } from './pages/community/follow.js';
 
 const CATEGORIES = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
@@ -287,6 +287,8 @@ export class ProfileView {
         <div id="player-games" aria-live="polite"></div>
       </section>`;
     const head = main.querySelector('.profile-head');
+    const badge = titleBadge(p.title);
+    if (badge) head.querySelector('h1').prepend(badge, ' ');
     if (me && !self) head.append(followButton(p.name));
     if (self) head.append(h('p', null, h('a', { href: '/following', 'data-link': true }, t('following_title'))));
     const reportBox = main.querySelector('#report-box');

@@ -6,6 +6,7 @@
 //! refused with exit status 1, changing nothing.
 
 mod reports;
+mod token;
 mod tournaments;
 
 use std::io::Write;
@@ -41,6 +42,8 @@ pub enum AdminCommand {
     /// Recurring and scheduled tournaments: add them from a file, list, remove.
     #[command(subcommand)]
     Tournaments(tournaments::TournamentsCommand),
+    /// Make a personal API token for an account and print it (one line, shown once).
+    Token(token::TokenArgs),
 }
 
 #[derive(Args, Clone)]
@@ -81,6 +84,7 @@ pub fn run(command: &AdminCommand) -> CmdResult {
         AdminCommand::ResetLink(a) => reset(a),
         AdminCommand::Reports(a) => reports::run(a),
         AdminCommand::Tournaments(c) => tournaments::run(c),
+        AdminCommand::Token(a) => token::run(a),
     }
     .map_err(Into::into)
 }

@@ -19,6 +19,10 @@ pub enum AdminError {
     BadSchedule { at: usize, message: String },
     #[error("{label} has no schedule {id}")]
     NoSchedule { label: String, id: String },
+    #[error("--scope: {message}; nothing was made")]
+    BadScope { message: String },
+    #[error("{name} holds {max} tokens already, the most an account may: revoke one on the account page")]
+    TooManyTokens { name: String, max: i64 },
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("cannot write the output: {0}")]

@@ -12,6 +12,7 @@ pub mod name;
 pub mod password;
 pub mod reset;
 pub mod session;
+pub mod token;
 
 pub use name::{check_name, check_password, key_of};
 pub use session::COOKIE;

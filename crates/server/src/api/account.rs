@@ -75,7 +75,15 @@ pub(crate) fn secure(st: &AppState) -> bool {
 
 /// `GET /api/account`: with `moderator` (read at each request) for the page's /mod link, and
 /// `warned`, when a moderator last warned the account (the page says so once).
-pub async fn me(State(st): State<AppState>, viewer: Viewer) -> ApiResult<Json<Value>> {
+/// With a token (`Authorization: Bearer`), lichess's shape instead: `{id, username, title}`.
+pub async fn me(
+    State(st): State<AppState>,
+    bearer: Option<crate::api::bearer::Bearer>,
+    viewer: Viewer,
+) -> ApiResult<Json<Value>> {
+    if let Some(b) = bearer {
+        return crate::api::bot::token_account(&st, &b).await;
+    }
     let Some(s) = viewer.0 else {
         return Ok(Json(json!({ "account": null })));
     };

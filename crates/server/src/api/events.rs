@@ -147,12 +147,36 @@ impl Channel for Watcher {
 const WHAT_A_CLIENT_SENDS: &str = "a client sends {\"type\":\"ping\"}, \
      {\"type\":\"hello\",\"secret\":…} or {\"type\":\"chat\",\"room\":…,\"text\":…}";
 
-/// A player's connection to the game (after its `hello`): when it closes, however it does,
-/// the round hears that the player left.
-struct Presence {
+/// A player's connection to the game (after its `hello`, or a program's stream of the game):
+/// when it closes, however it does, the round hears that the player left.
+pub(crate) struct Presence {
     rounds: Arc<Rounds>,
     id: String,
     secret: String,
+}
+
+impl Presence {
+    /// Tells the round that the holder of `secret` is here: the seats it holds, and the
+    /// presence that says they left when dropped.
+    pub(crate) async fn enter(
+        rounds: &Arc<Rounds>,
+        id: &str,
+        secret: String,
+    ) -> ApiResult<(Vec<anywoli_core::Side>, Presence)> {
+        let seats = rounds
+            .call(id, |reply| Command::Present {
+                secret: secret.clone(),
+                here: true,
+                reply,
+            })
+            .await??;
+        let p = Presence {
+            rounds: rounds.clone(),
+            id: id.to_string(),
+            secret,
+        };
+        Ok((seats, p))
+    }
 }
 
 impl Drop for Presence {
@@ -213,20 +237,9 @@ async fn hello(
     let Some(secret) = secret.as_str().map(str::to_string) else {
         return refuse("hello needs the seat's secret");
     };
-    let r = rounds
-        .call(id, |reply| Command::Present {
-            secret: secret.clone(),
-            here: true,
-            reply,
-        })
-        .await;
-    match r.and_then(|r| r) {
-        Ok(seats) => {
-            *presence = Some(Presence {
-                rounds: rounds.clone(),
-                id: id.to_string(),
-                secret,
-            });
+    match Presence::enter(rounds, id, secret).await {
+        Ok((seats, p)) => {
+            *presence = Some(p);
             Out::Hello {
                 seats: seats.into_iter().map(side_name).collect(),
             }

@@ -1,31 +1,25 @@
-//! The lobby over a WebSocket, and challenges over HTTP (docs/api-players.md). The lobby's
-//! state is crate::lobby's; this file reads requests and says what happened.
+//! The lobby over a WebSocket (docs/api-players.md); challenges over HTTP are
+//! `challenges.rs`'s. The lobby's state is crate::lobby's; this file reads requests and says
+//! what happened.
 
 use crate::error::ErrorCode;
 use anywoli_core::Rules;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use axum::Json;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use axum::response::Response;
+use serde_json::Value;
 use tokio::sync::broadcast;
 
 use std::collections::HashSet;
 
-use crate::account::key_of;
 use crate::api::blocks::BLOCKS_MAX;
 use crate::api::client::ClientIp;
-use crate::api::extract::{Authed, Viewer};
+use crate::api::extract::Viewer;
 use crate::api::waits::{refuse_waiting, Whose};
 use crate::app::AppState;
-use crate::dates::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{new_id, random_bytes};
-use crate::lobby::message::{
-    default_rules, Challenge, ClientMessage, GoneReason, Seek, SeekRequest, ServerMessage,
-    SideChoice,
-};
+use crate::lobby::message::{ClientMessage, Seek, SeekRequest, ServerMessage};
 use crate::lobby::start::{rating_of, start, Pairing};
 use crate::lobby::Membership;
 use crate::round::clock::TimeControl;
@@ -89,6 +83,11 @@ struct LobbyClient {
     blocks: HashSet<String>,
 }
 
+/// Whether an account's lobby message is one only programs' event streams read.
+fn is_for_programs(text: &str) -> bool {
+    text.starts_with("{\"type\":\"game_start\"") || text.starts_with("{\"type\":\"game_finish\"")
+}
+
 /// The seeks a connection that keeps away from `blocks` is shown.
 fn visible(seeks: Vec<Seek>, blocks: &HashSet<String>) -> Vec<Seek> {
     seeks
@@ -118,7 +117,12 @@ impl Channel for LobbyClient {
                     Ok(text) if self.hidden(&text) => continue,
                     m => return self.public_message(m),
                 },
-                m = self.own.recv() => return m.map(|t| t.to_string()),
+                m = self.own.recv() => match m {
+                    // For programs' event streams (crate::api::bot::events): the page has no
+                    // use for them, and its socket's messages stay as they were.
+                    Some(t) if is_for_programs(&t) => continue,
+                    m => return m.map(|t| t.to_string()),
+                },
             }
         }
     }
@@ -181,7 +185,7 @@ async fn answer(st: &AppState, me: &Membership, text: &str) -> Option<ServerMess
 }
 
 /// Rules and clock as a seek or challenge names them.
-fn terms(rules: &str, clock: Option<&str>) -> ApiResult<(Rules, Option<TimeControl>)> {
+pub(crate) fn terms(rules: &str, clock: Option<&str>) -> ApiResult<(Rules, Option<TimeControl>)> {
     let seed = u64::from_le_bytes(random_bytes::<8>());
     let rules = Rules::from_name(rules, seed).map_err(|e| ApiError::malformed(e.to_string()))?;
     let clock = clock
@@ -191,7 +195,7 @@ fn terms(rules: &str, clock: Option<&str>) -> ApiResult<(Rules, Option<TimeContr
     Ok((rules, clock))
 }
 
-fn rated_needs_account() -> ApiError {
+pub(crate) fn rated_needs_account() -> ApiError {
     ApiError::new(
         StatusCode::UNAUTHORIZED,
         ErrorCode::RatedNeedsAccount,
@@ -201,7 +205,7 @@ fn rated_needs_account() -> ApiError {
 
 /// Refuses a rated game where one of `names` is marked (docs/community.md, "Marks"): a marked
 /// account plays casual games only. Which of the two is marked is not said.
-async fn refuse_marked(st: &AppState, names: [Option<&str>; 2]) -> ApiResult<()> {
+pub(crate) async fn refuse_marked(st: &AppState, names: [Option<&str>; 2]) -> ApiResult<()> {
     let names: Vec<String> = names.into_iter().flatten().map(str::to_string).collect();
     let marked = st
         .rounds()
@@ -334,189 +338,4 @@ async fn accept(st: &AppState, me: &Membership, id: &str) -> ApiResult<()> {
     st.lobby()
         .tell_conn(&st.lobby().owner(me.id), &started(s.joiner.clone()));
     Ok(())
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ChallengeRequest {
-    to: String,
-    #[serde(default = "default_rules")]
-    rules: String,
-    clock: Option<String>,
-    #[serde(default)]
-    rated: bool,
-    #[serde(default)]
-    side: SideChoice,
-}
-
-/// `POST /api/challenges`.
-pub async fn create(
-    State(st): State<AppState>,
-    Authed(me): Authed,
-    crate::api::JsonBody(req): crate::api::JsonBody<ChallengeRequest>,
-) -> ApiResult<Response> {
-    let (rules, clock) = terms(&req.rules, req.clock.as_deref())?;
-    refuse_waiting(&st, Some(&me.name), Whose::Mine).await?;
-    if req.rated && clock.is_none() {
-        return Err(ApiError::malformed(
-            "a rated game needs a clock (its rating category comes from it)",
-        ));
-    }
-    let key = key_of(&req.to);
-    let to = st
-        .rounds()
-        .db(move |s| s.account(&key))
-        .await?
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::NOT_FOUND,
-                ErrorCode::UnknownPlayer,
-                format!(
-                    "no player is called '{}'",
-                    req.to.chars().take(40).collect::<String>()
-                ),
-            )
-        })?;
-    if to.name == me.name {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            ErrorCode::OwnSeek,
-            "you cannot challenge yourself",
-        ));
-    }
-    if req.rated {
-        refuse_marked(&st, [Some(&me.name), Some(&to.name)]).await?;
-    }
-    let c = Challenge {
-        id: new_id(),
-        from: me.name.clone(),
-        to: to.name,
-        rules: rules.name().to_string(),
-        clock: clock.map(|c| c.name()),
-        category: clock.map(|c| c.category()),
-        rated: req.rated,
-        side: req.side,
-        at: now_ms(),
-    };
-    st.lobby().challenge(c.clone()).await?;
-    Ok((StatusCode::CREATED, Json(json!({ "challenge": c }))).into_response())
-}
-
-/// `GET /api/challenges`: the logged-in player's, both ways.
-pub async fn list(viewer: Viewer, State(st): State<AppState>) -> ApiResult<Json<Value>> {
-    let name = viewer
-        .name()
-        .ok_or_else(crate::api::extract::not_logged_in)?;
-    let (incoming, outgoing) = st.lobby().challenges_of(name).await?;
-    Ok(Json(json!({"incoming": incoming, "outgoing": outgoing})))
-}
-
-/// `POST /api/challenges/{id}/accept`.
-pub async fn accept_challenge(
-    State(st): State<AppState>,
-    Path(id): Path<String>,
-    Authed(me): Authed,
-) -> ApiResult<Json<Value>> {
-    refuse_waiting(&st, Some(&me.name), Whose::Mine).await?;
-    let c = st.lobby().take_challenge(&id, &me.name, true).await?;
-    if let Err(e) = refuse_waiting(&st, Some(&c.from), Whose::Theirs).await {
-        // The challenger must wait since sending it: it goes, as if declined (or, if the
-        // store failed, waits to be accepted again).
-        if e.code == ErrorCode::PlayWait {
-            declined(&st, &c);
-        } else {
-            st.lobby().put_back_challenge(c).await;
-        }
-        return Err(e);
-    }
-    let refused = if crate::api::blocks::between(&st, &c.from, &c.to).await? {
-        Err(ApiError::blocked("accept this challenge"))
-    } else if c.rated {
-        refuse_marked(&st, [Some(&c.from), Some(&c.to)]).await
-    } else {
-        Ok(())
-    };
-    if let Err(e) = refused {
-        // Blocked or marked since it was sent: it goes, as if declined.
-        declined(&st, &c);
-        return Err(e);
-    }
-    let (rules, clock) = terms(&c.rules, c.clock.as_deref())?;
-    let made = start(
-        st.rounds(),
-        Pairing {
-            rules,
-            clock,
-            rated: c.rated,
-            side: c.side,
-            creator: Some(c.from.clone()),
-            joiner: Some(me.name.clone()),
-        },
-    )
-    .await;
-    let s = match made {
-        Ok(s) => s,
-        Err(e) => {
-            // The database could not take the game: the challenge waits to be accepted again.
-            st.lobby().put_back_challenge(c).await;
-            return Err(e);
-        }
-    };
-    let gone = ServerMessage::ChallengeGone {
-        id: c.id.clone(),
-        reason: GoneReason::Accepted,
-    };
-    st.lobby().tell(
-        &c.from,
-        &ServerMessage::Started {
-            game: s.game.clone(),
-            seat: side_name(s.creator.0),
-            secret: s.creator.1.clone(),
-        },
-    );
-    st.lobby().tell(&c.from, &gone);
-    st.lobby().tell(&c.to, &gone);
-    Ok(Json(json!({
-        "game": s.game, "seat": side_name(s.joiner.0), "secret": s.joiner.1,
-    })))
-}
-
-/// Tells the challenger that challenge `c`, taken off the list, went as if declined.
-fn declined(st: &AppState, c: &Challenge) {
-    let gone = ServerMessage::ChallengeGone {
-        id: c.id.clone(),
-        reason: GoneReason::Declined,
-    };
-    st.lobby().tell(&c.from, &gone);
-}
-
-/// `POST /api/challenges/{id}/decline`: by the challenged player, or the challenger taking it
-/// back.
-pub async fn decline_challenge(
-    State(st): State<AppState>,
-    Path(id): Path<String>,
-    Authed(me): Authed,
-) -> ApiResult<Json<Value>> {
-    let c = st.lobby().take_challenge(&id, &me.name, false).await?;
-    let reason = if c.to == me.name {
-        GoneReason::Declined
-    } else {
-        GoneReason::Cancelled
-    };
-    let gone = ServerMessage::ChallengeGone {
-        id: c.id.clone(),
-        reason,
-    };
-    st.lobby().tell(&c.from, &gone);
-    st.lobby().tell(&c.to, &gone);
-    Ok(Json(json!({})))
-}
-
-/// The routes of the lobby's challenges (its WebSocket is routed with the others, crate::WEBSOCKET_ROUTES) (under /api).
-pub fn router() -> axum::Router<AppState> {
-    use axum::routing::{get, post};
-    axum::Router::new()
-        .route("/challenges", get(list).post(create))
-        .route("/challenges/{id}/accept", post(accept_challenge))
-        .route("/challenges/{id}/decline", post(decline_challenge))
 }

@@ -4,8 +4,11 @@
 
 pub mod account;
 pub mod analysis;
+pub mod bearer;
 pub mod blocks;
+pub mod bot;
 pub mod care;
+pub mod challenges;
 pub mod client;
 pub mod events;
 pub mod extract;
@@ -21,6 +24,7 @@ pub mod position;
 pub mod reports;
 pub mod review;
 pub mod sessions;
+pub mod tokens;
 pub mod tournaments;
 pub mod tv;
 pub mod waits;

@@ -44,7 +44,7 @@ pub async fn profile(
 ) -> ApiResult<Json<Value>> {
     let (name, created) = name_of(&st, &name).await?;
     let who = name.clone();
-    let (counts, ratings, history, puzzles, standing, marks) = st
+    let (counts, ratings, history, puzzles, standing, marks, bot) = st
         .rounds()
         .db(move |s| {
             Ok((
@@ -54,6 +54,7 @@ pub async fn profile(
                 s.solver_rating(&format!("a:{who}"))?,
                 s.standing(&who)?,
                 s.marks(&who)?,
+                s.is_bot(&who)?,
             ))
         })
         .await?;
@@ -79,6 +80,8 @@ pub async fn profile(
     Ok(Json(json!({
         "name": name,
         "created": created,
+        // `BOT` for a BOT account (docs/api-bots.md), as lichess's titles.
+        "title": bot.then_some("BOT"),
         // Closed by its owner or a moderator: its games stay, shown under the name so marked.
         "closed": standing.closed.is_some(),
         // Marked by a moderator (computer assistance or boosting): which mark is theirs to know.

@@ -177,6 +177,14 @@ impl Listener for Fanout {
         self.lobby.your_move(player, game, opponent);
     }
 
+    fn game_started(&self, player: &str, game: &str) {
+        self.lobby.game_started(player, game);
+    }
+
+    fn game_finished(&self, player: &str, game: &str) {
+        self.lobby.game_finished(player, game);
+    }
+
     fn heard_from_others(&self, payload: &str) {
         if !self.chat.hear(payload) {
             self.lobby.heard_from_others(payload);

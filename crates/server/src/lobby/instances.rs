@@ -175,6 +175,16 @@ impl crate::round::notify::Listener for Lobby {
         );
     }
 
+    fn game_started(&self, player: &str, game: &str) {
+        let game = game.to_string();
+        self.tell(player, &ServerMessage::GameStart { game });
+    }
+
+    fn game_finished(&self, player: &str, game: &str) {
+        let game = game.to_string();
+        self.tell(player, &ServerMessage::GameFinish { game });
+    }
+
     fn heard_from_others(&self, payload: &str) {
         self.hear(payload);
     }

@@ -109,6 +109,15 @@ pub enum ServerMessage {
         name: String,
         opponent: String,
     },
+    /// A game with the player in a seat began (told to every lobby connection of the player:
+    /// the event streams of programs hear it, docs/api-bots.md; the page ignores it).
+    GameStart {
+        game: String,
+    },
+    /// A game with the player in a seat is over.
+    GameFinish {
+        game: String,
+    },
     Error {
         error: crate::error::ErrorCode,
         message: String,

@@ -66,7 +66,9 @@ pub async fn start(rounds: &Rounds, p: Pairing) -> ApiResult<Started> {
         }
     }
     let secrets = BySide::new(new_secret(), new_secret());
-    let game = Game::new(NewGame {
+    let names: Vec<String> = accounts.iter().flatten().cloned().collect();
+    let bots = rounds.db(move |s| s.bots_among(&names)).await?;
+    let mut game = Game::new(NewGame {
         id: new_id(),
         at: now_ms(),
         // Two people on their own screens, both seats taken: a friend game in all but how
@@ -86,6 +88,7 @@ pub async fn start(rounds: &Rounds, p: Pairing) -> ApiResult<Started> {
             ratings,
         },
     });
+    game.set_bot_titles(&bots);
     let game = rounds.create(game).await?;
     let opp = creator_side.opponent();
     Ok(Started {

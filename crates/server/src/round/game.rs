@@ -20,6 +20,17 @@ use crate::store::EngineClaim;
 /// berserked (`S`, `N`, `SN`).
 pub const BERSERK_TAG: &str = "Berserk";
 
+/// The tags that name a seat's title (`BOT`), as PGN's `WhiteTitle`/`BlackTitle` do: set
+/// when the game is made, so that every view and record of it says so without asking the store.
+pub const TITLE_TAGS: BySide<&str> = BySide::new("SouthTitle", "NorthTitle");
+
+/// The title of `side`'s player, if the game names one.
+pub fn title_of(tags: &[(String, String)], side: Side) -> Option<&str> {
+    tags.iter()
+        .find(|(k, _)| k == TITLE_TAGS[side])
+        .map(|(_, v)| v.as_str())
+}
+
 /// The sides that berserked, when the game allows it.
 pub fn berserk_tag(tags: &[(String, String)]) -> Option<&str> {
     tags.iter()
@@ -116,6 +127,19 @@ pub struct NewGame {
 const VERSION_BASE: u64 = 4_000_000_000_000;
 
 impl Game {
+    /// Names the seats of the accounts among `bots` as `BOT`s ([`TITLE_TAGS`]).
+    pub fn set_bot_titles(&mut self, bots: &[String]) {
+        for side in Side::ALL {
+            let bot = self.people.accounts[side]
+                .as_ref()
+                .is_some_and(|a| bots.contains(a));
+            if bot && title_of(&self.tags, side).is_none() {
+                self.tags
+                    .push((TITLE_TAGS[side].to_string(), "BOT".to_string()));
+            }
+        }
+    }
+
     /// Sets the berserk tag's value (the game allows berserk).
     pub fn set_berserk_tag(&mut self, sides: String) {
         match self.tags.iter_mut().find(|(k, _)| k == BERSERK_TAG) {

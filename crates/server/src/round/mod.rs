@@ -252,6 +252,9 @@ impl Rounds {
             );
             me.db(move |s| s.create_game(&row, &moves)).await?;
             me.adopt(game.clone());
+            for name in game.people.accounts.iter().flatten() {
+                me.ctx.listener.game_started(name, &game.id);
+            }
             Ok(game)
         })
         .await

@@ -83,6 +83,14 @@ pub struct GameView {
     pub tournament: Option<TournamentOf>,
     /// An arena's game: who berserked, and who still may (before their first move).
     pub berserk: Option<BerserkView>,
+    /// Each seat's player's title (`BOT`), if any.
+    pub titles: TitlesView,
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct TitlesView {
+    pub south: Option<String>,
+    pub north: Option<String>,
 }
 
 #[derive(Serialize, Clone, Debug)]
@@ -115,7 +123,7 @@ pub struct TournamentOf {
 }
 
 impl TournamentOf {
-    fn of(g: &Game) -> Option<TournamentOf> {
+    pub fn of(g: &Game) -> Option<TournamentOf> {
         let tag = |k: &str| g.tags.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
         Some(TournamentOf {
             id: tag("Tournament")?,
@@ -267,6 +275,10 @@ impl GameView {
                 .map(|[south, north]| RatingChangeView { south, north }),
             tournament: TournamentOf::of(g),
             berserk: BerserkView::of(g),
+            titles: TitlesView {
+                south: crate::round::game::title_of(&g.tags, Side::South).map(str::to_string),
+                north: crate::round::game::title_of(&g.tags, Side::North).map(str::to_string),
+            },
         }
     }
 }

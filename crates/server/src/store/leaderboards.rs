@@ -8,10 +8,11 @@ use super::StoreResult;
 use crate::rating::glicko2::PROVISIONAL_DEVIATION;
 
 /// Which accounts a leaderboard may show, as SQL on the `accounts` row `a`: this is the one
-/// place that leaves accounts out (a marked one: computer assistance, boosting).
+/// place that leaves accounts out (a marked one: computer assistance, boosting; and BOTs, whose
+/// ratings are not people's: docs/api-bots.md).
 fn listed_sql() -> String {
     format!(
-        "a.name IS NOT NULL AND NOT {}",
+        "a.name IS NOT NULL AND NOT {} AND NOT EXISTS (SELECT 1 FROM bots b WHERE b.account = a.name)",
         super::moderation::marked_sql("a.name")
     )
 }

@@ -43,6 +43,7 @@ mod schema;
 mod signals;
 mod sql;
 mod sqlite;
+mod tokens;
 mod tournaments;
 mod tv;
 mod writer;
@@ -71,6 +72,7 @@ pub use offences::{
 pub use puzzle_ratings::{Attempt, Rated, RatingRow as PuzzleRatingRow, RatingsDump};
 pub use puzzles::PuzzleRow;
 pub use reviews::ReviewRow;
+pub use tokens::{Minted, TokenRow, Upgraded, USED_EVERY_MS};
 pub use tournaments::{
     Entry, EntryRow, MissedRow, NewGame, Progress, ScheduleRow, Settled, Step, TGameRow,
     TournamentRow, TournamentState, Unsettled,

@@ -239,6 +239,13 @@ impl Director {
                 ("Tournament".to_string(), t.id.clone()),
                 ("Round".to_string(), round.to_string()),
             ];
+            let bots: Vec<String> = state
+                .entries
+                .iter()
+                .filter(|e| e.bot)
+                .map(|e| e.account.clone())
+                .collect();
+            game.set_bot_titles(&bots);
             // Berserk is an arena's, and never a bot's (issue 39).
             if t.system == "arena"
                 && !state

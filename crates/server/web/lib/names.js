@@ -33,3 +33,10 @@ export function playerNode(g, side) {
   if (!name) return playerName(g[side]);
   return h('a', { href: profilePath(name), 'data-link': true }, name);
 }
+
+/** An account's title (`BOT`: a program plays it) as the small badge shown before its name, or
+ * null for none, as from a server that sends no titles. */
+export function titleBadge(title) {
+  if (typeof title !== 'string' || !title) return null;
+  return h('span', { class: 'title-badge', title: title === 'BOT' ? t('title_bot') : null }, title);
+}

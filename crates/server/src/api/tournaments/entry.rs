@@ -46,17 +46,19 @@ pub async fn join(
     State(st): State<AppState>,
     Path(id): Path<String>,
     client: ClientIp,
-    Authed(s): Authed,
+    caller: crate::api::bearer::Caller,
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> ApiResult<Json<Value>> {
     client.check(&st.limiters().games, "tournament entries")?;
+    caller.require(crate::account::token::Scope::TournamentWrite)?;
+    let me = caller.name().to_string();
     let c = state_of(&st, &id).await?;
     let state = &c.state;
     let t = &state.tournament;
     let now = now_ms();
-    let already = state.entries.iter().find(|e| e.account == s.name);
+    let already = state.entries.iter().find(|e| e.account == me);
     if already.is_some_and(|e| e.state == "active") {
-        return Ok(Json(json!({ "me": me_of(&c, &s.name) })));
+        return Ok(Json(json!({ "me": me_of(&c, &me) })));
     }
     open_to_join(state, st.minute_ms(), now).map_err(closed)?;
     if let Some(wait) = already.and_then(|e| leader_cooldown(&c, e, now)) {
@@ -69,6 +71,15 @@ pub async fn join(
         .with_retry_after(secs));
     }
     let settings = Settings::of(t);
+    let who = me.clone();
+    let bot = st.db(move |db| db.is_bot(&who)).await?;
+    if bot && !settings.bots {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            ErrorCode::EntryConditions,
+            "this tournament is for people: its organiser did not let BOT accounts in",
+        ));
+    }
     if !settings.admits(&t.id, req.password.as_deref()) {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
@@ -76,10 +87,10 @@ pub async fn join(
             "this tournament asks for a password, and that is not it",
         ));
     }
-    crate::api::waits::refuse_waiting(&st, Some(&s.name), crate::api::waits::Whose::Mine).await?;
+    crate::api::waits::refuse_waiting(&st, Some(&me), crate::api::waits::Whose::Mine).await?;
     let clock = TimeControl::parse(&t.clock).map_err(|e| ApiError::storage(e.to_string()))?;
     let (category, rules) = (clock.category().name().to_string(), t.rules.clone());
-    let name = s.name.clone();
+    let name = me.clone();
     let row = st
         .db(move |db| {
             Ok(db
@@ -104,19 +115,19 @@ pub async fn join(
             ),
         ));
     }
-    let missed = missed_rounds(state, &s.name);
+    let missed = missed_rounds(state, &me);
     let entry = Entry {
         tournament: t.id.clone(),
-        account: s.name.clone(),
+        account: me.clone(),
         now,
         rating,
-        bot: false,
+        bot,
         state: "active".to_string(),
         missed,
     };
     st.db(move |db| db.set_entry(entry)).await?;
     let c = state_of(&st, &id).await?;
-    Ok(Json(json!({ "me": me_of(&c, &s.name) })))
+    Ok(Json(json!({ "me": me_of(&c, &me) })))
 }
 
 /// Players among the first this many who pause an arena wait [`LEADER_COOLDOWN_MS`] before

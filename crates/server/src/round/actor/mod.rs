@@ -275,9 +275,15 @@ impl Round {
         if matches!(event, Event::Move { .. }) {
             rounds.ctx.metrics.move_stored();
         }
+        let ended = self.game.is_playing() && !next.is_playing();
         self.game = next;
         self.announce(&event);
         self.tell_whose_move(&rounds, &event);
+        if ended {
+            for name in self.game.people.accounts.iter().flatten() {
+                rounds.ctx.listener.game_finished(name, &self.game.id);
+            }
+        }
         Ok(event)
     }
 
@@ -492,7 +498,11 @@ impl Round {
             next: Box::new(next.clone()),
         })
         .await?;
-        self.rounds()?.adopt(next);
+        let rounds = self.rounds()?;
+        for name in next.people.accounts.iter().flatten() {
+            rounds.ctx.listener.game_started(name, &id);
+        }
+        rounds.adopt(next);
         Ok((id, true, after))
     }
 

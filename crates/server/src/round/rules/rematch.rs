@@ -1,6 +1,6 @@
 //! The next game between the same players, sides changed.
 
-use anywoli_core::{BySide, Position, Rules};
+use anywoli_core::{BySide, Position, Rules, Side};
 
 use super::Refusal;
 use crate::rating::GameRatings;
@@ -20,7 +20,7 @@ pub fn rematch_of(g: &Game, id: String, at: i64, seed: u64) -> Result<Game, Refu
     let rules = Rules::from_name(g.rules.name(), seed).unwrap_or(g.rules);
     // The players change sides and keep their secrets, so each browser already holds the key
     // to its new seat.
-    Ok(Game::new(NewGame {
+    let mut next = Game::new(NewGame {
         id,
         at,
         mode: g.mode,
@@ -47,5 +47,13 @@ pub fn rematch_of(g: &Game, id: String, at: i64, seed: u64) -> Result<Game, Refu
                 },
             },
         },
-    }))
+    });
+    // The players keep their titles in their new seats.
+    let bots: Vec<String> = Side::ALL
+        .into_iter()
+        .filter(|s| crate::round::game::title_of(&g.tags, *s) == Some("BOT"))
+        .filter_map(|s| g.people.accounts[s].clone())
+        .collect();
+    next.set_bot_titles(&bots);
+    Ok(next)
 }

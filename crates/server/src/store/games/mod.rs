@@ -303,6 +303,21 @@ impl Store {
     }
 
     /// A player's wins, draws and losses.
+    /// The ids of the games in play that `name` holds a seat in, the latest changed first.
+    pub fn playing_of(&self, name: &str, limit: usize) -> StoreResult<Vec<String>> {
+        self.readers.sql(|db| {
+            db.query(
+                "SELECT id FROM games
+                 WHERE (south_account = $1 OR north_account = $1) AND status = 'playing'
+                 ORDER BY updated DESC LIMIT $2",
+                &[name.into(), (limit as i64).into()],
+            )?
+            .iter()
+            .map(|r| r.text("id"))
+            .collect()
+        })
+    }
+
     pub fn counts(&self, name: &str) -> StoreResult<Counts> {
         self.readers.sql(|db| list::counts(db, name))
     }

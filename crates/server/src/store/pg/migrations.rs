@@ -133,6 +133,11 @@ const MIGRATIONS: &[(i32, &str)] = &[
         // Recurring tournaments: their table follows (`tournaments::SCHEDULE_TABLES`).
         "SELECT 1;",
     ),
+    (
+        20,
+        // API tokens and BOT accounts: their tables follow (`tokens::TOKEN_TABLES`).
+        "SELECT 1;",
+    ),
 ];
 
 /// What a migration runs after its own text.
@@ -153,6 +158,7 @@ fn migration_tail(version: i32) -> Cow<'static, str> {
         17 => crate::store::offences::OFFENCE_TABLES,
         18 => crate::store::tournaments::TOURNAMENT_TABLES,
         19 => crate::store::tournaments::SCHEDULE_TABLES,
+        20 => crate::store::tokens::TOKEN_TABLES,
         _ => "",
     };
     shared.into()

@@ -9,6 +9,7 @@ import { notifyTurn } from '../../prefs.js';
 import { ratingText, profilePath } from '../../account.js';
 import { h, fill } from '../../lib/h.js';
 import { main, setBody } from '../../lib/dom.js';
+import { titleBadge } from '../../lib/names.js';
 
 export class GameDisplay extends GameLayout {
   statusText(g) {
@@ -229,6 +230,8 @@ export class GameDisplay extends GameLayout {
       const who = [];
       if (!withClock) who.push(h('span', { class: 'player-side' }, t(side)), ' ');
       if (seat.player) {
+        const badge = titleBadge(g.titles && g.titles[side]);
+        if (badge) who.push(badge, ' ');
         who.push(h('a', { href: profilePath(seat.player), 'data-link': true, class: 'player-name' }, seat.player));
         if (seat.rating) who.push(' ', h('span', { class: 'rating' }, ratingText(seat.rating)));
       } else if (seat.kind === 'computer') who.push(h('span', { class: 'player-name' }, t('player_computer', { n: seat.level })));
