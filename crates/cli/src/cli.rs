@@ -6,8 +6,8 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::common::usize_in;
 use crate::{
-    admin, analyse, backup, bench, book, compose, db, loadtest, matches, play, position, review,
-    serve, tablebase, tournament, trace,
+    admin, analyse, backup, bench, book, bot, compose, db, loadtest, matches, play, position,
+    review, serve, tablebase, tournament, trace,
 };
 
 #[derive(Parser)]
@@ -32,6 +32,9 @@ pub enum Command {
         #[command(subcommand)]
         command: db::DbCommand,
     },
+    /// Bring an engine online as a BOT account: accept challenges by rules, play several
+    /// games at once, reconnect (docs/api-bots.md).
+    Bot(bot::BotArgs),
     /// Moderators, closed accounts, reset links and the report queue, on the server's --db
     /// while it runs (docs/community.md).
     Admin {

@@ -7,6 +7,7 @@ mod backup;
 mod bench;
 mod board;
 mod book;
+mod bot;
 mod cli;
 mod common;
 mod compose;
@@ -67,6 +68,7 @@ fn run(command: Command) -> CmdResult {
         Command::Bench(args) => bench::run(&args),
         Command::Engine => engine::run(),
         Command::Loadtest(args) => loadtest::run(&args),
+        Command::Bot(args) => bot::run(&args),
         Command::Review(args) => review::run(&args),
         Command::Book(args) => book::run(&args),
         Command::Analyse(args) => analyse::run(&args),

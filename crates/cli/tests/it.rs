@@ -7,6 +7,7 @@ mod support;
 
 mod admin;
 mod backup;
+mod bot;
 mod cli;
 mod db_migrate;
 mod instances;

@@ -4,11 +4,13 @@
 
 mod admin;
 mod bench;
+mod bot;
 mod db;
 mod loadtest;
 
 pub use admin::AdminError;
 pub use bench::BenchError;
+pub use bot::BotError;
 pub use db::DbError;
 pub use loadtest::LoadtestError;
 
@@ -52,6 +54,8 @@ pub enum Failure {
     Compact(#[from] anywoli_engine::endgame::CompactError),
     #[error(transparent)]
     Bench(#[from] BenchError),
+    #[error(transparent)]
+    Bot(#[from] BotError),
     #[error(transparent)]
     Db(#[from] DbError),
     /// `anywoli admin`: exit status 1.

@@ -24,15 +24,15 @@ pub fn hard_limit(movetime: Duration) -> Duration {
 
 /// A move to choose: the game's start, the moves played since, and the position they reach.
 #[derive(Clone, Copy)]
-pub(super) struct Turn<'a> {
-    pub(super) start: &'a Position,
-    pub(super) moves: &'a [Move],
-    pub(super) pos: &'a Position,
+pub(crate) struct Turn<'a> {
+    pub(crate) start: &'a Position,
+    pub(crate) moves: &'a [Move],
+    pub(crate) pos: &'a Position,
 }
 
 /// The engine's last error line, if it said one, as a fault's text ends with it.
 #[derive(Debug, Default)]
-pub(super) struct Said(Option<String>);
+pub(crate) struct Said(Option<String>);
 
 impl fmt::Display for Said {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -46,7 +46,7 @@ impl fmt::Display for Said {
 /// Why a player lost its game by fault; the text follows its side and name in the record's
 /// `Termination`.
 #[derive(Debug, Error)]
-pub(super) enum Fault {
+pub(crate) enum Fault {
     #[error("could not be started: {0}")]
     Start(std::io::Error),
     #[error("crashed: {}{}", exited(.status), words_after(.last_words))]
@@ -234,14 +234,25 @@ impl Proc {
 }
 
 /// An external engine, started when first needed and again after it failed.
-pub(super) struct External {
+pub(crate) struct External {
     argv: Vec<String>,
+    /// Sent once the engine has started (`setoption …`), before its first game.
+    options: Vec<Command>,
     proc: Option<Proc>,
 }
 
 impl External {
-    pub(super) fn new(argv: Vec<String>) -> External {
-        External { argv, proc: None }
+    pub(crate) fn new(argv: Vec<String>) -> External {
+        External::with_options(argv, Vec::new())
+    }
+
+    /// An engine told `options` (`setoption` commands) each time it starts.
+    pub(crate) fn with_options(argv: Vec<String>, options: Vec<Command>) -> External {
+        External {
+            argv,
+            options,
+            proc: None,
+        }
     }
 
     fn wait_error(&mut self, e: WaitError, what: &'static str, limit: Duration) -> Fault {
@@ -282,7 +293,7 @@ impl External {
         }
     }
 
-    pub(super) fn new_game(&mut self, rules: Rules) -> Result<(), Fault> {
+    pub(crate) fn new_game(&mut self, rules: Rules) -> Result<(), Fault> {
         if self.proc.is_none() {
             self.proc = Some(Proc::spawn(&self.argv)?);
             self.send(&[Command::Aei])?;
@@ -292,6 +303,8 @@ impl External {
                 HANDSHAKE,
                 &mut Said::default(),
             )?;
+            let options = self.options.clone();
+            self.send(&options)?;
         }
         self.send(&[Command::NewGame(rules), Command::IsReady])?;
         let mut said = Said::default();
@@ -313,7 +326,17 @@ impl External {
         }
     }
 
-    pub(super) fn choose(&mut self, turn: Turn<'_>, movetime: Duration) -> Result<Move, Fault> {
+    pub(crate) fn choose(&mut self, turn: Turn<'_>, movetime: Duration) -> Result<Move, Fault> {
+        self.choose_with(turn, Go::Search(Limits::movetime(movetime)), movetime)
+    }
+
+    /// The engine's move for `turn` by `go`, which should take about `movetime`.
+    pub(crate) fn choose_with(
+        &mut self,
+        turn: Turn<'_>,
+        go: Go,
+        movetime: Duration,
+    ) -> Result<Move, Fault> {
         let Turn { start, moves, pos } = turn;
         let base = if *start == Position::start(start.rules()) {
             Base::StartPos
@@ -324,8 +347,7 @@ impl External {
             base,
             moves: moves.to_vec(),
         };
-        let go = Command::Go(Go::Search(Limits::movetime(movetime)));
-        self.send(&[position, go])?;
+        self.send(&[position, Command::Go(go)])?;
         let mut said = Said::default();
         let line = self.wait(
             &Reply::BestMove(None),

@@ -3,7 +3,7 @@
 //! `spec.rs` reads the players, `external.rs` drives an external engine with the protocol's
 //! own types, `game.rs` plays one game; this file deals the games out to the jobs and sums up.
 
-mod external;
+pub(crate) mod external;
 mod game;
 mod spec;
 

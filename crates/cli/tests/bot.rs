@@ -1,0 +1,161 @@
+//! `anywoli bot` and the Bot API from another language: `examples/bot.py` (Python's standard
+//! library only) challenges a BOT that `anywoli bot` runs with the built-in engine, and they
+//! play a rated game to its end through `anywoli serve`, with chat both ways and a draw offer
+//! declined; the stored game replays move by move. Also `anywoli admin token`.
+
+use std::process::{Command, Stdio};
+
+use crate::support;
+
+/// A server on a free port with two accounts; killed when dropped.
+struct Site {
+    child: std::process::Child,
+    addr: String,
+    db: std::path::PathBuf,
+}
+
+impl Drop for Site {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn site(name: &str, accounts: &[&str]) -> Site {
+    let dir = support::scratch(name);
+    let db = dir.join("games.sqlite");
+    let (child, addr) = support::serve(&db, &["--games-per-minute", "0"]);
+    for a in accounts {
+        let body = serde_json::json!({"name": a, "password": "a-good-password"});
+        let (status, v) = support::http(&addr, "POST", "/api/account/signup", Some(body));
+        assert_eq!(status, 201, "{v}");
+    }
+    Site { child, addr, db }
+}
+
+fn token(site: &Site, name: &str, scopes: &str) -> String {
+    let db = site.db.display().to_string();
+    let r = support::run(&["admin", "token", name, "--scope", scopes, "--db", &db]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let token = r.stdout.trim().to_string();
+    assert!(
+        token.starts_with("anw_") && !r.stderr.contains(&token),
+        "{r:?}",
+        r = r.stderr
+    );
+    token
+}
+
+#[test]
+fn admin_token_prints_one_line_and_refuses_bad_scopes_and_names() {
+    let site = site("admin-token", &["Robo"]);
+    let db = site.db.display().to_string();
+    let t = token(&site, "robo", "bot:play");
+    let (status, me) = bearer_get(&site.addr, &t, "/api/account");
+    assert_eq!((status, me["username"].as_str()), (200, Some("Robo")));
+    let r = support::run(&[
+        "admin",
+        "token",
+        "Robo",
+        "--scope",
+        "email:read",
+        "--db",
+        &db,
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("email:read") && r.stdout.is_empty());
+    let r = support::run(&[
+        "admin", "token", "Nobody", "--scope", "bot:play", "--db", &db,
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("Nobody"));
+}
+
+/// `GET path` with a bearer token: (status, JSON).
+fn bearer_get(addr: &str, token: &str, path: &str) -> (u16, serde_json::Value) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let (head, rest) = text.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, serde_json::from_str(rest).unwrap_or_default())
+}
+
+#[test]
+#[ignore = "needs python3"]
+fn a_python_script_plays_a_rated_game_against_anywoli_bot() {
+    let site = site("bot-python", &["Robo", "Pyth"]);
+    let robo = token(&site, "Robo", "bot:play,challenge:write");
+    let pyth = token(&site, "Pyth", "bot:play,challenge:write");
+    let url = format!("http://{}", site.addr);
+    let mut bot = Command::new(env!("CARGO_BIN_EXE_anywoli"))
+        .args(["bot", "--server", &url, "--upgrade", "--level", "3"])
+        .args(["--games", "1", "--movetime-max", "200"])
+        .env("ANYWOLI_TOKEN", &robo)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The bot says it is online once it is a BOT and reads its events.
+    let mut err = std::io::BufReader::new(bot.stderr.take().unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut err, &mut line).unwrap();
+    assert!(line.contains("online"), "{line}");
+    let log = std::thread::spawn(move || {
+        let mut rest = String::new();
+        let _ = std::io::Read::read_to_string(&mut err, &mut rest);
+        rest
+    });
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/bot.py");
+    assert!(
+        std::fs::read_to_string(script).unwrap().lines().count() < 60,
+        "the example stays short"
+    );
+    let out = Command::new("python3")
+        .args([script, "Robo", &url])
+        .env("ANYWOLI_TOKEN", &pyth)
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let status = bot.wait().unwrap();
+    let bot_log = log.join().unwrap();
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}\n{bot_log}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(status.success(), "anywoli bot: {bot_log}");
+    let report: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(report["draw_declined"], true, "{report}");
+    assert_eq!(report["status"], "variantEnd", "{report}");
+    let chat = report["chat"].to_string();
+    assert!(chat.contains("Robo: Hello Pyth"), "{chat}");
+    // The stored game: rated, over, each of its moves legal in turn.
+    let game = report["game"].as_str().unwrap();
+    let (status, g) = support::http(&site.addr, "GET", &format!("/api/games/{game}"), None);
+    assert_eq!(status, 200);
+    assert_eq!(
+        (g["rated"].as_bool(), g["status"].as_str()),
+        (Some(true), Some("over")),
+        "{g}"
+    );
+    assert!(g["rating_change"].is_object(), "{g}");
+    let rules = anywoli_core::Rules::from_name("anywoli", 0).unwrap();
+    let mut pos = anywoli_core::Position::start(rules);
+    for m in g["moves"].as_array().unwrap() {
+        let mv: anywoli_core::Move = m.as_str().unwrap().parse().unwrap();
+        pos.play(mv).unwrap();
+    }
+    assert!(pos.is_over());
+    assert_eq!(
+        g["moves"].as_array().unwrap().len(),
+        report["plies"].as_u64().unwrap() as usize
+    );
+    assert!(bot_log.contains("variantEnd"), "{bot_log}");
+}
