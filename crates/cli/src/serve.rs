@@ -102,6 +102,18 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=86_400),
           default_value_t = anywoli_server::ws::SocketLimits::default().idle_timeout.as_secs())]
     socket_idle_timeout: u64,
+    /// House bots: BOT accounts the server plays itself at engine levels, NAME:LEVEL
+    /// comma-separated (`Anuak3:3,Anuak10:10`), made if new. Each seeks rated games in the
+    /// lobby and takes challenges (docs/api-bots.md, "House bots"). Give every instance the
+    /// same list.
+    #[arg(long, value_name = "NAME:LEVEL,…", default_value = "")]
+    house_bots: String,
+    /// The clocks the house bots seek games at (at most 3).
+    #[arg(long, value_name = "CLOCK,…", default_value = "3+2,10+0")]
+    house_bot_clocks: String,
+    /// Games each house bot plays at once.
+    #[arg(long, value_name = "N", default_value_t = anywoli_server::house::DEFAULT_GAMES)]
+    house_bot_games: usize,
 }
 
 impl Default for ServeArgs {
@@ -129,6 +141,9 @@ impl Default for ServeArgs {
             max_sockets_per_client: c.sockets.max_sockets_per_client,
             socket_ping_interval: c.sockets.ping_interval.as_secs(),
             socket_idle_timeout: c.sockets.idle_timeout.as_secs(),
+            house_bots: String::new(),
+            house_bot_clocks: "3+2,10+0".to_string(),
+            house_bot_games: anywoli_server::house::DEFAULT_GAMES,
         }
     }
 }
@@ -160,6 +175,11 @@ pub fn run(args: ServeArgs) -> CmdResult {
         idle_timeout: Duration::from_secs(args.idle_timeout),
         request_timeout: Duration::from_secs(args.request_timeout),
     };
+    let house = anywoli_server::house::HouseBots::parse(
+        &args.house_bots,
+        &args.house_bot_clocks,
+        args.house_bot_games,
+    )?;
     anywoli_server::run(anywoli_server::Config {
         addr: args.addr,
         port: args.port,
@@ -177,6 +197,7 @@ pub fn run(args: ServeArgs) -> CmdResult {
         minute_ms: args.tournament_minute_ms,
         trusted_proxies: trusted,
         sockets,
+        house,
         ..anywoli_server::Config::default()
     })?;
     Ok(())

@@ -159,3 +159,120 @@ fn a_python_script_plays_a_rated_game_against_anywoli_bot() {
     );
     assert!(bot_log.contains("variantEnd"), "{bot_log}");
 }
+
+/// Two instances on one PostgreSQL database, both running the house bot `Anuak2`; `anywoli
+/// bot` knows both and plays 20 games at once against it through the first, which is killed
+/// (`kill -9`) once the games are under way. The bot's streams go to the second instance, the
+/// second takes the house bot's turns over (its engine leases), and every game is played to
+/// its end: none is lost, none aborted.
+#[test]
+#[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
+fn twenty_games_against_a_house_bot_survive_the_death_of_an_instance() {
+    let url = anywoli_server::Store::test_postgres_url("anywoli bot against house bots");
+    let dir = support::scratch("bot-instances");
+    let serve = || {
+        let args = [
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            &url,
+            "--engine-lease",
+            "2",
+            "--games-per-minute",
+            "0",
+            "--house-bots",
+            "Anuak2:2",
+            "--house-bot-games",
+            "40",
+        ];
+        let (child, line) = support::spawn(&args, &dir);
+        (child, support::address(&line))
+    };
+    let (a, a_addr) = serve();
+    let (b, b_addr) = serve();
+    let mut a = Some(a);
+    let _b = Site {
+        child: b,
+        addr: b_addr.clone(),
+        db: dir.join("unused"),
+    };
+    let body = serde_json::json!({"name": "Robo", "password": "a-good-password"});
+    let (status, v) = support::http(&a_addr, "POST", "/api/account/signup", Some(body));
+    assert_eq!(status, 201, "{v}");
+    let r = support::run(&[
+        "admin",
+        "token",
+        "Robo",
+        "--scope",
+        "bot:play,challenge:write",
+        "--db",
+        &url,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let token = r.stdout.trim().to_string();
+    let mut bot = Command::new(env!("CARGO_BIN_EXE_anywoli"))
+        .args(["bot", "--upgrade", "--server", &format!("http://{a_addr}")])
+        .args(["--server", &format!("http://{b_addr}")])
+        .args([
+            "--challenge",
+            "Anuak2",
+            "--challenge-clock",
+            "3+2",
+            "--challenge-rated",
+        ])
+        .args([
+            "--games",
+            "20",
+            "--concurrency",
+            "20",
+            "--movetime-max",
+            "150",
+        ])
+        .args(["--greeting", ""])
+        .env("ANYWOLI_TOKEN", &token)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let err = bot.stderr.take().unwrap();
+    let (started_tx, started_rx) = std::sync::mpsc::channel();
+    let log = std::thread::spawn(move || {
+        let mut all = String::new();
+        for line in std::io::BufRead::lines(std::io::BufReader::new(err)).map_while(Result::ok) {
+            if line.ends_with(": started") {
+                let _ = started_tx.send(());
+            }
+            all.push_str(&line);
+            all.push('\n');
+        }
+        all
+    });
+    // Once all 20 are under way (and some plies into them), the first instance dies.
+    for _ in 0..20 {
+        started_rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("20 games start");
+    }
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let mut killed = a.take().unwrap();
+    killed.kill().unwrap();
+    killed.wait().unwrap();
+    let status = bot.wait().unwrap();
+    let log = log.join().unwrap();
+    assert!(status.success(), "{log}");
+    let ended: Vec<&str> = log.lines().filter(|l| l.contains(" after ")).collect();
+    assert_eq!(ended.len(), 20, "{log}");
+    assert!(!log.contains("given up"), "{log}");
+    // The store agrees: 20 games of Robo's, all over, by the rules, none aborted.
+    let store = anywoli_server::Store::open_postgres(&url).unwrap();
+    let ids = store.playing_of("Robo", 100).unwrap();
+    assert!(ids.is_empty(), "games still in play: {ids:?}");
+    let (status, g) = support::http(&b_addr, "GET", "/api/players/Robo/games?limit=50", None);
+    assert_eq!(status, 200, "{g}");
+    let games = g["games"].as_array().unwrap();
+    assert_eq!(games.len(), 20, "{g}");
+    for game in games {
+        assert_eq!(game["status"], "over", "{game}");
+    }
+}

@@ -47,6 +47,10 @@ pub struct Inner {
     pub tournament_cache: crate::tournaments::cache::StateCache,
     /// The programs' streams open on this instance (crate::api::bot::stream).
     pub streams: crate::api::bot::stream::Open,
+    /// The same streams, per client address and in all.
+    pub stream_caps: Arc<SocketCaps>,
+    /// The house bots this instance plays (crate::house).
+    pub house: crate::house::HouseBots,
     /// How long a tournament's minute lasts: 60,000 ms but in tests of whole tournaments.
     pub minute_ms: i64,
 }
@@ -78,6 +82,8 @@ pub struct Options {
     /// How long a tournament's minute lasts (an arena's length, `--tournament-minute-ms`):
     /// 60,000 but for tests that play whole tournaments.
     pub minute_ms: i64,
+    /// The house bots this instance plays (`--house-bots`).
+    pub house: crate::house::HouseBots,
 }
 
 impl Options {
@@ -92,6 +98,7 @@ impl Options {
             trusted_proxies: TrustedProxies::default(),
             sockets: SocketLimits::default(),
             minute_ms: 60_000,
+            house: Default::default(),
         }
     }
 }
@@ -173,6 +180,8 @@ impl AppState {
             tournaments,
             tournament_cache: Default::default(),
             streams: Default::default(),
+            stream_caps: SocketCaps::streams(),
+            house: o.house.clone(),
             minute_ms: o.minute_ms.max(1),
         }))
     }
@@ -187,6 +196,16 @@ impl AppState {
             Ok(r) => r.map_err(ApiError::from),
             Err(e) => Err(ApiError::storage(format!("the storage task failed: {e}"))),
         }
+    }
+
+    /// The programs' streams' places per client address and in all.
+    pub fn stream_caps(&self) -> &Arc<SocketCaps> {
+        &self.0.stream_caps
+    }
+
+    /// The house bots this instance plays.
+    pub fn house(&self) -> &crate::house::HouseBots {
+        &self.0.house
     }
 
     /// The programs' streams open on this instance.

@@ -15,6 +15,7 @@ pub mod engine_queue;
 pub mod error;
 mod guard;
 mod histogram;
+pub mod house;
 pub mod ids;
 mod lessons;
 mod listener;
@@ -83,6 +84,8 @@ pub struct Config {
     pub sockets: ws::SocketLimits,
     /// How long a tournament's minute lasts (`--tournament-minute-ms`, for tests).
     pub minute_ms: i64,
+    /// The house bots this instance plays (`--house-bots`).
+    pub house: house::HouseBots,
 }
 
 impl Default for Config {
@@ -100,6 +103,7 @@ impl Default for Config {
             trusted_proxies: TrustedProxies::default(),
             sockets: ws::SocketLimits::default(),
             minute_ms: 60_000,
+            house: house::HouseBots::default(),
         }
     }
 }
@@ -212,6 +216,8 @@ pub enum StartError {
     /// What runs beside requests (hearing other instances, the lobby) cannot start.
     #[error("{0}")]
     Background(#[from] BackgroundError),
+    #[error(transparent)]
+    House(#[from] house::HouseError),
     /// The task opening the database stopped (it panicked).
     #[error("opening the database failed: {0}")]
     Opening(tokio::task::JoinError),
@@ -238,8 +244,10 @@ pub async fn start(config: &Config) -> Result<Server, StartError> {
     options.minute_ms = config.minute_ms;
     options.trusted_proxies = config.trusted_proxies.clone();
     options.sockets = config.sockets;
+    options.house = config.house.clone();
     let state = AppState::with_options(store, options);
     state.start_background()?;
+    house::start(&state).await?;
     let metrics = state.metrics().clone();
     let router = app(state);
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();

@@ -532,3 +532,93 @@ async fn a_bot_and_a_person_s_program_play_a_rated_game_to_its_end() {
     let g = srv.state.rounds().snapshot(&game).await.unwrap();
     assert!(g.people.ratings.change.is_some(), "the game was rated");
 }
+
+#[tokio::test]
+async fn house_bots_seek_in_the_lobby_take_challenges_and_play_their_moves() {
+    let store = anywoli_server::Store::in_memory().unwrap();
+    let srv = crate::chat::socket::start_with(store, |o| {
+        o.house = anywoli_server::house::HouseBots::parse("Anuak3:3", "3+2,10+0", 2).unwrap();
+    })
+    .await;
+    srv.account("Ana").await;
+    anywoli_server::house::start(&srv.state).await.unwrap();
+    // Its seeks: one per clock, rated, by the BOT.
+    let mut seeks = Vec::new();
+    for _ in 0..100 {
+        seeks = srv.state.lobby().snapshot();
+        if seeks.len() == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(seeks.len(), 2, "{seeks:?}");
+    assert!(seeks
+        .iter()
+        .all(|s| s.rated && s.by.as_deref() == Some("Anuak3")));
+    // A challenge is taken at once: the game starts, the bot's seat the computer's.
+    let ana = token(&srv, "Ana", "board:play challenge:write").await;
+    let mut events = Stream::open(&srv, &ana, "/api/stream/event")
+        .await
+        .ok()
+        .unwrap();
+    let form = "rated=true&clock.limit=180&clock.increment=2&color=white";
+    let (status, c) = bearer(&srv, &ana, "POST", "/api/challenge/Anuak3", form).await;
+    assert_eq!(status, 201, "{c}");
+    let start = events.next_of("gameStart").await;
+    let game = start["game"]["gameId"].as_str().unwrap().to_string();
+    assert_eq!(start["game"]["opponent"]["title"], "BOT", "{start}");
+    let g = srv.state.rounds().snapshot(&game).await.unwrap();
+    assert_eq!(
+        g.players[anywoli_core::Side::North],
+        anywoli_server::round::game::Player::Computer(3)
+    );
+    assert!(g.people.rated);
+    // Ana moves; the house bot answers by itself.
+    let mut stream = Stream::open(&srv, &ana, &format!("/api/board/game/stream/{game}"))
+        .await
+        .ok()
+        .unwrap();
+    assert_eq!(stream.next().await["type"], "gameFull");
+    let (status, e) = bearer(
+        &srv,
+        &ana,
+        "POST",
+        &format!("/api/board/game/{game}/move/c"),
+        "",
+    )
+    .await;
+    assert_eq!(status, 200, "{e}");
+    loop {
+        let s = stream.next_of("gameState").await;
+        let moves = s["moves"].as_str().unwrap().to_string();
+        if position_after(&moves).to_move() == Some(anywoli_core::Side::South) {
+            assert!(moves.split_whitespace().count() >= 2, "{s}");
+            break;
+        }
+    }
+    // With its games full (2), the next challenge is declined.
+    let (status, _) = bearer(
+        &srv,
+        &ana,
+        "POST",
+        "/api/challenge/Anuak3",
+        "rated=false&clock.limit=600",
+    )
+    .await;
+    assert_eq!(status, 201);
+    assert_eq!(
+        events.next_of("gameStart").await["game"]["opponent"]["username"],
+        "Anuak3"
+    );
+    let (status, _) = bearer(
+        &srv,
+        &ana,
+        "POST",
+        "/api/challenge/Anuak3",
+        "rated=false&clock.limit=300",
+    )
+    .await;
+    assert_eq!(status, 201);
+    let declined = events.next_of("challengeDeclined").await;
+    assert!(declined["challenge"]["id"].is_string(), "{declined}");
+}

@@ -187,7 +187,7 @@ impl GameState {
         let mv = engine.choose(ctx, setup.start, &moves, pos, ms).await?;
         self.moved_at = Some(moves.len());
         let path = format!("/api/bot/game/{id}/move/{mv}");
-        if let Err(e) = ctx.api.post(&path, &[]).await {
+        if let Err(e) = ctx.api.post_patiently(&path, &[]).await {
             // The next state says how the game stands (a move that came too late, a stale
             // position after a reconnection): the bot moves again if it is still its turn.
             eprintln!("game {id}: move {mv}: {e}");

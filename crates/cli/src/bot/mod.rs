@@ -24,9 +24,10 @@ use rules::{Accept, RatedChoice};
 
 #[derive(Args, Clone)]
 pub struct BotArgs {
-    /// The server's address.
+    /// The server's address; several (repeated) for instances of one site: a server that
+    /// cannot be reached is left for the next.
     #[arg(long, default_value = "http://127.0.0.1:8080", value_name = "URL")]
-    server: String,
+    server: Vec<String>,
     /// The BOT account's token (with bot:play, and challenge:write to challenge); or set
     /// ANYWOLI_TOKEN, which keeps it out of the process list.
     #[arg(long, env = "ANYWOLI_TOKEN", hide_env_values = true)]
@@ -144,10 +145,21 @@ fn engine_argv(args: &BotArgs) -> Result<(Vec<String>, String), BotError> {
 
 async fn run_async(args: BotArgs) -> Result<(), BotError> {
     let api = Api::new(&args.server, &args.token)?;
-    if args.upgrade {
-        api.post("/api/bot/account/upgrade", &[]).await?;
-    }
-    let account = api.get("/api/account").await?;
+    // The account is read from the first server that answers.
+    let mut tries = 0;
+    let account = loop {
+        let read = async {
+            if args.upgrade {
+                api.post("/api/bot/account/upgrade", &[]).await?;
+            }
+            api.get("/api/account").await
+        };
+        match read.await {
+            Ok(a) => break a,
+            Err(e) if e.is_final() || tries + 1 >= args.server.len() * 3 => return Err(e),
+            Err(_) => tries += 1,
+        }
+    };
     let me = account["id"].as_str().unwrap_or_default().to_string();
     let name = account["username"].as_str().unwrap_or_default().to_string();
     if account["title"] != "BOT" {
@@ -176,7 +188,7 @@ async fn run_async(args: BotArgs) -> Result<(), BotError> {
         bots: !args.no_bots,
         concurrency: args.concurrency.max(1),
     };
-    eprintln!("{name}: online at {}", args.server);
+    eprintln!("{name}: online at {}", args.server.join(" "));
     Bot {
         args,
         api,

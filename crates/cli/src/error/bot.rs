@@ -12,6 +12,8 @@ pub enum BotError {
     Refused {
         path: String,
         status: u16,
+        /// What the server's `Retry-After` said, in seconds.
+        retry_after: Option<u64>,
         code: String,
         message: String,
     },

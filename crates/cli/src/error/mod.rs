@@ -57,6 +57,8 @@ pub enum Failure {
     #[error(transparent)]
     Bot(#[from] BotError),
     #[error(transparent)]
+    House(#[from] anywoli_server::house::HouseError),
+    #[error(transparent)]
     Db(#[from] DbError),
     /// `anywoli admin`: exit status 1.
     #[error(transparent)]

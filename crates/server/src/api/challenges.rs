@@ -81,6 +81,8 @@ pub async fn send(st: &AppState, from: &str, req: ChallengeRequest) -> ApiResult
         at: now_ms(),
     };
     st.lobby().challenge(c.clone()).await?;
+    // A house bot answers at once (crate::house).
+    crate::house::answer(st, &c).await;
     Ok(c)
 }
 

@@ -67,7 +67,23 @@ pub async fn start(rounds: &Rounds, p: Pairing) -> ApiResult<Started> {
     }
     let secrets = BySide::new(new_secret(), new_secret());
     let names: Vec<String> = accounts.iter().flatten().cloned().collect();
-    let bots = rounds.db(move |s| s.bots_among(&names)).await?;
+    let (bots, house) = rounds
+        .db(move |s| Ok((s.bots_among(&names)?, s.house_levels(&names)?)))
+        .await?;
+    // A house bot's seat is the computer's at its level: the round plays it (and another
+    // instance takes its turns over if this one dies), and nobody holds its secret.
+    let mut players = BySide::both(Player::Human);
+    let mut seat_secrets = secrets.clone().map(Some);
+    for side in Side::ALL {
+        let level = house
+            .iter()
+            .find(|(n, _)| accounts[side].as_ref() == Some(n))
+            .map(|(_, l)| *l);
+        if let Some(level) = level {
+            players[side] = Player::Computer(level);
+            seat_secrets[side] = None;
+        }
+    }
     let mut game = Game::new(NewGame {
         id: new_id(),
         at: now_ms(),
@@ -75,8 +91,8 @@ pub async fn start(rounds: &Rounds, p: Pairing) -> ApiResult<Started> {
         // they met.
         mode: Mode::Friend,
         rules: p.rules,
-        players: BySide::both(Player::Human),
-        secrets: secrets.clone().map(Some),
+        players,
+        secrets: seat_secrets,
         start: Position::start(p.rules),
         hints: false,
         invite: None,

@@ -195,8 +195,11 @@ impl Game {
     pub fn first_move_deadline(&self) -> Option<i64> {
         let wait = first_move_ms(self.category()?)?;
         let side = self.pos.to_move()?;
-        let both_seated = self.secrets.iter().all(Option::is_some);
-        let people = self.mode == Mode::Friend && self.players == BySide::both(Player::Human);
+        // A house bot's seat (the computer's, in a game between accounts) is always taken.
+        let both_seated = Side::ALL
+            .into_iter()
+            .all(|s| matches!(self.players[s], Player::Computer(_)) || self.secrets[s].is_some());
+        let people = self.mode == Mode::Friend && self.players[side] == Player::Human;
         (self.is_playing() && people && both_seated && !self.moved[side])
             .then_some(self.updated + wait)
     }

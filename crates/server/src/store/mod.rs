@@ -72,7 +72,7 @@ pub use offences::{
 pub use puzzle_ratings::{Attempt, Rated, RatingRow as PuzzleRatingRow, RatingsDump};
 pub use puzzles::PuzzleRow;
 pub use reviews::ReviewRow;
-pub use tokens::{Minted, TokenRow, Upgraded, USED_EVERY_MS};
+pub use tokens::{HouseMade, Minted, TokenRow, Upgraded, USED_EVERY_MS};
 pub use tournaments::{
     Entry, EntryRow, MissedRow, NewGame, Progress, ScheduleRow, Settled, Step, TGameRow,
     TournamentRow, TournamentState, Unsettled,

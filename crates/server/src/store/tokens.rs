@@ -1,6 +1,8 @@
 //! Personal API tokens and BOT accounts (issue 40, docs/api-bots.md). A token is kept as the
 //! SHA-256 of its text, as a session's cookie is: a copy of the database opens nothing. A BOT
-//! account is one row in `bots`, made once (an account with no games yet) and never undone.
+//! account is one row in `bots`, made once (an account with no games yet) and never undone;
+//! a house bot's row also holds the level the server plays it at. `leases` lets one instance
+//! at a time do a job for all (the house bots' seeks).
 
 use super::sql::{FromRow, Row, Sql};
 use super::writer::Change;
@@ -21,7 +23,13 @@ CREATE TABLE IF NOT EXISTS api_tokens (
 CREATE INDEX IF NOT EXISTS api_tokens_by_account ON api_tokens (account);
 CREATE TABLE IF NOT EXISTS bots (
     account TEXT PRIMARY KEY REFERENCES accounts (name),
-    at BIGINT NOT NULL
+    at BIGINT NOT NULL,
+    level BIGINT
+);
+CREATE TABLE IF NOT EXISTS leases (
+    name TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    until BIGINT NOT NULL
 );
 ";
 
@@ -185,6 +193,87 @@ impl Change for Upgrade {
     }
 }
 
+/// What making a house bot did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HouseMade {
+    /// A new account, or a BOT already: its level is set.
+    Ready,
+    /// The name is a person's account: nothing changed.
+    Person,
+}
+
+struct House {
+    account: super::AccountRow,
+    level: u8,
+}
+
+impl Change for House {
+    type Out = HouseMade;
+
+    fn apply(&self, c: &mut dyn Conn) -> StoreResult<HouseMade> {
+        let db = c.sql();
+        let name = &self.account.name;
+        let exists = db.count(
+            "SELECT COUNT(*) AS n FROM accounts WHERE name = $1",
+            &[name.into()],
+            "n",
+        )? > 0;
+        if exists && !is_bot(db, name)? {
+            return Ok(HouseMade::Person);
+        }
+        if !exists {
+            let a = &self.account;
+            db.execute(
+                "INSERT INTO accounts (key, name, hash, created) VALUES ($1, $2, $3, $4)",
+                &[
+                    (&a.key).into(),
+                    name.into(),
+                    (&a.hash).into(),
+                    a.created.into(),
+                ],
+            )?;
+        }
+        db.execute(
+            "INSERT INTO bots (account, at, level) VALUES ($1, $2, $3)
+             ON CONFLICT (account) DO UPDATE SET level = excluded.level",
+            &[
+                name.into(),
+                self.account.created.into(),
+                i64::from(self.level).into(),
+            ],
+        )?;
+        Ok(HouseMade::Ready)
+    }
+}
+
+/// Takes lease `name` for `owner` until `until`, if it is free, ran out before `now`, or is
+/// `owner`'s already: whether `owner` holds it.
+struct Lease {
+    name: String,
+    owner: String,
+    now: i64,
+    until: i64,
+}
+
+impl Change for Lease {
+    type Out = bool;
+
+    fn apply(&self, c: &mut dyn Conn) -> StoreResult<bool> {
+        let n = c.sql().execute(
+            "INSERT INTO leases (name, owner, until) VALUES ($1, $2, $3)
+             ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, until = excluded.until
+             WHERE leases.owner = excluded.owner OR leases.until < $4",
+            &[
+                (&self.name).into(),
+                (&self.owner).into(),
+                self.until.into(),
+                self.now.into(),
+            ],
+        )?;
+        Ok(n > 0)
+    }
+}
+
 fn is_bot(db: &mut dyn Sql, account: &str) -> StoreResult<bool> {
     Ok(db.count(
         "SELECT COUNT(*) AS n FROM bots WHERE account = $1",
@@ -244,6 +333,39 @@ impl Store {
         self.writer.call(Upgrade {
             account: account.to_string(),
             at,
+        })
+    }
+
+    /// Makes `account` a house bot played at `level` (creating it), unless it is a person's.
+    pub fn make_house_bot(&self, account: super::AccountRow, level: u8) -> StoreResult<HouseMade> {
+        self.writer.call(House { account, level })
+    }
+
+    /// The level the server plays each of `accounts` at that is a house bot.
+    pub fn house_levels(&self, accounts: &[String]) -> StoreResult<Vec<(String, u8)>> {
+        self.readers.sql(|db| {
+            let mut out = Vec::new();
+            for a in accounts {
+                let rows = db.query(
+                    "SELECT level FROM bots WHERE account = $1 AND level IS NOT NULL",
+                    &[a.into()],
+                )?;
+                if let Some(r) = rows.first() {
+                    let level = r.int("level")?.clamp(1, 10) as u8;
+                    out.push((a.clone(), level));
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    /// Takes or renews lease `name` for this instance until `until`: whether it holds it.
+    pub fn lease(&self, name: &str, now: i64, until: i64) -> StoreResult<bool> {
+        self.writer.call(Lease {
+            name: name.to_string(),
+            owner: self.instance().to_string(),
+            now,
+            until,
         })
     }
 

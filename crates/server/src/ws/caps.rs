@@ -97,6 +97,10 @@ pub struct SocketCaps {
 /// (crate::engine_queue) and this cap, one address holds at most two workers' worth.
 pub const ANALYSES_PER_CLIENT: usize = 2;
 
+/// Streams one address may hold: a bot's event stream and 64 games' (a page's 16 WebSockets
+/// are too few for a bot playing 20 games, one stream each).
+pub const STREAMS_PER_CLIENT: usize = 72;
+
 impl SocketCaps {
     pub fn new(limits: SocketLimits) -> Arc<SocketCaps> {
         Arc::new(SocketCaps {
@@ -122,6 +126,22 @@ impl SocketCaps {
             clients: Mutex::new(HashMap::new()),
             code: ErrorCode::TooManyAnalyses,
             what: "analyses running",
+        })
+    }
+
+    /// Programs' NDJSON streams (crate::api::bot::stream): as many in all as WebSockets, and
+    /// [`STREAMS_PER_CLIENT`] per address, refused with `429 too_many_streams`.
+    pub fn streams() -> Arc<SocketCaps> {
+        let limits = SocketLimits {
+            max_sockets_per_client: STREAMS_PER_CLIENT,
+            ..SocketLimits::default()
+        };
+        Arc::new(SocketCaps {
+            limits,
+            total: Arc::new(Semaphore::new(limits.max_sockets)),
+            clients: Mutex::new(HashMap::new()),
+            code: ErrorCode::TooManyStreams,
+            what: "streams open",
         })
     }
 

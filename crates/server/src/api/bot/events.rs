@@ -34,7 +34,7 @@ pub async fn stream_event(
 ) -> ApiResult<Response> {
     bearer.require_any(&[Scope::BotPlay, Scope::BoardPlay, Scope::ChallengeRead])?;
     let place = st.streams().take(&bearer.name, Kind::Events)?;
-    let permit = st.sockets().admit(client.0)?;
+    let permit = st.stream_caps().admit(client.0)?;
     let name = bearer.name.clone();
     // Joined before the games and challenges are read: whatever happens after the read is
     // heard, and what was told twice is told once (`told`).

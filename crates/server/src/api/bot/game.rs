@@ -48,7 +48,7 @@ async fn stream_game(
     api.check(&st, &bearer).await?;
     let (_, side, secret) = seat_of(&st, &id, &bearer.name).await?;
     let place = st.streams().take(&bearer.name, Kind::Game)?;
-    let permit = st.sockets().admit(client.0)?;
+    let permit = st.stream_caps().admit(client.0)?;
     // Subscribed in the round: no change can fall between the first state and the stream.
     let (_, rx) = st.rounds().call(&id, Command::Watch).await?;
     let g = st.rounds().snapshot(&id).await?;

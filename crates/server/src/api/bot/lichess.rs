@@ -45,23 +45,33 @@ pub fn winner(g: &Game) -> Option<&'static str> {
     }
 }
 
-/// A seat's player: `{id, name, rating, provisional, title}` for an account, `{aiLevel}` for
-/// the computer, `{id: null, name: "Anonymous"}` otherwise.
+/// A seat's player: `{id, name, rating, provisional, title}` for an account (a house bot's
+/// with its `aiLevel` too), `{aiLevel}` for the computer, `{id: null, name: "Anonymous"}`
+/// otherwise.
 pub fn player(g: &Game, side: Side, bots: &[String]) -> Value {
-    if let Player::Computer(level) = g.players[side] {
-        return json!({"aiLevel": level});
-    }
+    let level = match g.players[side] {
+        Player::Computer(level) => Some(level),
+        Player::Human => None,
+    };
     let Some(name) = &g.people.accounts[side] else {
-        return json!({"id": null, "name": "Anonymous", "title": null});
+        return match level {
+            Some(level) => json!({"aiLevel": level}),
+            None => json!({"id": null, "name": "Anonymous", "title": null}),
+        };
     };
     let rating = g.people.ratings.start[side];
-    json!({
+    let bot = bots.contains(name) || crate::round::game::title_of(&g.tags, side) == Some("BOT");
+    let mut v = json!({
         "id": key_of(name),
         "name": name,
         "rating": rating.map(|r| r.rating.round() as i64),
         "provisional": rating.is_some_and(|r| r.provisional),
-        "title": bots.contains(name).then_some("BOT"),
-    })
+        "title": bot.then_some("BOT"),
+    });
+    if let Some(level) = level {
+        v["aiLevel"] = json!(level);
+    }
+    v
 }
 
 /// `{"key", "name"}` of the game's rules.

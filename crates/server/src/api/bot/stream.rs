@@ -6,7 +6,7 @@
 //! A stream is a task that writes lines into a small channel the response body reads; the
 //! client hanging up drops the body, the task's next write fails and the task ends. Streams
 //! are bounded per account ([`EVENT_STREAMS_PER_ACCOUNT`], [`GAME_STREAMS_PER_ACCOUNT`]) and,
-//! with the WebSockets, per client address and in all (crate::ws::caps).
+//! per client address and in all (crate::ws::caps::SocketCaps::streams).
 
 use std::collections::HashMap;
 use std::convert::Infallible;
