@@ -6,8 +6,8 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::common::usize_in;
 use crate::{
-    admin, analyse, backup, bench, book, bot, compose, db, loadtest, matches, play, position,
-    review, serve, tablebase, tournament, trace,
+    admin, analyse, backup, bench, book, bot, compose, db, export, loadtest, matches, play,
+    position, review, serve, tablebase, tournament, trace,
 };
 
 #[derive(Parser)]
@@ -32,6 +32,9 @@ pub enum Command {
         #[command(subcommand)]
         command: db::DbCommand,
     },
+    /// Write a month's rated games, compressed, with a checksum: the open database
+    /// (docs/api-bots.md); `--check FILE` verifies one.
+    Export(export::ExportArgs),
     /// Bring an engine online as a BOT account: accept challenges by rules, play several
     /// games at once, reconnect (docs/api-bots.md).
     Bot(bot::BotArgs),

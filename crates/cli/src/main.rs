@@ -14,6 +14,7 @@ mod compose;
 mod db;
 mod engine;
 mod error;
+mod export;
 mod loadtest;
 mod matches;
 mod play;
@@ -69,6 +70,7 @@ fn run(command: Command) -> CmdResult {
         Command::Engine => engine::run(),
         Command::Loadtest(args) => loadtest::run(&args),
         Command::Bot(args) => bot::run(&args),
+        Command::Export(args) => export::run(&args),
         Command::Review(args) => review::run(&args),
         Command::Book(args) => book::run(&args),
         Command::Analyse(args) => analyse::run(&args),

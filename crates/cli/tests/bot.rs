@@ -276,3 +276,135 @@ fn twenty_games_against_a_house_bot_survive_the_death_of_an_instance() {
         assert_eq!(game["status"], "over", "{game}");
     }
 }
+
+/// `anywoli export --month`: the rated games that ended in the month, as records, compressed,
+/// with a checksum; `--check` verifies it and reads every record back, equal to the games'
+/// own records.
+#[test]
+fn the_monthly_dump_reads_back_equal() {
+    let site = site("export-month", &["Ana", "Okello"]);
+    let url = format!("http://{}", site.addr);
+    let ana = token(&site, "Ana", "board:play,challenge:write");
+    let okello = token(&site, "Okello", "board:play,challenge:write");
+    let _ = url;
+    let mut ids = Vec::new();
+    for rated in [true, true, false] {
+        // Ana challenges, Okello accepts, Okello (North) resigns after two moves.
+        let form = format!("rated={rated}&clock.limit=300&clock.increment=0&color=white");
+        let (s, c) = post(&site.addr, &ana, "/api/challenge/Okello", &form);
+        assert_eq!(s, 201, "{c}");
+        let id = c["id"].as_str().unwrap().to_string();
+        let (s, a) = post(
+            &site.addr,
+            &okello,
+            &format!("/api/challenge/{id}/accept"),
+            "",
+        );
+        assert_eq!(s, 200, "{a}");
+        let game = a["game"]["id"].as_str().unwrap().to_string();
+        for (who, mv) in [(&ana, "e"), (&okello, "F"), (&ana, "a"), (&okello, "C")] {
+            let (s, v) = post(
+                &site.addr,
+                who,
+                &format!("/api/board/game/{game}/move/{mv}"),
+                "",
+            );
+            assert_eq!(s, 200, "{mv}: {v}");
+        }
+        let (s, v) = post(
+            &site.addr,
+            &okello,
+            &format!("/api/board/game/{game}/resign"),
+            "",
+        );
+        assert_eq!(s, 200, "{v}");
+        ids.push((game, rated));
+    }
+    let month = {
+        let now = anywoli_server::dates::record_date(anywoli_server::dates::now_ms());
+        now[..7].replace('.', "-")
+    };
+    let out = site.db.parent().unwrap().join("dump");
+    std::fs::create_dir_all(&out).unwrap();
+    let db = site.db.display().to_string();
+    let r = support::run(&[
+        "export",
+        "--month",
+        &month,
+        "--db",
+        &db,
+        "--out",
+        &out.display().to_string(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("2 rated games"), "{}", r.stderr);
+    let file = out.join(format!("anywoli-rated-{month}.anywoli.gz"));
+    let r = support::run(&["export", "--check", &file.display().to_string()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("2 records"), "{}", r.stderr);
+    // Read back: each record is its game's, as the site gives it.
+    let bytes = std::fs::read(&file).unwrap();
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text)
+        .unwrap();
+    let mut found = 0;
+    for (game, rated) in &ids {
+        let (s, record) = support::http_text(&site.addr, &format!("/api/games/{game}/record"));
+        assert_eq!(s, 200);
+        assert_eq!(
+            text.contains(&format!("[GameId \"{game}\"]")),
+            *rated,
+            "{game}"
+        );
+        if *rated {
+            assert!(text.contains(record.trim()), "{record}\nnot in\n{text}");
+            found += 1;
+        }
+    }
+    assert_eq!(found, 2);
+    // The same games make the same bytes; a changed byte fails the check.
+    let again = out.join("again");
+    std::fs::create_dir_all(&again).unwrap();
+    let r = support::run(&[
+        "export",
+        "--month",
+        &month,
+        "--db",
+        &db,
+        "--out",
+        &again.display().to_string(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        std::fs::read(again.join(file.file_name().unwrap())).unwrap(),
+        bytes
+    );
+    let mut damaged = bytes.clone();
+    let last = damaged.len() - 9;
+    damaged[last] ^= 1;
+    std::fs::write(&file, damaged).unwrap();
+    let r = support::run(&["export", "--check", &file.display().to_string()]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("checksum"), "{}", r.stderr);
+    for bad in ["2026-13", "26-1"] {
+        support::assert_fails(&["export", "--month", bad, "--db", &db], &["--month", bad]);
+    }
+}
+
+/// `POST path` with a bearer token and a form: (status, JSON).
+fn post(addr: &str, token: &str, path: &str, form: &str) -> (u16, serde_json::Value) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\
+         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{form}",
+        form.len()
+    )
+    .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let (head, rest) = text.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, serde_json::from_str(rest).unwrap_or_default())
+}

@@ -49,6 +49,8 @@ pub struct Inner {
     pub streams: crate::api::bot::stream::Open,
     /// The same streams, per client address and in all.
     pub stream_caps: Arc<SocketCaps>,
+    /// Exports running, per client address and in all.
+    pub exports: Arc<SocketCaps>,
     /// The house bots this instance plays (crate::house).
     pub house: crate::house::HouseBots,
     /// How long a tournament's minute lasts: 60,000 ms but in tests of whole tournaments.
@@ -181,6 +183,7 @@ impl AppState {
             tournament_cache: Default::default(),
             streams: Default::default(),
             stream_caps: SocketCaps::streams(),
+            exports: SocketCaps::exports(),
             house: o.house.clone(),
             minute_ms: o.minute_ms.max(1),
         }))
@@ -201,6 +204,11 @@ impl AppState {
     /// The programs' streams' places per client address and in all.
     pub fn stream_caps(&self) -> &Arc<SocketCaps> {
         &self.0.stream_caps
+    }
+
+    /// Exports' places per client address and in all.
+    pub fn exports(&self) -> &Arc<SocketCaps> {
+        &self.0.exports
     }
 
     /// The house bots this instance plays.

@@ -43,9 +43,30 @@ pub fn civil(days: i64) -> (i64, i64, i64) {
     (y, m, d)
 }
 
+/// The day counted from 1970-01-01 of a (year, month, day): [`civil`]'s inverse (Hinnant's
+/// days-from-civil).
+pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn days_from_civil_undoes_civil() {
+        for days in [-800_000, -1, 0, 1, 11_016, 20_512, 2_000_000] {
+            let (y, m, d) = civil(days);
+            assert_eq!(days_from_civil(y, m, d), days);
+        }
+        assert_eq!(days_from_civil(2000, 2, 29) * 86_400_000, 951_782_400_000);
+    }
 
     #[test]
     fn dates_are_civil_dates() {

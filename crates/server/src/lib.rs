@@ -13,6 +13,7 @@ mod chat;
 pub mod dates;
 pub mod engine_queue;
 pub mod error;
+pub mod exports;
 mod guard;
 mod histogram;
 pub mod house;
@@ -166,6 +167,7 @@ fn api_router() -> Router<AppState> {
         .merge(api::challenges::router())
         .merge(api::bot::router())
         .merge(api::tokens::router())
+        .merge(api::exports::router())
         .merge(players::router())
         .merge(puzzles::router())
         .merge(lessons::router())

@@ -35,6 +35,7 @@ mod chat;
 mod chat_postgres;
 mod community;
 mod community_postgres;
+mod exports;
 mod follows;
 mod follows_postgres;
 mod hangups;

@@ -285,6 +285,11 @@ export class ProfileView {
             <select id="f-rated" name="rated">${opt('', 'filter_all', this.filters.rated)}${opt('true', 'rated', this.filters.rated)}${opt('false', 'casual', this.filters.rated)}</select></div>
         </form>
         <div id="player-games" aria-live="polite"></div>
+        <p class="downloads">
+          <a id="download-games" class="button" href="/api/games/user/${encodeURIComponent(p.name)}" download>${esc(t('download_games'))}</a>
+          <a id="download-games-ndjson" href="/api/games/user/${encodeURIComponent(p.name)}?format=ndjson" download>${esc(t('download_games_ndjson'))}</a>
+        </p>
+        <p class="note">${esc(t('download_games_note'))}</p>
       </section>`;
     const head = main.querySelector('.profile-head');
     const badge = titleBadge(p.title);

@@ -6,12 +6,14 @@ mod admin;
 mod bench;
 mod bot;
 mod db;
+mod export;
 mod loadtest;
 
 pub use admin::AdminError;
 pub use bench::BenchError;
 pub use bot::BotError;
 pub use db::DbError;
+pub use export::ExportError;
 pub use loadtest::LoadtestError;
 
 /// Why a command stopped: each variant names what failed. `main` prints it as one line on
@@ -58,6 +60,8 @@ pub enum Failure {
     Bot(#[from] BotError),
     #[error(transparent)]
     House(#[from] anywoli_server::house::HouseError),
+    #[error(transparent)]
+    Export(#[from] ExportError),
     #[error(transparent)]
     Db(#[from] DbError),
     /// `anywoli admin`: exit status 1.

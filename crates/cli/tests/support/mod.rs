@@ -135,3 +135,19 @@ pub fn assert_fails(args: &[&str], needles: &[&str]) {
         assert!(r.stderr.contains(n), "{args:?}: {:?} lacks {n:?}", r.stderr);
     }
 }
+
+/// `GET path` on a connection of its own: (status, body as text).
+pub fn http_text(addr: &str, path: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let (head, rest) = text.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, rest.to_string())
+}

@@ -51,6 +51,9 @@ impl Game {
         if r.tag("Date").is_none() {
             r.set_tag("Date", &crate::dates::record_date(self.created));
         }
+        // Which game of the site it is, so that an export's record leads back to it.
+        // (always this game's: an imported record's own GameId named another game).
+        r.set_tag("GameId", &self.id);
         for side in [Side::South, Side::North] {
             let tag = if side == Side::South {
                 "South"
@@ -59,9 +62,10 @@ impl Game {
             };
             if r.tag(tag).is_none() {
                 let name = match (self.players[side], &self.people.accounts[side]) {
-                    (Player::Human, Some(account)) => account.clone(),
+                    // A house bot's seat: the computer's, under the BOT's name.
+                    (_, Some(account)) => account.clone(),
                     (Player::Human, None) => "Player".to_string(),
-                    (Player::Computer(l), _) => format!("Anywoli engine, level {l}"),
+                    (Player::Computer(l), None) => format!("Anywoli engine, level {l}"),
                 };
                 r.set_tag(tag, &name);
             }

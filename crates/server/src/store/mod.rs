@@ -55,7 +55,8 @@ pub use addresses::{AddressRow, SharedRow, ADDRESSES_KEPT, ADDRESS_RETENTION_MS}
 pub use community::{BlockRow, ChatLine, CommunityDump, MuteRow, Pace, Room, Said};
 pub use follows::{FollowRow, Followed};
 pub use games::{
-    ClockRow, Counts, EngineClaim, GameRow, Head, Listing, Outcome, PlayerGames, StatusRow, Summary,
+    ClockRow, Counts, Cursor, EngineClaim, ExportFilter, GameRow, Head, Listing, Outcome,
+    PlayerGames, StatusRow, Summary,
 };
 pub use heard::{Changed, Heard, HeardMove};
 pub use leaderboards::LeaderRow;

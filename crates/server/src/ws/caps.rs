@@ -101,6 +101,11 @@ pub const ANALYSES_PER_CLIENT: usize = 2;
 /// are too few for a bot playing 20 games, one stream each).
 pub const STREAMS_PER_CLIENT: usize = 72;
 
+/// Exports one address may run at once, and the server in all: each reads the store on a
+/// blocking thread for as long as its client takes the games.
+pub const EXPORTS_PER_CLIENT: usize = 2;
+pub const EXPORTS: usize = 8;
+
 impl SocketCaps {
     pub fn new(limits: SocketLimits) -> Arc<SocketCaps> {
         Arc::new(SocketCaps {
@@ -142,6 +147,23 @@ impl SocketCaps {
             clients: Mutex::new(HashMap::new()),
             code: ErrorCode::TooManyStreams,
             what: "streams open",
+        })
+    }
+
+    /// Exports running (crate::api::exports): [`EXPORTS_PER_CLIENT`] per address and
+    /// [`EXPORTS`] in all, refused with `429 too_many_streams` and `503 busy`.
+    pub fn exports() -> Arc<SocketCaps> {
+        let limits = SocketLimits {
+            max_sockets: EXPORTS,
+            max_sockets_per_client: EXPORTS_PER_CLIENT,
+            ..SocketLimits::default()
+        };
+        Arc::new(SocketCaps {
+            limits,
+            total: Arc::new(Semaphore::new(limits.max_sockets)),
+            clients: Mutex::new(HashMap::new()),
+            code: ErrorCode::TooManyStreams,
+            what: "exports running",
         })
     }
 

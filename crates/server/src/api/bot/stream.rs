@@ -23,7 +23,6 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use crate::error::{ApiError, ErrorCode};
-use crate::ws::caps::SocketPermit;
 
 /// An empty line after this much silence (lichess sends one every 6 s).
 pub const KEEP_ALIVE: Duration = Duration::from_secs(6);
@@ -53,7 +52,7 @@ impl http_body::Body for Lines {
 /// Where a stream's task writes; holds the stream's places (per account, per client).
 pub struct Writer {
     tx: mpsc::Sender<Bytes>,
-    _places: (Place, SocketPermit),
+    _places: Box<dyn Send + Sync>,
 }
 
 impl Writer {
@@ -69,14 +68,21 @@ impl Writer {
         self.tx.send(Bytes::from_static(b"\n")).await.is_ok()
     }
 
+    /// Writes `text` from a blocking thread (an export reading the store): false once the
+    /// client is gone.
+    pub fn blocking_text(&self, text: String) -> bool {
+        self.tx.blocking_send(Bytes::from(text)).is_ok()
+    }
+
     /// Resolves when the client has gone.
     pub async fn closed(&self) {
         self.tx.closed().await
     }
 }
 
-/// A new stream: the writer for its task, and the response that carries it.
-pub fn open(places: (Place, SocketPermit)) -> (Writer, Response) {
+/// A new stream: the writer for its task, and the response that carries it; `places` (what
+/// the stream holds of its caps) are given back when the task drops the writer.
+pub fn open(places: impl Send + Sync + 'static) -> (Writer, Response) {
     let (tx, rx) = mpsc::channel(QUEUE);
     let mut resp = Response::new(Body::new(Lines(rx)));
     *resp.status_mut() = StatusCode::OK;
@@ -91,7 +97,7 @@ pub fn open(places: (Place, SocketPermit)) -> (Writer, Response) {
     (
         Writer {
             tx,
-            _places: places,
+            _places: Box::new(places),
         },
         resp,
     )

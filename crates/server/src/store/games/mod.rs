@@ -4,11 +4,13 @@
 //! (`Conn::change`).
 
 mod change;
+mod export;
 mod list;
 mod op;
 mod read;
 
 pub(crate) use change::{insert_game, GameChange};
+pub use export::{Cursor, ExportFilter};
 pub use list::{Counts, Listing, Outcome, PlayerGames};
 #[cfg(test)]
 pub(in crate::store) use op::GameDone;
@@ -303,6 +305,16 @@ impl Store {
     }
 
     /// A player's wins, draws and losses.
+    /// The next page of an export's games (see `export.rs`): their cursors, newest first.
+    pub fn export_page(
+        &self,
+        f: &ExportFilter,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> StoreResult<Vec<Cursor>> {
+        self.readers.sql(|db| export::page(db, f, cursor, limit))
+    }
+
     /// The ids of the games in play that `name` holds a seat in, the latest changed first.
     pub fn playing_of(&self, name: &str, limit: usize) -> StoreResult<Vec<String>> {
         self.readers.sql(|db| {
