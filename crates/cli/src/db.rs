@@ -22,6 +22,9 @@ pub enum DbCommand {
     /// row and all its moves) from one store to another, e.g. from SQLite to PostgreSQL; each
     /// game is read back from the target and compared. Players log in again afterwards.
     Migrate(MigrateArgs),
+    /// The opening explorer's counts recounted from the stored games: --check compares,
+    /// --rebuild replaces them (docs/api-bots.md, "Opening explorer").
+    Explorer(crate::explorer::ExplorerArgs),
 }
 
 #[derive(Args, Clone)]
@@ -54,6 +57,7 @@ const PROGRESS: u64 = 1000;
 pub fn run(command: &DbCommand) -> CmdResult {
     match command {
         DbCommand::Migrate(args) => migrate(args),
+        DbCommand::Explorer(args) => crate::explorer::run(args),
         DbCommand::ResetPassword(args) => reset_password(args),
     }
 }

@@ -14,6 +14,7 @@ mod compose;
 mod db;
 mod engine;
 mod error;
+mod explorer;
 mod export;
 mod loadtest;
 mod matches;

@@ -456,3 +456,50 @@ fn a_tournament_needs_its_players_and_its_own_flags() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// The opening explorer after a load: every game the load finished is in its counts, and the
+/// counts kept as games ended are exactly a recount from the stored games
+/// (`anywoli db explorer --check`). docs/api-bots.md has the same with 10,000 games.
+#[test]
+fn the_explorer_s_counts_are_a_recount_of_the_games_after_a_load() {
+    let server = serve("explorer", false);
+    let (out, r) = loadtest(&[
+        "--server",
+        &server.url,
+        "--games",
+        "4",
+        "--duration",
+        "4",
+        "--full-speed",
+    ]);
+    assert_clean(&out, &r);
+    let finished = r["games_finished"].as_u64().unwrap();
+    assert!(finished > 0, "{r:#}");
+    let addr = server.url.trim_start_matches("http://");
+    let (status, v) = support::http(addr, "GET", "/api/explorer", None);
+    assert_eq!(status, 200, "{v}");
+    // Each finished game counted once at the start (the load's games are untimed: `untimed`,
+    // unrated: band -1); the games still going when the load stopped are not.
+    assert_eq!(v["total"]["games"].as_u64().unwrap(), finished, "{v}");
+    let db = support::scratch_path("loadtest-explorer").join("games.sqlite");
+    let r = support::run(&[
+        "db",
+        "explorer",
+        "--check",
+        "--db",
+        &db.display().to_string(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("are a recount"), "{}", r.stderr);
+    // A rebuild gives the same counts.
+    let r = support::run(&[
+        "db",
+        "explorer",
+        "--rebuild",
+        "--db",
+        &db.display().to_string(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (_, again) = support::http(addr, "GET", "/api/explorer", None);
+    assert_eq!(again["moves"], v["moves"]);
+}

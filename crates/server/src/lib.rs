@@ -13,6 +13,7 @@ mod chat;
 pub mod dates;
 pub mod engine_queue;
 pub mod error;
+pub mod explorer;
 pub mod exports;
 mod guard;
 mod histogram;
@@ -168,6 +169,7 @@ fn api_router() -> Router<AppState> {
         .merge(api::bot::router())
         .merge(api::tokens::router())
         .merge(api::exports::router())
+        .merge(api::explorer::router())
         .merge(players::router())
         .merge(puzzles::router())
         .merge(lessons::router())

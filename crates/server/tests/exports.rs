@@ -1,5 +1,6 @@
 //! `GET /api/games/user/{name}`: a player's finished games as records or NDJSON, newest first,
-//! with their filters, its limits, and its refusals.
+//! with their filters, its limits, and its refusals; and `GET /api/explorer`, the counts kept
+//! as those games end.
 
 use anywoli_core::{BySide, Position, Rules};
 use anywoli_server::rating::GameRatings;
@@ -203,4 +204,89 @@ async fn a_player_s_games_stream_as_records_or_ndjson_with_filters() {
     }
     let (status, _, text) = get(&srv, "/api/games/user/Nobody", "*/*").await;
     assert_eq!(status, 404, "{text}");
+}
+
+#[tokio::test]
+async fn the_explorer_counts_games_as_they_end() {
+    let srv = start_with(anywoli_server::Store::in_memory().unwrap(), |o| {
+        o.rates.logins_per_minute = 0;
+    })
+    .await;
+    for n in ["Ana", "Okello"] {
+        srv.account(n).await;
+    }
+    let explore = |q: &str| format!("/api/explorer?{q}");
+    let (status, _, text) = get(&srv, &explore(""), "*/*").await;
+    let empty: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        (status, empty["total"]["games"].as_i64()),
+        (200, Some(0)),
+        "{text}"
+    );
+    // North resigns each: South wins all three.
+    finished(&srv, "Ana", "Okello", "3+2", true, &["e", "F"]).await;
+    finished(&srv, "Okello", "Ana", "10+0", false, &["e", "A"]).await;
+    finished(&srv, "Ana", "Okello", "1+0", true, &["a"]).await;
+    // Aborted before both moved: not counted.
+    let aborted = finished(&srv, "Ana", "Okello", "3+2", true, &[]).await;
+    let _ = aborted;
+    let (_, _, text) = get(&srv, &explore(""), "*/*").await;
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["total"]["games"], 3, "{v}");
+    assert_eq!(v["total"]["south"], 3, "{v}");
+    assert_eq!(v["moves"][0]["move"], "e");
+    assert_eq!(v["moves"][0]["games"], 2);
+    assert_eq!(v["moves"][1]["move"], "a");
+    assert_eq!(v["recent"].as_array().unwrap().len(), 3);
+    assert!(
+        v["book"].as_array().is_some_and(|b| !b.is_empty()),
+        "the book's moves: {v}"
+    );
+    let (_, _, text) = get(&srv, &explore("moves=e"), "*/*").await;
+    let after_e: Value = serde_json::from_str(&text).unwrap();
+    let replies: Vec<&str> = after_e["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(replies, ["A", "F"], "{after_e}");
+    for (q, n) in [
+        ("speeds=blitz", 1),
+        ("speeds=blitz,rapid", 2),
+        ("speeds=bullet", 1),
+        ("ratings=-1", 3),
+        ("ratings=1400,1600", 0),
+    ] {
+        let (status, _, text) = get(&srv, &explore(q), "*/*").await;
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            (status, v["total"]["games"].as_i64()),
+            (200, Some(n)),
+            "{q}: {v}"
+        );
+    }
+    // (These games were made without ratings: band -1.) The same position by its string.
+    let pos = after_e["position"].as_str().unwrap().replace(' ', "+");
+    let (_, _, text) = get(&srv, &explore(&format!("position={pos}")), "*/*").await;
+    let by_string: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(by_string["moves"], after_e["moves"]);
+    for bad in [
+        "moves=e+e",
+        "moves=z",
+        "position=nonsense",
+        "position=4,4/4+s+0+0+-+-+0+0",
+        "speeds=fast",
+        "ratings=1650",
+        "rules=chess",
+        "colour=white",
+    ] {
+        let (status, _, text) = get(&srv, &explore(bad), "*/*").await;
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            (status, v["error"].as_str()),
+            (400, Some("malformed")),
+            "{bad}: {text}"
+        );
+    }
 }

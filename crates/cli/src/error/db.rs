@@ -1,4 +1,4 @@
-//! Why `anywoli db` (migrate, reset-password) stops.
+//! Why `anywoli db` (migrate, reset-password, explorer) stops.
 
 use anywoli_server::store::StoreError;
 
@@ -12,6 +12,8 @@ pub enum DbError {
     /// The new password is refused (too short, too long).
     #[error("{0}")]
     Password(String),
+    #[error("the explorer's counts differ from a recount of the games in {rows} rows")]
+    ExplorerDiffers { rows: usize },
     #[error("{0}")]
     PasswordHash(anywoli_server::account::password::HashError),
     #[error("--from and --to are the same store ({from}): nothing to copy")]

@@ -20,6 +20,11 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Where [`scratch`] put folder `name` (without emptying it).
+pub fn scratch_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()))
+}
+
 /// Starts the binary in `dir` and returns it with the first line it writes on stderr.
 pub fn spawn<S: AsRef<OsStr>>(args: &[S], dir: &Path) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_anywoli"))

@@ -11,6 +11,7 @@ pub mod care;
 pub mod challenges;
 pub mod client;
 pub mod events;
+pub mod explorer;
 pub mod exports;
 pub mod extract;
 pub mod follows;

@@ -46,12 +46,23 @@ pub fn persist(
         }),
         _ => None,
     };
+    // Counted in the explorer in the transaction that ends the game, once: `change` ends it.
+    let ends = !matches!(after.status, crate::round::game::Status::Playing)
+        && matches!(
+            change,
+            Change::Move { .. }
+                | Change::Resign { .. }
+                | Change::Flag { .. }
+                | Change::Draw { .. }
+                | Change::Claim { .. }
+        );
     let status = StatusRow {
         status: status.to_string(),
         result: result.to_string(),
         termination,
         rate,
         offence,
+        explore: ends.then(|| crate::explorer::explore_game(after)).flatten(),
     };
     stored(store, change, after, head, status)
 }

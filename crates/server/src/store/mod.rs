@@ -27,6 +27,7 @@
 mod accounts;
 mod addresses;
 mod community;
+mod explorer;
 mod follows;
 mod games;
 mod heard;
@@ -53,6 +54,7 @@ pub use accounts::{
 };
 pub use addresses::{AddressRow, SharedRow, ADDRESSES_KEPT, ADDRESS_RETENTION_MS};
 pub use community::{BlockRow, ChatLine, CommunityDump, MuteRow, Pace, Room, Said};
+pub use explorer::{band_of, ExploreGame, ExplorerRow, BANDS, EXPLORER_PLIES};
 pub use follows::{FollowRow, Followed};
 pub use games::{
     ClockRow, Counts, Cursor, EngineClaim, ExportFilter, GameRow, Head, Listing, Outcome,

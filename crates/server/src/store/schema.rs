@@ -143,6 +143,7 @@ pub(super) fn set_up_writer(conn: &Connection) -> StoreResult<()> {
     conn.execute_batch(super::tournaments::TOURNAMENT_TABLES)?;
     conn.execute_batch(super::tournaments::SCHEDULE_TABLES)?;
     conn.execute_batch(super::tokens::TOKEN_TABLES)?;
+    conn.execute_batch(super::explorer::EXPLORER_TABLES)?;
     Ok(())
 }
 

@@ -130,6 +130,7 @@ pub(crate) fn append_move(
     let mut more = status_params(head, status);
     more.extend([ply.into(), mv.into()]);
     run(c, head, &APPEND_MOVE, more)?;
+    explore(c, status)?;
     rate(c, head, status)
 }
 
@@ -148,6 +149,7 @@ pub(crate) fn set_status(
     if let Some(o) = &status.offence {
         crate::store::offences::record(c.sql(), o)?;
     }
+    explore(c, status)?;
     rate(c, head, status)
 }
 
@@ -230,6 +232,14 @@ fn status_params(head: &Head, s: &StatusRow) -> Vec<Val> {
         (&s.result).into(),
         s.termination.as_ref().into(),
     ]
+}
+
+/// Counts the game `status` ends in the opening explorer.
+fn explore(c: &mut dyn Conn, status: &StatusRow) -> StoreResult<()> {
+    match &status.explore {
+        Some(g) => crate::store::explorer::add(c.sql(), g),
+        None => Ok(()),
+    }
 }
 
 /// The ratings of a rated game that `status` ends (see `accounts::rate`).

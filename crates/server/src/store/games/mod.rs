@@ -149,6 +149,8 @@ pub struct StatusRow {
     /// The offence of a player this change ends the game with (left, never moved, stalled),
     /// recorded in the same transaction.
     pub offence: Option<crate::store::OffenceRow>,
+    /// A game this change ends, as the opening explorer counts it (in the same transaction).
+    pub explore: Option<crate::store::ExploreGame>,
 }
 
 /// A game's changes and reads, and the lists of games.

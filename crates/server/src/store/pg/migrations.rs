@@ -138,6 +138,11 @@ const MIGRATIONS: &[(i32, &str)] = &[
         // API tokens and BOT accounts: their tables follow (`tokens::TOKEN_TABLES`).
         "SELECT 1;",
     ),
+    (
+        21,
+        // The opening explorer's counts: their table follows (`explorer::EXPLORER_TABLES`).
+        "SELECT 1;",
+    ),
 ];
 
 /// What a migration runs after its own text.
@@ -159,6 +164,7 @@ fn migration_tail(version: i32) -> Cow<'static, str> {
         18 => crate::store::tournaments::TOURNAMENT_TABLES,
         19 => crate::store::tournaments::SCHEDULE_TABLES,
         20 => crate::store::tokens::TOKEN_TABLES,
+        21 => crate::store::explorer::EXPLORER_TABLES,
         _ => "",
     };
     shared.into()

@@ -76,6 +76,7 @@ fn playing() -> StatusRow {
         termination: None,
         rate: None,
         offence: None,
+        explore: None,
     }
 }
 
@@ -86,6 +87,7 @@ fn over(result: &str, termination: Option<&str>) -> StatusRow {
         termination: termination.map(str::to_string),
         rate: None,
         offence: None,
+        explore: None,
     }
 }
 
