@@ -60,6 +60,7 @@ const FILES: &[(&str, &str, &str)] = &[
     page_file!("lib/position.js", JS),
     page_file!("lib/speed.js", JS),
     page_file!("pages/analysis/display.js", JS),
+    page_file!("pages/analysis/explorer.js", JS),
     page_file!("pages/analysis/layout.js", JS),
     page_file!("pages/analysis/moves.js", JS),
     page_file!("pages/analysis/record.js", JS),

@@ -17,6 +17,7 @@ mod support;
 
 mod browser;
 mod browser_analysis;
+mod browser_bots;
 mod browser_chat;
 mod browser_fair;
 mod browser_hosting;

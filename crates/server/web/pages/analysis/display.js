@@ -93,6 +93,7 @@ export class AnalysisDisplay extends AnalysisLayout {
     this.showReviewed(node);
     if (this.reviewPanel) this.reviewPanel.setCurrent(node.main ? node.depth : null);
     this.engine.show({ position: node.position, rules: this.rules, seed: this.seed, toMove: state.toMove, over });
+    this.explorer.show({ position: node.position, rules: this.rules });
     this.showProof(node.position, over);
   }
 

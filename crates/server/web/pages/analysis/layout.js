@@ -1,9 +1,10 @@
-// The analysis board, part 1 of 5: its HTML (board, move tree, engine, proof, review, record)
-// and what each control does.
+// The analysis board, part 1 of 5: its HTML (board, move tree, engine, opening explorer, proof,
+// review, record) and what each control does.
 
 import { t } from '../../i18n.js';
 import { Board } from '../../board.js';
 import { EnginePanel } from '../../engine.js';
+import { ExplorerPanel } from './explorer.js';
 import { ReviewPanel } from '../../review.js';
 
 export class AnalysisLayout {
@@ -16,6 +17,7 @@ export class AnalysisLayout {
   /** @type {any} */ current;
   /** @type {any} */ destroyed;
   /** @type {any} */ engine;
+  /** @type {any} */ explorer;
   /** @type {any} */ game;
   /** @type {any} */ gameId;
   /** @type {any} */ navToken;
@@ -80,6 +82,7 @@ export class AnalysisLayout {
             <p id="proven-text"></p>
           </section>
           <section class="side-box engine-panel" id="engine-panel" aria-labelledby="engine-heading"></section>
+          <div id="explorer-box" class="explorer-box"></div>
           <section class="side-box tree-panel" aria-labelledby="tree-heading">
             <h2 id="tree-heading">${esc(t('an_tree_title'))}</h2>
             <div id="move-tree" class="move-tree" role="group" aria-labelledby="tree-heading"></div>
@@ -123,6 +126,10 @@ export class AnalysisLayout {
       this.engine.el = $('#engine-panel');
       this.engine.render();
     } else this.engine = new EnginePanel($('#engine-panel'), host);
+    if (this.explorer) {
+      this.explorer.el = $('#explorer-box');
+      this.explorer.render();
+    } else this.explorer = new ExplorerPanel($('#explorer-box'), { ...host, errorText: this.ui.errorText });
     if (g) {
       const reviewHost = {
         ...host,

@@ -18,7 +18,7 @@ import { postText } from './wire.js';
 /** Position answers kept in memory (each is a few kilobytes with its traces). */
 const ANSWERS_KEPT = 400;
 const BODY_KEYS = ['analysisPosition', 'analysisPly', 'analysisMainline', 'analysisNode', 'analysisReady',
-  'engine', 'engineDepth', 'proof', 'review'];
+  'engine', 'engineDepth', 'explorer', 'proof', 'review'];
 
 /** A position answer's error in the reader's words (the board editor's), else its message. */
 function errorMessage(e) {
@@ -56,6 +56,7 @@ export class AnalysisView extends AnalysisRecord {
     document.removeEventListener('keydown', this.onKey);
     clearTimeout(this.proofTimer);
     if (this.engine) this.engine.destroy();
+    if (this.explorer) this.explorer.destroy();
     if (this.reviewPanel) this.reviewPanel.destroy();
     if (this.board) this.board.skip();
     for (const k of BODY_KEYS) delete document.body.dataset[k];
