@@ -1,6 +1,6 @@
-//! The API of programs (docs/api-bots.md): tokens and their scopes, BOT accounts, the event
-//! stream, challenges as lichess's clients send them, a game's stream, and a whole rated game
-//! played through it by a BOT and a person's program, with chat and a draw declined.
+// The API of programs (docs/api-bots.md): tokens and their scopes, BOT accounts, the event
+// stream, challenges as lichess's clients send them, a game's stream, and a whole rated game
+// played through it by a BOT and a person's program, with chat and a draw declined.
 
 use std::time::Duration;
 
@@ -11,6 +11,17 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 
 use crate::chat::socket::{api, start, Srv};
+
+// The store every test starts with: SQLite in memory here; `bots_postgres.rs` defines a
+// `fresh_store` of its own, which shadows this glob-imported one.
+#[allow(unused_imports)]
+use sqlite_store::*;
+#[allow(dead_code)]
+mod sqlite_store {
+    pub fn fresh_store() -> anywoli_server::Store {
+        anywoli_server::Store::in_memory().unwrap()
+    }
+}
 
 const PATIENCE: Duration = Duration::from_secs(30);
 
@@ -139,13 +150,14 @@ impl Stream {
 }
 
 async fn server() -> Srv {
-    let srv = start(anywoli_server::Store::in_memory().unwrap()).await;
+    let srv = start(fresh_store()).await;
     for name in ["Robo", "Ana", "Okello"] {
         srv.account(name).await;
     }
     srv
 }
 
+store_test! {
 #[tokio::test]
 async fn tokens_are_made_listed_used_and_revoked() {
     let srv = server().await;
@@ -243,8 +255,9 @@ async fn tokens_are_made_listed_used_and_revoked() {
             "{bad}"
         );
     }
-}
+}}
 
+store_test! {
 #[tokio::test]
 async fn scopes_and_bot_accounts_are_checked() {
     let srv = server().await;
@@ -318,8 +331,9 @@ async fn scopes_and_bot_accounts_are_checked() {
     )
     .await;
     assert_eq!(status, 404, "{e}");
-}
+}}
 
+store_test! {
 #[tokio::test]
 async fn event_streams_are_bounded_per_account() {
     let srv = server().await;
@@ -359,7 +373,7 @@ async fn event_streams_are_bounded_per_account() {
         .err()
         .unwrap();
     assert_eq!((status, e["error"].as_str()), (403, Some("missing_scope")));
-}
+}}
 
 /// The position after `moves` (space-separated) from the start.
 fn position_after(moves: &str) -> Position {
@@ -370,6 +384,7 @@ fn position_after(moves: &str) -> Position {
     p
 }
 
+store_test! {
 #[tokio::test]
 async fn a_bot_and_a_person_s_program_play_a_rated_game_to_its_end() {
     let srv = server().await;
@@ -531,11 +546,12 @@ async fn a_bot_and_a_person_s_program_play_a_rated_game_to_its_end() {
     }
     let g = srv.state.rounds().snapshot(&game).await.unwrap();
     assert!(g.people.ratings.change.is_some(), "the game was rated");
-}
+}}
 
+store_test! {
 #[tokio::test]
 async fn house_bots_seek_in_the_lobby_take_challenges_and_play_their_moves() {
-    let store = anywoli_server::Store::in_memory().unwrap();
+    let store = fresh_store();
     let srv = crate::chat::socket::start_with(store, |o| {
         o.house = anywoli_server::house::HouseBots::parse("Anuak3:3", "3+2,10+0", 2).unwrap();
     })
@@ -621,4 +637,4 @@ async fn house_bots_seek_in_the_lobby_take_challenges_and_play_their_moves() {
     assert_eq!(status, 201);
     let declined = events.next_of("challengeDeclined").await;
     assert!(declined["challenge"]["id"].is_string(), "{declined}");
-}
+}}

@@ -1,6 +1,6 @@
-//! `GET /api/games/user/{name}`: a player's finished games as records or NDJSON, newest first,
-//! with their filters, its limits, and its refusals; and `GET /api/explorer`, the counts kept
-//! as those games end.
+// `GET /api/games/user/{name}`: a player's finished games as records or NDJSON, newest first,
+// with their filters, its limits, and its refusals; and `GET /api/explorer`, the counts kept
+// as those games end.
 
 use anywoli_core::{BySide, Position, Rules};
 use anywoli_server::rating::GameRatings;
@@ -11,6 +11,17 @@ use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::chat::socket::{start_with, Srv};
+
+// The store every test starts with: SQLite in memory here; `exports_postgres.rs` defines a
+// `fresh_store` of its own, which shadows this glob-imported one.
+#[allow(unused_imports)]
+use sqlite_store::*;
+#[allow(dead_code)]
+mod sqlite_store {
+    pub fn fresh_store() -> anywoli_server::Store {
+        anywoli_server::Store::in_memory().unwrap()
+    }
+}
 
 /// A game of `south` against `north`, `moves` played then resigned by North (or, with no
 /// moves, aborted): its id.
@@ -119,10 +130,11 @@ fn dechunk(mut body: &str) -> String {
     }
 }
 
+store_test! {
 #[tokio::test]
 async fn a_player_s_games_stream_as_records_or_ndjson_with_filters() {
     // Without the per-address limit on exports (5 at once, 10 a minute): this test makes 20.
-    let srv = start_with(anywoli_server::Store::in_memory().unwrap(), |o| {
+    let srv = start_with(fresh_store(), |o| {
         o.rates.logins_per_minute = 0;
     })
     .await;
@@ -204,11 +216,12 @@ async fn a_player_s_games_stream_as_records_or_ndjson_with_filters() {
     }
     let (status, _, text) = get(&srv, "/api/games/user/Nobody", "*/*").await;
     assert_eq!(status, 404, "{text}");
-}
+}}
 
+store_test! {
 #[tokio::test]
 async fn the_explorer_counts_games_as_they_end() {
-    let srv = start_with(anywoli_server::Store::in_memory().unwrap(), |o| {
+    let srv = start_with(fresh_store(), |o| {
         o.rates.logins_per_minute = 0;
     })
     .await;
@@ -289,4 +302,4 @@ async fn the_explorer_counts_games_as_they_end() {
             "{bad}: {text}"
         );
     }
-}
+}}

@@ -1,0 +1,20 @@
+//! The tests of `exports.rs` (exports and the opening explorer) with the store in PostgreSQL: each test's store lives
+//! in a fresh schema of the database `ANYWOLI_TEST_POSTGRES` names. Each test is `#[ignore]`d
+//! for PostgreSQL (`it.rs` says how to run them).
+
+fn fresh_store() -> anywoli_server::Store {
+    anywoli_server::Store::test_postgres("a exports test")
+}
+
+// The tests of the included file, each `#[ignore]`d for the PostgreSQL it needs.
+macro_rules! store_test {
+    ($($test:tt)*) => { crate::needs_postgres! { $($test)* } };
+}
+
+// Those that need PostgreSQL on either side run once, from the SQLite module.
+#[allow(unused_macros)]
+macro_rules! postgres_test {
+    ($($test:tt)*) => {};
+}
+
+include!("exports.rs");
