@@ -73,11 +73,28 @@ fn admin_token_prints_one_line_and_refuses_bad_scopes_and_names() {
 
 /// `GET path` with a bearer token: (status, JSON).
 fn bearer_get(addr: &str, token: &str, path: &str) -> (u16, serde_json::Value) {
+    request(addr, token, "GET", path, "")
+}
+
+/// `POST path` with a bearer token and a form: (status, JSON).
+fn post(addr: &str, token: &str, path: &str, form: &str) -> (u16, serde_json::Value) {
+    request(addr, token, "POST", path, form)
+}
+
+fn request(
+    addr: &str,
+    token: &str,
+    method: &str,
+    path: &str,
+    form: &str,
+) -> (u16, serde_json::Value) {
     use std::io::{Read, Write};
     let mut s = std::net::TcpStream::connect(addr).unwrap();
     write!(
         s,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n"
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\
+         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{form}",
+        form.len()
     )
     .unwrap();
     let mut text = String::new();
@@ -389,22 +406,4 @@ fn the_monthly_dump_reads_back_equal() {
     for bad in ["2026-13", "26-1"] {
         support::assert_fails(&["export", "--month", bad, "--db", &db], &["--month", bad]);
     }
-}
-
-/// `POST path` with a bearer token and a form: (status, JSON).
-fn post(addr: &str, token: &str, path: &str, form: &str) -> (u16, serde_json::Value) {
-    use std::io::{Read, Write};
-    let mut s = std::net::TcpStream::connect(addr).unwrap();
-    write!(
-        s,
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\
-         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{form}",
-        form.len()
-    )
-    .unwrap();
-    let mut text = String::new();
-    s.read_to_string(&mut text).unwrap();
-    let (head, rest) = text.split_once("\r\n\r\n").unwrap();
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    (status, serde_json::from_str(rest).unwrap_or_default())
 }

@@ -120,50 +120,54 @@ impl SocketCaps {
     /// The analyses running: [`ANALYSES_PER_CLIENT`] per client, refused with
     /// `429 too_many_analyses`; in all they are bounded by the engine queue.
     pub fn analyses() -> Arc<SocketCaps> {
-        let limits = SocketLimits {
-            max_sockets: usize::MAX >> 4,
-            max_sockets_per_client: ANALYSES_PER_CLIENT,
-            ..SocketLimits::default()
-        };
-        Arc::new(SocketCaps {
-            limits,
-            total: Arc::new(Semaphore::new(limits.max_sockets)),
-            clients: Mutex::new(HashMap::new()),
-            code: ErrorCode::TooManyAnalyses,
-            what: "analyses running",
-        })
+        SocketCaps::counting(
+            usize::MAX >> 4,
+            ANALYSES_PER_CLIENT,
+            ErrorCode::TooManyAnalyses,
+            "analyses running",
+        )
     }
 
     /// Programs' NDJSON streams (crate::api::bot::stream): as many in all as WebSockets, and
     /// [`STREAMS_PER_CLIENT`] per address, refused with `429 too_many_streams`.
     pub fn streams() -> Arc<SocketCaps> {
-        let limits = SocketLimits {
-            max_sockets_per_client: STREAMS_PER_CLIENT,
-            ..SocketLimits::default()
-        };
-        Arc::new(SocketCaps {
-            limits,
-            total: Arc::new(Semaphore::new(limits.max_sockets)),
-            clients: Mutex::new(HashMap::new()),
-            code: ErrorCode::TooManyStreams,
-            what: "streams open",
-        })
+        SocketCaps::counting(
+            SocketLimits::default().max_sockets,
+            STREAMS_PER_CLIENT,
+            ErrorCode::TooManyStreams,
+            "streams open",
+        )
     }
 
     /// Exports running (crate::api::exports): [`EXPORTS_PER_CLIENT`] per address and
     /// [`EXPORTS`] in all, refused with `429 too_many_streams` and `503 busy`.
     pub fn exports() -> Arc<SocketCaps> {
+        SocketCaps::counting(
+            EXPORTS,
+            EXPORTS_PER_CLIENT,
+            ErrorCode::TooManyStreams,
+            "exports running",
+        )
+    }
+
+    /// Places of something other than WebSockets: `total` in all, `per_client` per address.
+    fn counting(
+        total: usize,
+        per_client: usize,
+        code: ErrorCode,
+        what: &'static str,
+    ) -> Arc<SocketCaps> {
         let limits = SocketLimits {
-            max_sockets: EXPORTS,
-            max_sockets_per_client: EXPORTS_PER_CLIENT,
+            max_sockets: total,
+            max_sockets_per_client: per_client,
             ..SocketLimits::default()
         };
         Arc::new(SocketCaps {
             limits,
             total: Arc::new(Semaphore::new(limits.max_sockets)),
             clients: Mutex::new(HashMap::new()),
-            code: ErrorCode::TooManyStreams,
-            what: "exports running",
+            code,
+            what,
         })
     }
 

@@ -52,18 +52,7 @@ async fn stream_game(
     // Subscribed in the round: no change can fall between the first state and the stream.
     let (_, rx) = st.rounds().call(&id, Command::Watch).await?;
     let g = st.rounds().snapshot(&id).await?;
-    let ip = client
-        .0
-        .map_or_else(|| "-".to_string(), |ip| ip.to_string());
-    let mut chat = Reader::open(
-        st.chat().clone(),
-        st.rounds().clone(),
-        &g,
-        Some(bearer.name.clone()),
-        ip,
-    )
-    .await?;
-    chat.seated(side);
+    let chat = super::seated_reader(&st, &g, &bearer.name, side, client).await?;
     let (_, presence) = Presence::enter(st.rounds(), &id, secret).await?;
     let names: Vec<String> = g.people.accounts.iter().flatten().cloned().collect();
     let bots = st.db(move |s| s.bots_among(&names)).await?;

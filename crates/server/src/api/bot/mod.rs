@@ -91,6 +91,29 @@ pub async fn seat_of(st: &AppState, id: &str, name: &str) -> ApiResult<(Game, Si
     }
 }
 
+/// The game's chat as the player of `side` reads and writes it.
+pub async fn seated_reader(
+    st: &AppState,
+    g: &Game,
+    name: &str,
+    side: Side,
+    client: crate::api::client::ClientIp,
+) -> ApiResult<crate::chat::reader::Reader> {
+    let ip = client
+        .0
+        .map_or_else(|| "-".to_string(), |ip| ip.to_string());
+    let mut r = crate::chat::reader::Reader::open(
+        st.chat().clone(),
+        st.rounds().clone(),
+        g,
+        Some(name.to_string()),
+        ip,
+    )
+    .await?;
+    r.seated(side);
+    Ok(r)
+}
+
 /// `POST /api/bot/account/upgrade` (`bot:play`): the account becomes a BOT, for good, if it
 /// has played no game yet.
 pub async fn upgrade(State(st): State<AppState>, bearer: Bearer) -> ApiResult<Json<Value>> {

@@ -14,7 +14,7 @@ use super::{seat_of, Api};
 use crate::api::bearer::Bearer;
 use crate::api::client::ClientIp;
 use crate::app::AppState;
-use crate::chat::reader::{Reader, Say};
+use crate::chat::reader::Say;
 use crate::error::{ApiError, ApiResult};
 use crate::round::game::OfferKind;
 use crate::round::Command;
@@ -53,19 +53,30 @@ pub async fn moved<const BOT: bool>(
     Ok(ok())
 }
 
+/// Asks the game's round for a change by the seat the caller holds.
+async fn by_seat<const BOT: bool>(
+    st: &AppState,
+    bearer: &Bearer,
+    id: &str,
+    make: impl Fn(String, crate::round::actor::Reply<crate::round::view::GameView>) -> Command,
+) -> ApiResult<Json<Value>> {
+    let secret = secret::<BOT>(st, bearer, id).await?;
+    st.rounds()
+        .call(id, |reply| make(secret.clone(), reply))
+        .await??;
+    Ok(ok())
+}
+
 pub async fn resign<const BOT: bool>(
     State(st): State<AppState>,
     Path(id): Path<String>,
     bearer: Bearer,
 ) -> ApiResult<Json<Value>> {
-    let secret = secret::<BOT>(&st, &bearer, &id).await?;
-    st.rounds()
-        .call(&id, |reply| Command::Resign {
-            secret: secret.clone(),
-            reply,
-        })
-        .await??;
-    Ok(ok())
+    by_seat::<BOT>(&st, &bearer, &id, |secret, reply| Command::Resign {
+        secret,
+        reply,
+    })
+    .await
 }
 
 pub async fn abort<const BOT: bool>(
@@ -73,14 +84,11 @@ pub async fn abort<const BOT: bool>(
     Path(id): Path<String>,
     bearer: Bearer,
 ) -> ApiResult<Json<Value>> {
-    let secret = secret::<BOT>(&st, &bearer, &id).await?;
-    st.rounds()
-        .call(&id, |reply| Command::Abort {
-            secret: secret.clone(),
-            reply,
-        })
-        .await??;
-    Ok(ok())
+    by_seat::<BOT>(&st, &bearer, &id, |secret, reply| Command::Abort {
+        secret,
+        reply,
+    })
+    .await
 }
 
 /// `POST …/claim-victory`: the opponent has been gone long enough.
@@ -89,14 +97,11 @@ pub async fn claim<const BOT: bool>(
     Path(id): Path<String>,
     bearer: Bearer,
 ) -> ApiResult<Json<Value>> {
-    let secret = secret::<BOT>(&st, &bearer, &id).await?;
-    st.rounds()
-        .call(&id, |reply| Command::Claim {
-            secret: secret.clone(),
-            reply,
-        })
-        .await??;
-    Ok(ok())
+    by_seat::<BOT>(&st, &bearer, &id, |secret, reply| Command::Claim {
+        secret,
+        reply,
+    })
+    .await
 }
 
 /// `yes` or `no`.
@@ -120,29 +125,24 @@ async fn offer<const BOT: bool>(
     bearer: &Bearer,
     kind: OfferKind,
 ) -> ApiResult<Json<Value>> {
-    let yes = answer(word)?;
-    let secret = secret::<BOT>(st, bearer, id).await?;
-    if yes {
-        st.rounds()
-            .call(id, |reply| Command::Offer {
-                secret: secret.clone(),
-                kind,
-                reply,
-            })
-            .await??;
-        return Ok(ok());
+    if answer(word)? {
+        return by_seat::<BOT>(st, bearer, id, |secret, reply| Command::Offer {
+            secret,
+            kind,
+            reply,
+        })
+        .await;
     }
     let g = st.rounds().snapshot(id).await?;
-    if g.offer.is_some_and(|o| o.kind == kind) {
-        st.rounds()
-            .call(id, |reply| Command::Answer {
-                secret: secret.clone(),
-                accept: false,
-                reply,
-            })
-            .await??;
+    if !g.offer.is_some_and(|o| o.kind == kind) {
+        return Ok(ok());
     }
-    Ok(ok())
+    by_seat::<BOT>(st, bearer, id, |secret, reply| Command::Answer {
+        secret,
+        accept: false,
+        reply,
+    })
+    .await
 }
 
 pub async fn draw<const BOT: bool>(
@@ -186,18 +186,7 @@ pub async fn chat<const BOT: bool>(
         .to_string();
     Api::of(BOT).check(&st, &bearer).await?;
     let (g, side, _) = seat_of(&st, &id, &bearer.name).await?;
-    let ip = client
-        .0
-        .map_or_else(|| "-".to_string(), |ip| ip.to_string());
-    let mut reader = Reader::open(
-        st.chat().clone(),
-        st.rounds().clone(),
-        &g,
-        Some(bearer.name.clone()),
-        ip,
-    )
-    .await?;
-    reader.seated(side);
+    let mut reader = super::seated_reader(&st, &g, &bearer.name, side, client).await?;
     let say = Say {
         room,
         text: Some(text),

@@ -30,7 +30,7 @@ use crate::round::view::{catch_up, event_message, GameView};
 use crate::round::Rounds;
 use crate::trace_json::JsonTrace;
 
-type Reply<T> = oneshot::Sender<ApiResult<T>>;
+pub type Reply<T> = oneshot::Sender<ApiResult<T>>;
 
 /// Events a watcher may fall behind by before it gets the whole state instead (each slot is
 /// allocated with the round's first watcher: 256 of them were 12 KiB of every round's 28 KiB,
