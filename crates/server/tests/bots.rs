@@ -68,10 +68,23 @@ struct Stream {
 impl Stream {
     /// Opens `path` with `token`: the stream, or the refusal's status and body.
     async fn open(srv: &Srv, token: &str, path: &str) -> Result<Stream, (u16, Value)> {
+        Stream::open_with(srv, token, "GET", path, "").await
+    }
+
+    /// Opens `path` by `method` with a form.
+    async fn open_with(
+        srv: &Srv,
+        token: &str,
+        method: &str,
+        path: &str,
+        form: &str,
+    ) -> Result<Stream, (u16, Value)> {
         let mut s = tokio::net::TcpStream::connect(srv.addr).await.unwrap();
         let head = format!(
-            "GET {path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {token}\r\n\r\n",
-            srv.addr
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {token}\r\n\
+             Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{form}",
+            srv.addr,
+            form.len()
         );
         s.write_all(head.as_bytes()).await.unwrap();
         let mut r = BufReader::new(s);
@@ -638,3 +651,58 @@ async fn house_bots_seek_in_the_lobby_take_challenges_and_play_their_moves() {
     let declined = events.next_of("challengeDeclined").await;
     assert!(declined["challenge"]["id"].is_string(), "{declined}");
 }}
+
+store_test! {
+#[tokio::test]
+async fn a_seek_waits_while_its_request_is_open_and_answers_the_game() {
+    let srv = server().await;
+    let ana = token(&srv, "Ana", "board:play").await;
+    let form = "time=3&increment=2&rated=true&color=white";
+    let mut seek = Stream::open_with(&srv, &ana, "POST", "/api/board/seek", form)
+        .await
+        .ok()
+        .unwrap();
+    let seeks = srv.state.lobby().snapshot();
+    assert_eq!(seeks.len(), 1, "{seeks:?}");
+    assert_eq!((seeks[0].by.as_deref(), seeks[0].clock.as_str()), (Some("Ana"), "3+2"));
+    // Okello accepts it in the lobby.
+    let mut lobby = srv.lobby_as("Okello").await;
+    let id = seeks[0].id.clone();
+    crate::chat::socket::send(&mut lobby, json!({"type": "accept", "id": id})).await;
+    let started = seek.next().await;
+    let game = started["id"].as_str().unwrap().to_string();
+    let g = srv.state.rounds().snapshot(&game).await.unwrap();
+    assert_eq!(g.people.accounts[anywoli_core::Side::South].as_deref(), Some("Ana"));
+    assert!(g.people.rated);
+    assert_eq!(seek.line().await, None, "the stream ends with the game");
+    // A seek whose request closes goes.
+    let seek = Stream::open_with(&srv, &ana, "POST", "/api/board/seek", "time=10&increment=0")
+        .await
+        .ok()
+        .unwrap();
+    assert_eq!(srv.state.lobby().snapshot().len(), 1);
+    drop(seek);
+    let mut gone = false;
+    for _ in 0..100 {
+        if srv.state.lobby().snapshot().is_empty() {
+            gone = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(gone, "the seek went with its request (at the stream's next keep-alive)");
+    for bad in ["", "time=3&color=green", "time=3&ratingRange=high", "days=1&time=3"] {
+        let (status, e) = Stream::open_with(&srv, &ana, "POST", "/api/board/seek", bad)
+            .await
+            .err()
+            .unwrap();
+        assert_eq!((status, e["error"].as_str()), (400, Some("malformed")), "{bad}: {e}");
+    }
+    let read = token(&srv, "Ana", "challenge:read").await;
+    let (status, _) = Stream::open_with(&srv, &read, "POST", "/api/board/seek", form)
+        .await
+        .err()
+        .unwrap();
+    assert_eq!(status, 403);
+}
+}

@@ -228,7 +228,7 @@ pub(crate) async fn refuse_marked(st: &AppState, names: [Option<&str>; 2]) -> Ap
     Ok(())
 }
 
-async fn seek(
+pub(crate) async fn seek(
     st: &AppState,
     me: &Membership,
     req: SeekRequest,

@@ -13,6 +13,7 @@ pub mod form;
 pub mod game;
 pub mod lichess;
 pub mod play;
+pub mod seek;
 pub mod stream;
 
 use anywoli_core::Side;
@@ -153,7 +154,8 @@ pub fn router() -> axum::Router<AppState> {
         .route("/challenge/{name}", post(challenge::create))
         .route("/challenge/{id}/accept", post(challenge::accept))
         .route("/challenge/{id}/decline", post(challenge::decline))
-        .route("/challenge/{id}/cancel", post(challenge::cancel));
+        .route("/challenge/{id}/cancel", post(challenge::cancel))
+        .route("/board/seek", post(seek::seek));
     let r = with_play::<true>(r, "bot");
     with_play::<false>(r, "board")
 }

@@ -108,6 +108,8 @@ pub fn open(places: impl Send + Sync + 'static) -> (Writer, Response) {
 pub enum Kind {
     Events,
     Game,
+    /// A seek held open (crate::api::bot::seek).
+    Seek,
 }
 
 impl Kind {
@@ -115,6 +117,7 @@ impl Kind {
         match self {
             Kind::Events => EVENT_STREAMS_PER_ACCOUNT,
             Kind::Game => GAME_STREAMS_PER_ACCOUNT,
+            Kind::Seek => crate::lobby::SEEKS_PER_CONNECTION,
         }
     }
 }
