@@ -457,6 +457,9 @@ async fn a_bot_and_a_person_s_program_play_a_rated_game_to_its_end() {
         api(&srv, "Ana", "GET", &format!("/api/games/{game}"), json!({})).await;
     assert_eq!(status, 200);
     assert_eq!(api_game["titles"]["north"], "BOT", "{api_game}");
+    let (status, playing) = bearer(&srv, &robo, "GET", "/api/account/playing", "").await;
+    assert_eq!(status, 200, "{playing}");
+    assert_eq!(playing["nowPlaying"][0]["gameId"], game.as_str(), "{playing}");
     let mut robo_game = Stream::open(&srv, &robo, &format!("/api/bot/game/stream/{game}"))
         .await
         .ok()

@@ -143,11 +143,29 @@ pub async fn token_account(st: &AppState, bearer: &Bearer) -> ApiResult<Json<Val
     })))
 }
 
+/// `GET /api/account/playing` (any scope): the account's games in play, as the event
+/// stream's `gameStart` names them, under `nowPlaying` (lichess's shape).
+pub async fn playing(State(st): State<AppState>, bearer: Bearer) -> ApiResult<Json<Value>> {
+    let name = bearer.name.clone();
+    let ids = st.db(move |s| s.playing_of(&name, 200)).await?;
+    let mut now = Vec::new();
+    for id in ids {
+        let Ok(g) = st.rounds().snapshot(&id).await else {
+            continue;
+        };
+        let names: Vec<String> = g.people.accounts.iter().flatten().cloned().collect();
+        let bots = st.db(move |s| s.bots_among(&names)).await?;
+        now.push(lichess::game_event(&g, &bearer.name, &bots, now_ms()));
+    }
+    Ok(Json(json!({ "nowPlaying": now })))
+}
+
 /// The routes (under /api).
 pub fn router() -> axum::Router<AppState> {
     use axum::routing::{get, post};
     let r = axum::Router::new()
         .route("/bot/account/upgrade", post(upgrade))
+        .route("/account/playing", get(playing))
         .route("/stream/event", get(events::stream_event))
         .route("/bot/game/stream/{id}", get(game::bot_stream))
         .route("/board/game/stream/{id}", get(game::board_stream))
