@@ -175,6 +175,7 @@ fn a_python_script_plays_a_rated_game_against_anywoli_bot() {
         report["plies"].as_u64().unwrap() as usize
     );
     assert!(bot_log.contains("variantEnd"), "{bot_log}");
+    assert!(bot_log.contains("declined the draw"), "{bot_log}");
 }
 
 /// Two instances on one PostgreSQL database, both running the house bot `Anuak2`; `anywoli

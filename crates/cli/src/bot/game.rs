@@ -208,8 +208,9 @@ impl GameState {
             if offered && !self.declined.contains(&key) {
                 self.declined.push(key);
                 let path = format!("/api/bot/game/{id}/{kind}/no");
-                if let Err(e) = ctx.api.post(&path, &[]).await {
-                    eprintln!("game {id}: declining the {kind}: {e}");
+                match ctx.api.post(&path, &[]).await {
+                    Ok(_) => eprintln!("game {id}: declined the {kind} offered at ply {plies}"),
+                    Err(e) => eprintln!("game {id}: declining the {kind}: {e}"),
                 }
             }
         }

@@ -102,9 +102,11 @@ impl GameStream {
         loop {
             let alive = tokio::select! {
                 r = rx.recv() => match r {
-                    // Whatever changed (or was missed), the game as it stands now says it.
-                    Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                        self.changed().await
+                    // Whatever changed (or was missed), the game as it stands now says it,
+                    // with the offers as the event left them (see `changed`).
+                    Ok(text) => self.changed(Some(&text)).await,
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        self.changed(None).await
                     }
                     // The round ended (the server stopping): the client reconnects.
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => false,
@@ -131,12 +133,25 @@ impl GameStream {
         }
     }
 
-    /// Sends what changed: false once the client is gone or the game is over.
-    async fn changed(&mut self) -> bool {
+    /// Sends what changed: false once the client is gone or the game is over. The offers are
+    /// the event's (`event`, the round's message, holds the game as the change left it): an
+    /// offer declined at once would otherwise be gone from the game by the time it is read,
+    /// and its player's program would never see it made.
+    async fn changed(&mut self, event: Option<&str>) -> bool {
         let Ok(g) = self.st.rounds().snapshot(&self.id).await else {
             return false;
         };
-        let state = lichess::game_state(&g, now_ms());
+        let mut state = lichess::game_state(&g, now_ms());
+        if let Some(offer) = event
+            .and_then(|t| serde_json::from_str::<Value>(t).ok())
+            .and_then(|m| m.get("game").and_then(|v| v.get("offer")).cloned())
+        {
+            for (side, c) in [("south", "w"), ("north", "b")] {
+                for (kind, k) in [("draw", "draw"), ("takeback", "takeback")] {
+                    state[format!("{c}{k}")] = json!(offer["by"] == side && offer["kind"] == kind);
+                }
+            }
+        }
         let bare = without_clocks(&state);
         if self.last.as_ref() != Some(&bare) {
             self.last = Some(bare);
