@@ -214,7 +214,7 @@ fn explorer_bench() {
         store.explorer_add(batch).unwrap();
         println!("counted {n} games in {:.1} s", t.elapsed().as_secs_f64());
     }
-    let rows = store.explorer_dump().map(|d| d.len()).unwrap_or(0);
+    let rows = store.explorer_count().unwrap_or(0);
     let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
     println!("explorer: {rows} rows, {:.0} MB", size as f64 / 1e6);
     drop(store);

@@ -185,6 +185,12 @@ impl Store {
         self.writer.call(Clear)
     }
 
+    /// How many rows the counts hold.
+    pub fn explorer_count(&self) -> StoreResult<i64> {
+        self.readers
+            .sql(|db| db.count("SELECT COUNT(*) AS n FROM explorer", &[], "n"))
+    }
+
     /// Every row, for a recount's comparison: (rules, position, row).
     pub fn explorer_dump(&self) -> StoreResult<Vec<(String, i64, ExplorerRow)>> {
         self.readers.sql(|db| {
