@@ -1,16 +1,14 @@
-// The API of programs (docs/api-bots.md): tokens and their scopes, BOT accounts, the event
-// stream, challenges as lichess's clients send them, a game's stream, and a whole rated game
-// played through it by a BOT and a person's program, with chat and a draw declined.
+// Programs' API (docs/api-bots.md): tokens and their scopes, BOT accounts, the event stream,
+// challenges as lichess's clients send them, a game's stream, and a whole rated game played
+// through it by a BOT and a person's program, with chat and a draw declined.
+// (Plain comments: `bots_postgres.rs` includes this file.)
 
 use std::time::Duration;
 
-use anywoli_core::{Move, Position, Rules};
-use anywoli_server::account::token::new_token;
-use anywoli_server::store::TokenRow;
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 
-use crate::chat::socket::{api, start, Srv};
+use crate::bots_support::{bearer, position_after, server_on, token, Stream};
+use crate::chat::socket::{api, Srv};
 
 // The store every test starts with: SQLite in memory here; `bots_postgres.rs` defines a
 // `fresh_store` of its own, which shadows this glob-imported one.
@@ -23,151 +21,8 @@ mod sqlite_store {
     }
 }
 
-const PATIENCE: Duration = Duration::from_secs(30);
-
-/// A token of `name` with `scopes`, made in the store.
-async fn token(srv: &Srv, name: &str, scopes: &str) -> String {
-    let (text, hash) = new_token();
-    let row = TokenRow {
-        id: anywoli_server::ids::new_id(),
-        account: name.to_string(),
-        description: "test".to_string(),
-        scopes: scopes.to_string(),
-        created: 1,
-        used: None,
-    };
-    let minted = srv.db(move |s| s.mint_token(row, hash, 20)).await.unwrap();
-    assert_eq!(minted, anywoli_server::store::Minted::New);
-    text
-}
-
-/// A request with `Authorization: Bearer TOKEN` and a form body (or none): status and JSON.
-async fn bearer(srv: &Srv, token: &str, method: &str, path: &str, form: &str) -> (u16, Value) {
-    let mut s = tokio::net::TcpStream::connect(srv.addr).await.unwrap();
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {token}\r\n\
-         Connection: close\r\nContent-Type: application/x-www-form-urlencoded\r\n\
-         Content-Length: {}\r\n\r\n{form}",
-        srv.addr,
-        form.len()
-    );
-    s.write_all(head.as_bytes()).await.unwrap();
-    let mut buf = String::new();
-    s.read_to_string(&mut buf).await.unwrap();
-    let (head, body) = buf.split_once("\r\n\r\n").unwrap();
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
-}
-
-/// An open NDJSON stream, read chunk by chunk.
-struct Stream {
-    r: BufReader<tokio::net::TcpStream>,
-    pending: String,
-}
-
-impl Stream {
-    /// Opens `path` with `token`: the stream, or the refusal's status and body.
-    async fn open(srv: &Srv, token: &str, path: &str) -> Result<Stream, (u16, Value)> {
-        Stream::open_with(srv, token, "GET", path, "").await
-    }
-
-    /// Opens `path` by `method` with a form.
-    async fn open_with(
-        srv: &Srv,
-        token: &str,
-        method: &str,
-        path: &str,
-        form: &str,
-    ) -> Result<Stream, (u16, Value)> {
-        let mut s = tokio::net::TcpStream::connect(srv.addr).await.unwrap();
-        let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {token}\r\n\
-             Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{form}",
-            srv.addr,
-            form.len()
-        );
-        s.write_all(head.as_bytes()).await.unwrap();
-        let mut r = BufReader::new(s);
-        let mut status_line = String::new();
-        r.read_line(&mut status_line).await.unwrap();
-        let status: u16 = status_line.split(' ').nth(1).unwrap().parse().unwrap();
-        let mut length = None;
-        loop {
-            let mut line = String::new();
-            r.read_line(&mut line).await.unwrap();
-            if line == "\r\n" {
-                break;
-            }
-            let lower = line.to_ascii_lowercase();
-            if let Some(v) = lower.strip_prefix("content-length:") {
-                length = v.trim().parse::<usize>().ok();
-            }
-            if status == 200 && lower.starts_with("content-type:") {
-                assert!(lower.contains("application/x-ndjson"), "{line}");
-            }
-        }
-        if status != 200 {
-            let mut body = vec![0; length.unwrap_or(0)];
-            r.read_exact(&mut body).await.unwrap();
-            return Err((status, serde_json::from_slice(&body).unwrap_or(Value::Null)));
-        }
-        Ok(Stream {
-            r,
-            pending: String::new(),
-        })
-    }
-
-    /// The next line (an empty one is a keep-alive), or `None` once the stream ended.
-    async fn line(&mut self) -> Option<String> {
-        loop {
-            if let Some(i) = self.pending.find('\n') {
-                let line = self.pending[..i].to_string();
-                self.pending.drain(..=i);
-                return Some(line);
-            }
-            let mut size = String::new();
-            let n = tokio::time::timeout(PATIENCE, self.r.read_line(&mut size))
-                .await
-                .expect("a chunk in time")
-                .unwrap();
-            let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-            if n == 0 || size == 0 {
-                return None;
-            }
-            let mut chunk = vec![0; size + 2];
-            self.r.read_exact(&mut chunk).await.unwrap();
-            self.pending
-                .push_str(std::str::from_utf8(&chunk[..size]).unwrap());
-        }
-    }
-
-    /// The next object, past keep-alive lines.
-    async fn next(&mut self) -> Value {
-        loop {
-            let line = self.line().await.expect("the stream is open");
-            if !line.is_empty() {
-                return serde_json::from_str(&line).unwrap();
-            }
-        }
-    }
-
-    /// The next object of type `kind`, past others.
-    async fn next_of(&mut self, kind: &str) -> Value {
-        loop {
-            let v = self.next().await;
-            if v["type"] == kind {
-                return v;
-            }
-        }
-    }
-}
-
 async fn server() -> Srv {
-    let srv = start(fresh_store()).await;
-    for name in ["Robo", "Ana", "Okello"] {
-        srv.account(name).await;
-    }
-    srv
+    server_on(fresh_store()).await
 }
 
 store_test! {
@@ -388,15 +243,6 @@ async fn event_streams_are_bounded_per_account() {
     assert_eq!((status, e["error"].as_str()), (403, Some("missing_scope")));
 }}
 
-/// The position after `moves` (space-separated) from the start.
-fn position_after(moves: &str) -> Position {
-    let mut p = Position::start(Rules::from_name("anywoli", 0).unwrap());
-    for m in moves.split_whitespace() {
-        p.play(m.parse::<Move>().unwrap()).unwrap();
-    }
-    p
-}
-
 store_test! {
 #[tokio::test]
 async fn a_bot_and_a_person_s_program_play_a_rated_game_to_its_end() {
@@ -563,149 +409,3 @@ async fn a_bot_and_a_person_s_program_play_a_rated_game_to_its_end() {
     let g = srv.state.rounds().snapshot(&game).await.unwrap();
     assert!(g.people.ratings.change.is_some(), "the game was rated");
 }}
-
-store_test! {
-#[tokio::test]
-async fn house_bots_seek_in_the_lobby_take_challenges_and_play_their_moves() {
-    let store = fresh_store();
-    let srv = crate::chat::socket::start_with(store, |o| {
-        o.house = anywoli_server::house::HouseBots::parse("Anuak3:3", "3+2,10+0", 2).unwrap();
-    })
-    .await;
-    srv.account("Ana").await;
-    anywoli_server::house::start(&srv.state).await.unwrap();
-    // Its seeks: one per clock, rated, by the BOT.
-    let mut seeks = Vec::new();
-    for _ in 0..100 {
-        seeks = srv.state.lobby().snapshot();
-        if seeks.len() == 2 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert_eq!(seeks.len(), 2, "{seeks:?}");
-    assert!(seeks
-        .iter()
-        .all(|s| s.rated && s.by.as_deref() == Some("Anuak3")));
-    // A challenge is taken at once: the game starts, the bot's seat the computer's.
-    let ana = token(&srv, "Ana", "board:play challenge:write").await;
-    let mut events = Stream::open(&srv, &ana, "/api/stream/event")
-        .await
-        .ok()
-        .unwrap();
-    let form = "rated=true&clock.limit=180&clock.increment=2&color=white";
-    let (status, c) = bearer(&srv, &ana, "POST", "/api/challenge/Anuak3", form).await;
-    assert_eq!(status, 201, "{c}");
-    let start = events.next_of("gameStart").await;
-    let game = start["game"]["gameId"].as_str().unwrap().to_string();
-    assert_eq!(start["game"]["opponent"]["title"], "BOT", "{start}");
-    let g = srv.state.rounds().snapshot(&game).await.unwrap();
-    assert_eq!(
-        g.players[anywoli_core::Side::North],
-        anywoli_server::round::game::Player::Computer(3)
-    );
-    assert!(g.people.rated);
-    // Ana moves; the house bot answers by itself.
-    let mut stream = Stream::open(&srv, &ana, &format!("/api/board/game/stream/{game}"))
-        .await
-        .ok()
-        .unwrap();
-    assert_eq!(stream.next().await["type"], "gameFull");
-    let (status, e) = bearer(
-        &srv,
-        &ana,
-        "POST",
-        &format!("/api/board/game/{game}/move/c"),
-        "",
-    )
-    .await;
-    assert_eq!(status, 200, "{e}");
-    loop {
-        let s = stream.next_of("gameState").await;
-        let moves = s["moves"].as_str().unwrap().to_string();
-        if position_after(&moves).to_move() == Some(anywoli_core::Side::South) {
-            assert!(moves.split_whitespace().count() >= 2, "{s}");
-            break;
-        }
-    }
-    // With its games full (2), the next challenge is declined.
-    let (status, _) = bearer(
-        &srv,
-        &ana,
-        "POST",
-        "/api/challenge/Anuak3",
-        "rated=false&clock.limit=600",
-    )
-    .await;
-    assert_eq!(status, 201);
-    assert_eq!(
-        events.next_of("gameStart").await["game"]["opponent"]["username"],
-        "Anuak3"
-    );
-    let (status, _) = bearer(
-        &srv,
-        &ana,
-        "POST",
-        "/api/challenge/Anuak3",
-        "rated=false&clock.limit=300",
-    )
-    .await;
-    assert_eq!(status, 201);
-    let declined = events.next_of("challengeDeclined").await;
-    assert!(declined["challenge"]["id"].is_string(), "{declined}");
-}}
-
-store_test! {
-#[tokio::test]
-async fn a_seek_waits_while_its_request_is_open_and_answers_the_game() {
-    let srv = server().await;
-    let ana = token(&srv, "Ana", "board:play").await;
-    let form = "time=3&increment=2&rated=true&color=white";
-    let mut seek = Stream::open_with(&srv, &ana, "POST", "/api/board/seek", form)
-        .await
-        .ok()
-        .unwrap();
-    let seeks = srv.state.lobby().snapshot();
-    assert_eq!(seeks.len(), 1, "{seeks:?}");
-    assert_eq!((seeks[0].by.as_deref(), seeks[0].clock.as_str()), (Some("Ana"), "3+2"));
-    // Okello accepts it in the lobby.
-    let mut lobby = srv.lobby_as("Okello").await;
-    let id = seeks[0].id.clone();
-    crate::chat::socket::send(&mut lobby, json!({"type": "accept", "id": id})).await;
-    let started = seek.next().await;
-    let game = started["id"].as_str().unwrap().to_string();
-    let g = srv.state.rounds().snapshot(&game).await.unwrap();
-    assert_eq!(g.people.accounts[anywoli_core::Side::South].as_deref(), Some("Ana"));
-    assert!(g.people.rated);
-    assert_eq!(seek.line().await, None, "the stream ends with the game");
-    // A seek whose request closes goes.
-    let seek = Stream::open_with(&srv, &ana, "POST", "/api/board/seek", "time=10&increment=0")
-        .await
-        .ok()
-        .unwrap();
-    assert_eq!(srv.state.lobby().snapshot().len(), 1);
-    drop(seek);
-    let mut gone = false;
-    for _ in 0..100 {
-        if srv.state.lobby().snapshot().is_empty() {
-            gone = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert!(gone, "the seek went with its request (at the stream's next keep-alive)");
-    for bad in ["", "time=3&color=green", "time=3&ratingRange=high", "days=1&time=3"] {
-        let (status, e) = Stream::open_with(&srv, &ana, "POST", "/api/board/seek", bad)
-            .await
-            .err()
-            .unwrap();
-        assert_eq!((status, e["error"].as_str()), (400, Some("malformed")), "{bad}: {e}");
-    }
-    let read = token(&srv, "Ana", "challenge:read").await;
-    let (status, _) = Stream::open_with(&srv, &read, "POST", "/api/board/seek", form)
-        .await
-        .err()
-        .unwrap();
-    assert_eq!(status, 403);
-}
-}
