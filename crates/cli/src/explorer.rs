@@ -57,6 +57,9 @@ fn count(g: &ExploreGame, into: &mut HashMap<Key, Counts>) {
 
 pub fn run(args: &ExplorerArgs) -> CmdResult {
     let store = Store::open_db(&args.db)?;
+    // The games that ended and wait in the queue are counted first (a fold is atomic, and
+    // safe beside the server's own).
+    store.explorer_fold_all()?;
     let all = ExportFilter::default();
     if args.rebuild {
         store.explorer_clear()?;

@@ -302,6 +302,7 @@ impl AppState {
             lobby: self.lobby().clone(),
         };
         rt.spawn(director.run());
+        rt.spawn(crate::explorer::fold_loop(Arc::downgrade(self.store())));
         rt.spawn(crate::tournaments::signal::run(Arc::downgrade(
             &self.0.tournaments,
         )));

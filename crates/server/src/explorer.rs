@@ -56,6 +56,32 @@ pub fn explore_game(g: &Game) -> Option<ExploreGame> {
     })
 }
 
+/// How often queued games are folded into the counts (the explorer is this far behind).
+pub const FOLD_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Folds the games that ended into the explorer's counts, on the instance that holds the
+/// `explorer` lease (one at a time: the others' folds would only wait for its own), until the
+/// store is dropped.
+pub async fn fold_loop(store: std::sync::Weak<crate::store::Store>) {
+    let mut tick = tokio::time::interval(FOLD_EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let Some(store) = store.upgrade() else { return };
+        let r = tokio::task::spawn_blocking(move || {
+            let now = crate::dates::now_ms();
+            if store.lease("explorer", now, now + 5_000)? {
+                store.explorer_fold_all()?;
+            }
+            Ok::<_, crate::store::StoreError>(())
+        })
+        .await;
+        if let Ok(Err(e)) = r {
+            tracing::warn!("the explorer's fold: {e}");
+        }
+    }
+}
+
 /// One move of a position, summed over the speeds and bands asked for.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct MoveStats {

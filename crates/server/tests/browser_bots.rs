@@ -176,6 +176,11 @@ async fn tokens_bot_badges_downloads_and_the_explorer_in_a_browser() {
     )
     .await;
     assert_eq!(s, 200);
+    // The game is in the explorer once the queue is folded in (every half second).
+    anywoli_server::Store::open_db(&cfg.db)
+        .unwrap()
+        .explorer_fold_all()
+        .unwrap();
 
     // The house bot's profile: its badge; and the games' download links.
     c.goto(&format!("{base}/@/Anuak3")).await.unwrap();

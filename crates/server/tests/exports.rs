@@ -243,6 +243,8 @@ async fn the_explorer_counts_games_as_they_end() {
     // Aborted before both moved: not counted.
     let aborted = finished(&srv, "Ana", "Okello", "3+2", true, &[]).await;
     let _ = aborted;
+    // Queued as they ended; folded in within half a second (`explorer::fold_loop`), here now.
+    srv.db(|s| s.explorer_fold_all()).await.unwrap();
     let (_, _, text) = get(&srv, &explore(""), "*/*").await;
     let v: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["total"]["games"], 3, "{v}");

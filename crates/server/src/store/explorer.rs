@@ -1,13 +1,22 @@
 //! The opening explorer's counts (issue 40, docs/api-bots.md "Opening explorer"): for each
 //! position of a game's first [`EXPLORER_PLIES`] plies and the move played there, how many
 //! games, how they ended and the players' ratings, by speed and rating band. One row per
-//! (rules, position, move, speed, band), added to in the transaction that ends the game, so the
-//! counts are always those of the games stored; a query reads the rows of one position, never
-//! the archive.
+//! (rules, position, move, speed, band); a query reads the rows of one position, never the
+//! archive.
+//!
+//! A game that ends is queued (`explorer_queue`) in the transaction that ends it: exactly once,
+//! and touching no shared row, so that games ending at once on several instances never wait
+//! for each other (every game's first rows are the start position's: counting them in the
+//! game's own transaction serialised, and could deadlock, every instance's writer). A fold
+//! ([`Store::explorer_fold`]) takes queued games out and adds them to the counts in one
+//! transaction, the keys in one order; a game taken by one fold is gone for any other.
 
 use super::sql::{FromRow, Row, Sql};
 use super::writer::Change;
 use super::{Conn, Store, StoreResult};
+
+/// Queued games one fold takes.
+pub const FOLD: usize = 500;
 
 /// Plies of each game counted: the opening, and then some.
 pub const EXPLORER_PLIES: usize = 24;
@@ -33,10 +42,15 @@ CREATE TABLE IF NOT EXISTS explorer (
     last_at BIGINT NOT NULL,
     PRIMARY KEY (rules, position, mv, speed, band)
 );
+CREATE TABLE IF NOT EXISTS explorer_queue (
+    game TEXT PRIMARY KEY,
+    body TEXT NOT NULL,
+    at BIGINT NOT NULL
+);
 ";
 
 /// A finished game as the explorer counts it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ExploreGame {
     pub id: String,
     pub rules: String,
@@ -60,22 +74,72 @@ pub fn band_of(rating: Option<i64>) -> i64 {
     }
 }
 
-/// Adds `g` to the counts (inside the transaction of the change that ends it).
-pub(super) fn add(db: &mut dyn Sql, g: &ExploreGame) -> StoreResult<()> {
-    let (s, d, n) = match g.result.as_str() {
-        "1-0" => (1i64, 0i64, 0i64),
-        "0-1" => (0, 0, 1),
-        _ => (0, 1, 0),
-    };
-    let band = band_of(g.rating);
-    let (rating_sum, rated) = g.rating.map_or((0, 0), |r| (r, 1));
-    for (position, mv) in &g.plies {
+/// Queues `g` for the counts (inside the transaction of the change that ends it).
+pub(super) fn queue(db: &mut dyn Sql, g: &ExploreGame) -> StoreResult<()> {
+    let body = serde_json::to_string(g)
+        .map_err(|e| super::StoreError::Failed(format!("explorer: {e}")))?;
+    db.execute(
+        "INSERT INTO explorer_queue (game, body, at) VALUES ($1, $2, $3)
+         ON CONFLICT (game) DO NOTHING",
+        &[(&g.id).into(), body.into(), g.at.into()],
+    )?;
+    Ok(())
+}
+
+/// A row's key: rules, position, move, speed, band.
+type Key = (String, i64, String, String, i64);
+
+/// What some games add to one row.
+#[derive(Default)]
+struct Sum {
+    games: i64,
+    south: i64,
+    draws: i64,
+    north: i64,
+    rating_sum: i64,
+    rated: i64,
+    last_game: String,
+    last_at: i64,
+}
+
+/// Adds `games` to the counts: their rows' sums, written in the keys' order.
+fn add_all(db: &mut dyn Sql, games: &[ExploreGame]) -> StoreResult<()> {
+    let mut sums: std::collections::BTreeMap<Key, Sum> = std::collections::BTreeMap::new();
+    for g in games {
+        let (s, d, n) = match g.result.as_str() {
+            "1-0" => (1i64, 0i64, 0i64),
+            "0-1" => (0, 0, 1),
+            _ => (0, 1, 0),
+        };
+        let band = band_of(g.rating);
+        for (position, mv) in &g.plies {
+            let key = (
+                g.rules.clone(),
+                *position,
+                mv.clone(),
+                g.speed.clone(),
+                band,
+            );
+            let e = sums.entry(key).or_default();
+            e.games += 1;
+            e.south += s;
+            e.draws += d;
+            e.north += n;
+            e.rating_sum += g.rating.unwrap_or(0);
+            e.rated += i64::from(g.rating.is_some());
+            if (g.at, &g.id) >= (e.last_at, &e.last_game) {
+                e.last_at = g.at;
+                e.last_game = g.id.clone();
+            }
+        }
+    }
+    for ((rules, position, mv, speed, band), e) in sums {
         db.execute(
             "INSERT INTO explorer (rules, position, mv, speed, band, games, south, draws, north,
                  rating_sum, rated_games, last_game, last_at)
-             VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8, $9, $10, $11, $12)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
              ON CONFLICT (rules, position, mv, speed, band) DO UPDATE SET
-                 games = explorer.games + 1, south = explorer.south + excluded.south,
+                 games = explorer.games + excluded.games, south = explorer.south + excluded.south,
                  draws = explorer.draws + excluded.draws, north = explorer.north + excluded.north,
                  rating_sum = explorer.rating_sum + excluded.rating_sum,
                  rated_games = explorer.rated_games + excluded.rated_games,
@@ -84,18 +148,19 @@ pub(super) fn add(db: &mut dyn Sql, g: &ExploreGame) -> StoreResult<()> {
                  last_at = CASE WHEN excluded.last_at >= explorer.last_at
                      THEN excluded.last_at ELSE explorer.last_at END",
             &[
-                (&g.rules).into(),
-                (*position).into(),
+                rules.into(),
+                position.into(),
                 mv.into(),
-                (&g.speed).into(),
+                speed.into(),
                 band.into(),
-                s.into(),
-                d.into(),
-                n.into(),
-                rating_sum.into(),
-                rated.into(),
-                (&g.id).into(),
-                g.at.into(),
+                e.games.into(),
+                e.south.into(),
+                e.draws.into(),
+                e.north.into(),
+                e.rating_sum.into(),
+                e.rated.into(),
+                e.last_game.into(),
+                e.last_at.into(),
             ],
         )?;
     }
@@ -143,11 +208,35 @@ impl Change for AddMany {
     type Out = ();
 
     fn apply(&self, c: &mut dyn Conn) -> StoreResult<()> {
+        add_all(c.sql(), &self.0)
+    }
+}
+
+/// Takes up to `limit` queued games out and adds them to the counts: how many.
+struct Fold(usize);
+
+impl Change for Fold {
+    type Out = usize;
+
+    fn apply(&self, c: &mut dyn Conn) -> StoreResult<usize> {
         let db = c.sql();
-        for g in &self.0 {
-            add(db, g)?;
+        // Taken by deleting them: a game another fold took (committed) is not found again,
+        // and one it is taking waits for it (PostgreSQL) or for the file (SQLite).
+        let rows = db.query(
+            "DELETE FROM explorer_queue WHERE game IN
+                 (SELECT game FROM explorer_queue ORDER BY at, game LIMIT $1)
+             RETURNING body",
+            &[(self.0 as i64).into()],
+        )?;
+        let mut games = Vec::with_capacity(rows.len());
+        for r in &rows {
+            // A body this version cannot read (a newer server's) is dropped, not retried.
+            if let Ok(g) = serde_json::from_str::<ExploreGame>(&r.text("body")?) {
+                games.push(g);
+            }
         }
-        Ok(())
+        add_all(db, &games)?;
+        Ok(rows.len())
     }
 }
 
@@ -157,6 +246,7 @@ impl Change for Clear {
     type Out = u64;
 
     fn apply(&self, c: &mut dyn Conn) -> StoreResult<u64> {
+        c.sql().execute("DELETE FROM explorer_queue", &[])?;
         c.sql().execute("DELETE FROM explorer", &[])
     }
 }
@@ -178,6 +268,23 @@ impl Store {
     /// Adds `games` to the counts, in one transaction.
     pub fn explorer_add(&self, games: Vec<ExploreGame>) -> StoreResult<()> {
         self.writer.call(AddMany(games))
+    }
+
+    /// Adds up to `limit` queued games to the counts: how many were taken.
+    pub fn explorer_fold(&self, limit: usize) -> StoreResult<usize> {
+        self.writer.call(Fold(limit))
+    }
+
+    /// Folds every queued game in: how many.
+    pub fn explorer_fold_all(&self) -> StoreResult<usize> {
+        let mut n = 0;
+        loop {
+            let k = self.explorer_fold(FOLD)?;
+            n += k;
+            if k < FOLD {
+                return Ok(n);
+            }
+        }
     }
 
     /// Empties the counts (before a rebuild): how many rows there were.

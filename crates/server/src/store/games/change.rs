@@ -234,10 +234,10 @@ fn status_params(head: &Head, s: &StatusRow) -> Vec<Val> {
     ]
 }
 
-/// Counts the game `status` ends in the opening explorer.
+/// Queues the game `status` ends for the opening explorer.
 fn explore(c: &mut dyn Conn, status: &StatusRow) -> StoreResult<()> {
     match &status.explore {
-        Some(g) => crate::store::explorer::add(c.sql(), g),
+        Some(g) => crate::store::explorer::queue(c.sql(), g),
         None => Ok(()),
     }
 }
