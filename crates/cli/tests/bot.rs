@@ -186,6 +186,7 @@ fn a_python_script_plays_a_rated_game_against_anywoli_bot() {
 #[test]
 #[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
 fn twenty_games_against_a_house_bot_survive_the_death_of_an_instance() {
+    let _alone = support::one_failover_at_a_time();
     let url = anywoli_server::Store::test_postgres_url("anywoli bot against house bots");
     let dir = support::scratch("bot-instances");
     let serve = || {

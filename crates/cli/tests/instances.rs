@@ -88,6 +88,7 @@ fn game_with_reply_owed(addr: &str) -> String {
 #[test]
 #[ignore = "needs PostgreSQL: ANYWOLI_TEST_POSTGRES"]
 fn the_other_instance_plays_the_reply_a_killed_one_owed() {
+    let _alone = support::one_failover_at_a_time();
     let url = Store::test_postgres_url("kill -9 of the instance owing the engine's reply");
     let dir = scratch("instances");
     let serve = || {

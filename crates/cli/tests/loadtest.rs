@@ -277,6 +277,7 @@ fn is_transport(kind: &str) -> bool {
 /// every acknowledged move is stored and every stored game replays; no request hung and no
 /// 5xx came without a message. `extra`: more flags for the load test.
 fn kill_one_of_two_instances(name: &str, extra: &[&str]) {
+    let _alone = support::one_failover_at_a_time();
     let db = anywoli_server::Store::test_postgres_url(&format!("loadtest {name}"));
     let mut a = serve_postgres(&format!("{name}-a"), &db);
     let b = serve_postgres(&format!("{name}-b"), &db);

@@ -759,6 +759,7 @@ fn moves_stored(port: u16) -> u64 {
 #[test]
 #[ignore = "needs nginx, openssl, curl and PostgreSQL: ANYWOLI_TEST_POSTGRES"]
 fn two_instances_behind_the_documented_balancer_outlive_a_kill() {
+    let _alone = crate::support::one_failover_at_a_time();
     let nginx = tools();
     let url = anywoli_server::Store::test_postgres_url("two instances behind nginx");
     let dir = scratch("balancer");

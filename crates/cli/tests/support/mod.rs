@@ -156,3 +156,12 @@ pub fn http_text(addr: &str, path: &str) -> (u16, String) {
     let status = head.split(' ').nth(1).unwrap().parse().unwrap();
     (status, rest.to_string())
 }
+
+/// Held by the tests that kill a server instance and time how the other goes on: one at a
+/// time, so that one's load (20 engines, two servers, a load test) does not starve another's
+/// instances of the CPU their messages to each other need (two such tests at once made the
+/// survivor answer before it had heard the last moves).
+pub fn one_failover_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|p| p.into_inner())
+}
