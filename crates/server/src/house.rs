@@ -264,7 +264,7 @@ mod tests {
             Err(HouseError::Name { .. })
         ));
         assert!(matches!(
-            HouseBots::parse("A:3", "3+2,5+0,10+0,15+10", 5),
+            HouseBots::parse("Anuak:3", "3+2,5+0,10+0,15+10", 5),
             Err(HouseError::Clock(_))
         ));
         assert!(HouseBots::parse("", "3+2", 5).unwrap().is_empty());
