@@ -78,7 +78,16 @@ async fn pick(c: &Client, css: &str) {
     if js(c, "return document.getElementById('prefs').open").await != json!(true) {
         click(c, "#prefs > summary").await;
     }
-    click(c, css).await;
+    // The menu's panel is laid out a frame after it opens (Chromium 156 refuses a click on a
+    // choice before that: "element not interactable").
+    let shown = format!(
+        "(() => {{ const e = document.querySelector({css:?}); const r = e && e.getBoundingClientRect(); \
+         return !!r && r.width > 0 && r.height > 0; }})()"
+    );
+    wait_for(c, &shown, "the menu's choice laid out").await;
+    // Its label, as a person clicks it: Chromium 156's WebDriver refuses a click on the radio
+    // itself in the open menu ("element not interactable"), which 156.0.8078.73 took.
+    click(c, &format!("label:has({css})")).await;
 }
 
 async fn dark_follows_the_device(driver: &Driver, base: &str) {
@@ -400,7 +409,7 @@ async fn title_and_notifications(driver: &Driver, server: &Server, base: &str) {
         "Notification.permission = 'default'; window.__notifyAnswer = 'granted'; return 1",
     )
     .await;
-    click(&c, "#pref-notify").await;
+    click(&c, "label:has(#pref-notify)").await;
     wait_for(
         &c,
         "document.getElementById('pref-notify').checked && localStorage.getItem('anywoli.notify') === 'on'",
