@@ -48,6 +48,19 @@ async fn bearer(
     (status, serde_json::from_str(body).unwrap_or(Value::Null))
 }
 
+/// The page fits the window's width.
+async fn no_sideways_scroll(c: &Client) {
+    let overflow = js(
+        c,
+        "return document.documentElement.scrollWidth - window.innerWidth",
+    )
+    .await;
+    assert!(
+        overflow.as_i64().unwrap() <= 1,
+        "no sideways scroll: {overflow}"
+    );
+}
+
 /// Makes a token on the account page: its text, as the page shows it once.
 async fn token_on_the_page(c: &Client, base: &str) -> String {
     c.goto(&format!("{base}/account")).await.unwrap();
@@ -247,15 +260,7 @@ async fn tokens_bot_badges_downloads_and_the_explorer_in_a_browser() {
         .unwrap()
         .to_string();
     assert!(text_of(&p, "#explorer").await.contains(&title));
-    let overflow = js(
-        &p,
-        "return document.documentElement.scrollWidth - window.innerWidth",
-    )
-    .await;
-    assert!(
-        overflow.as_i64().unwrap() <= 1,
-        "no sideways scroll: {overflow}"
-    );
+    no_sideways_scroll(&p).await;
     save_screenshot(&p, &shots, "explorer-phone-hi.png").await;
     p.goto(&format!("{base}/account")).await.unwrap();
     wait_for(
@@ -264,15 +269,7 @@ async fn tokens_bot_badges_downloads_and_the_explorer_in_a_browser() {
         "the tokens on a phone",
     )
     .await;
-    let overflow = js(
-        &p,
-        "return document.documentElement.scrollWidth - window.innerWidth",
-    )
-    .await;
-    assert!(
-        overflow.as_i64().unwrap() <= 1,
-        "no sideways scroll: {overflow}"
-    );
+    no_sideways_scroll(&p).await;
     save_screenshot(&p, &shots, "tokens-phone-hi.png").await;
     let _ = p.close().await;
 }
