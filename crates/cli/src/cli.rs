@@ -142,6 +142,32 @@ pub struct MatchArgs {
     /// Search threads of each built-in level player.
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = usize_in(1, 64))]
     pub threads: usize,
+    /// Stop as soon as a sequential probability ratio test on the pairs of games decides
+    /// between --elo0 and --elo1 (--games is then the most it plays; docs/strength.md, "SPRT").
+    #[arg(long)]
+    pub sprt: bool,
+    /// The SPRT's H0: PLAYER_A is this many (logistic) Elo stronger.
+    #[arg(
+        long,
+        default_value_t = 0.0,
+        value_name = "ELO",
+        allow_hyphen_values = true
+    )]
+    pub elo0: f64,
+    /// The SPRT's H1: PLAYER_A is this many Elo stronger.
+    #[arg(
+        long,
+        default_value_t = 50.0,
+        value_name = "ELO",
+        allow_hyphen_values = true
+    )]
+    pub elo1: f64,
+    /// The SPRT's chance of accepting H1 when H0 holds.
+    #[arg(long, default_value_t = 0.05, value_name = "P")]
+    pub alpha: f64,
+    /// The SPRT's chance of accepting H0 when H1 holds.
+    #[arg(long, default_value_t = 0.05, value_name = "P")]
+    pub beta: f64,
     /// The first player.
     #[arg(value_name = "PLAYER_A")]
     pub player_a: String,
@@ -163,6 +189,9 @@ impl MatchArgs {
             seed: self.seed,
             hash: self.hash,
             threads: self.threads,
+            sprt: self
+                .sprt
+                .then_some((self.elo0, self.elo1, self.alpha, self.beta)),
             players: [self.player_a, self.player_b],
         }
     }

@@ -266,6 +266,63 @@ fn a_builtin_takes_its_own_threads_and_table() {
     assert_eq!(x + y, 2.0, "{}", r.stdout);
 }
 
+/// A sequential test between a level that searches and one that plays almost at random ends
+/// long before the games run out, with the pairs' counts agreeing with the records.
+#[test]
+fn an_sprt_stops_the_match_when_it_decides() {
+    let out = temp("sprt.txt");
+    let r = run(&[
+        "match",
+        "--games",
+        "400",
+        "--movetime",
+        "5",
+        "--sprt",
+        "--elo0",
+        "-10",
+        "--elo1",
+        "40",
+        "--out",
+        out.to_str().unwrap(),
+        "level5",
+        "level1",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(&out).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    let games = parse_all(&text).unwrap();
+    assert!(games.len() < 100, "{} games: {}", games.len(), r.stdout);
+    let summary = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("sprt: elo0 -10 elo1 40"))
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    assert!(
+        summary.contains("bounds (-2.94, 2.94): H1 accepted (elo1 = 40) after "),
+        "{summary}"
+    );
+    // The pentanomial counts are the records' pairs by level5's points.
+    let mut counts = [0usize; 5];
+    for pair in games.chunks(2).filter(|c| c.len() == 2) {
+        if pair[0].tag("Opening") != pair[1].tag("Opening") {
+            continue;
+        }
+        let pts = points(&pair[0], "level5") + points(&pair[1], "level5");
+        counts[(pts * 2.0) as usize] += 1;
+    }
+    let pairs_line = r.stdout.lines().find(|l| l.starts_with("pairs: ")).unwrap();
+    let want = format!(
+        "pairs: {} [{}, {}, {}, {}, {}]",
+        counts.iter().sum::<usize>(),
+        counts[0],
+        counts[1],
+        counts[2],
+        counts[3],
+        counts[4]
+    );
+    assert!(pairs_line.starts_with(&want), "{pairs_line} / {want}");
+}
+
 #[test]
 fn match_errors_are_one_line_with_status_2() {
     for (args, needle) in [
@@ -296,6 +353,16 @@ fn match_errors_are_one_line_with_status_2() {
         (
             &["match", "bogus:threads=2", "greedy"][..],
             "unknown player 'bogus:threads=2'",
+        ),
+        (
+            &[
+                "match", "--sprt", "--elo0", "50", "--elo1", "0", "greedy", "level1",
+            ][..],
+            "elo1 (0) must be above elo0 (50)",
+        ),
+        (
+            &["match", "--sprt", "--alpha", "0.7", "greedy", "level1"][..],
+            "alpha must be above 0 and below 0.5 (got 0.7)",
         ),
     ] {
         let r = run(args);

@@ -16,6 +16,7 @@ pub mod puzzles;
 pub mod review;
 pub mod search;
 pub mod signals;
+pub mod sprt;
 pub mod themes;
 pub mod timeman;
 pub mod tt;

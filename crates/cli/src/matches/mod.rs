@@ -5,20 +5,23 @@
 
 pub(crate) mod external;
 mod game;
+mod pairs;
 mod spec;
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
 use anywoli_core::{Move, Position, Rules, Side};
+use anywoli_engine::sprt::Sprt;
 use anywoli_engine::{arena, builtin};
 
 use crate::common::{CmdResult, Failure};
 use external::External;
 use game::{play_one, sides, today, Contestant, Game, Played};
+use pairs::Pairs;
 use spec::{parse_spec, Spec, SpecError};
 
 pub struct Options {
@@ -33,6 +36,8 @@ pub struct Options {
     pub seed: u64,
     pub hash: usize,
     pub threads: usize,
+    /// elo0, elo1, alpha, beta of a sequential test that may end the match early.
+    pub sprt: Option<(f64, f64, f64, f64)>,
     pub players: [String; 2],
 }
 
@@ -62,7 +67,7 @@ fn contestant(spec: &Spec, seed: u64, opts: &Options) -> Contestant {
 }
 
 /// A signed whole number of Elo (`+89`, `-120`, `0`), or `inf`.
-fn elo_text(x: f64, signed: bool) -> String {
+pub(super) fn elo_text(x: f64, signed: bool) -> String {
     if !x.is_finite() {
         return "inf".to_string();
     }
@@ -79,8 +84,13 @@ fn elo_text(x: f64, signed: bool) -> String {
 pub fn run(opts: &Options) -> CmdResult {
     let specs = [parse_spec(&opts.players[0])?, parse_spec(&opts.players[1])?];
     let labels = opts.players.clone();
-    // The rules are checked before anything is played or written.
+    // The rules and the test are checked before anything is played or written.
     Rules::from_name(&opts.rules, opts.seed)?;
+    let sprt = opts
+        .sprt
+        .map(|(e0, e1, a, b)| Sprt::new(e0, e1, a, b))
+        .transpose()
+        .map_err(|e| Failure::Says(e.to_string()))?;
     let mut file = match &opts.out {
         Some(path) => Some(
             std::fs::File::create(path)
@@ -92,8 +102,12 @@ pub fn run(opts: &Options) -> CmdResult {
     let games = games(opts, &openings);
     let mut out = std::io::stdout();
     announce(&mut out, opts, openings.len())?;
-    let played = play_all(opts, &specs, &labels, &games, &mut out)?;
+    let mut pairs = Pairs::new(games.len(), sprt);
+    let played = play_all(opts, &specs, &labels, &games, &mut pairs, &mut out)?;
     summary(&mut out, &labels, &played)?;
+    for line in pairs.summary() {
+        writeln!(out, "{line}")?;
+    }
     if let (Some(f), Some(path)) = (file.as_mut(), &opts.out) {
         let text: Vec<String> = played.iter().map(|p| p.record.to_string()).collect();
         f.write_all(text.join("\n").as_bytes())
@@ -163,15 +177,18 @@ fn announce(out: &mut impl Write, opts: &Options, openings: usize) -> std::io::R
     )
 }
 
-/// Plays every game on `opts.jobs` threads, printing each as it ends; the games in order.
+/// Plays every game on `opts.jobs` threads, printing each as it ends, until the games run out
+/// or the test decides (the games under way are finished); the games played, in order.
 fn play_all(
     opts: &Options,
     specs: &[Spec; 2],
     labels: &[String; 2],
     games: &[Game<'_>],
+    pairs: &mut Pairs,
     out: &mut impl Write,
 ) -> Result<Vec<Played>, Failure> {
     let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<Played>();
     let mut done: Vec<Option<Played>> = (0..opts.games).map(|_| None).collect();
     let mut write_err: Option<std::io::Error> = None;
@@ -179,8 +196,8 @@ fn play_all(
     std::thread::scope(|scope| {
         for _ in 0..opts.jobs.min(opts.games) {
             let tx = tx.clone();
-            let (next, date) = (&next, &date);
-            scope.spawn(move || worker(opts, specs, labels, games, next, date, tx));
+            let (next, stop, date) = (&next, &stop, &date);
+            scope.spawn(move || worker(opts, specs, labels, games, (next, stop), date, tx));
         }
         drop(tx);
         let mut finished = 0;
@@ -188,6 +205,19 @@ fn play_all(
             finished += 1;
             if write_err.is_none() {
                 write_err = game_line(out, opts, labels, &p, finished).err();
+            }
+            let a_score = if p.a_is_south {
+                p.south_score
+            } else {
+                1.0 - p.south_score
+            };
+            if let Some(line) = pairs.add(p.index, a_score) {
+                if write_err.is_none() {
+                    write_err = writeln!(out, "{line}").err();
+                }
+            }
+            if pairs.stop() {
+                stop.store(true, Ordering::SeqCst);
             }
             let i = p.index;
             done[i] = Some(p);
@@ -205,7 +235,7 @@ fn worker(
     specs: &[Spec; 2],
     labels: &[String; 2],
     games: &[Game<'_>],
-    next: &AtomicUsize,
+    (next, stop): (&AtomicUsize, &AtomicBool),
     date: &str,
     tx: mpsc::Sender<Played>,
 ) {
@@ -216,7 +246,7 @@ fn worker(
         Spec::Cmd(_) => Some(contestant(&specs[k], 0, opts)),
         Spec::Builtin { .. } => None,
     });
-    loop {
+    while !stop.load(Ordering::SeqCst) {
         let i = next.fetch_add(1, Ordering::SeqCst);
         let Some(game) = games.get(i) else { break };
         let seed = |k: u64| {
