@@ -14,7 +14,12 @@
 //! - the line ends when the game does, or at most [`MAX_PLIES`] plies in.
 //!
 //! All the solver's questions share one node budget ([`ComposeLimits::nodes`]); when it runs
-//! out the answer is [`Refusal::Unproven`], never a guess.
+//! out the answer is [`Refusal::Unproven`], never a guess. So does [`TIME_CAP`], a safety net
+//! for an overloaded machine. Without an 8-seed database the solver builds its own
+//! ([`crate::endgame::layer8`], once per process), so that a capture forced 50 or more plies
+//! away in an 8-seed ending is proven at once rather than searched for.
+
+use std::time::{Duration, Instant};
 
 use anywoli_core::{Move, Position, Side};
 
@@ -24,6 +29,10 @@ use crate::puzzles::Puzzle;
 
 /// The longest solution a composed puzzle may have, in plies of both sides.
 pub const MAX_PLIES: usize = 200;
+
+/// The wall-clock cap of a composition: a safety net only. The node budget decides answers;
+/// the web app's 2,000,000 nodes take under a second on the project's machine.
+pub const TIME_CAP: Duration = Duration::from_secs(10);
 
 /// What a composition may spend.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,8 +135,14 @@ pub fn compose_counting(
     tb: Option<&Tablebase>,
     limits: ComposeLimits,
 ) -> (Result<Puzzle, Refusal>, u64) {
+    // The layer is built before the clock starts: the cap is for the search.
+    if pos.seeds_in_play() >= 8 && tb.is_none_or(|tb| tb.table(8).is_none()) {
+        crate::endgame::layer8();
+    }
+    let mut solver = Solver::new(tb, limits.nodes);
+    solver.set_deadline(Some(Instant::now() + TIME_CAP));
     let mut c = Composer {
-        solver: Solver::new(tb, limits.nodes),
+        solver,
         limits,
         used: 0,
     };

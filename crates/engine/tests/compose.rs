@@ -2,8 +2,9 @@
 //! move with fresh solves (the solver's move the only winner at each turn, the opponent's
 //! the best defence), and every refusal is checked for the reason the solver gives.
 //!
-//! The positions have the quiet counter near its end (80-93), so that the solver proves them
-//! without the endgame databases, as CI runs it.
+//! The positions have the quiet counter near its end (80-93), so that the search alone
+//! (`Solver::searching`) proves them: the composer, which has the solver's own 8-seed layer,
+//! is checked against a solver that has none.
 
 use anywoli_core::{parse_position, Move, Position, Rules, Side};
 use anywoli_engine::compose::{compose, compose_counting, ComposeLimits, Refusal};
@@ -39,7 +40,7 @@ fn a_composed_line_is_the_solvers_only_win_at_every_turn() {
     assert_eq!(pz.solver_moves(), moves("defg"));
 
     let mut p = start;
-    let mut solver = Solver::new(None, 20_000_000);
+    let mut solver = Solver::searching(None, 20_000_000);
     for (i, &mv) in pz.line.iter().enumerate() {
         let s = solver.solve(&p).unwrap();
         if p.to_move() == Some(Side::South) {
@@ -112,7 +113,7 @@ fn a_puzzle_for_north_is_the_same_puzzle_turned_round() {
 #[test]
 fn two_winning_first_moves_are_refused_with_both_named() {
     let p = pos(TWO_WINNERS);
-    let want = Solver::new(None, 20_000_000)
+    let want = Solver::searching(None, 20_000_000)
         .solve(&p)
         .unwrap()
         .winning_moves(&p);
@@ -132,7 +133,7 @@ fn two_winning_first_moves_are_refused_with_both_named() {
 fn a_position_that_is_not_a_win_is_refused_with_its_value() {
     // The start with a near-full quiet counter: the row split decides, 48-48 at best.
     let p = pos("0,0,0,2,0,0,0,1,0,0,0,0/1,0,0,0,1,0,1,0,0,2,0,0 s 44 44 - - 81 81");
-    let value = Solver::new(None, 20_000_000).value(&p).unwrap();
+    let value = Solver::searching(None, 20_000_000).value(&p).unwrap();
     assert!(value <= 0);
     assert_eq!(
         compose(&p, None, ComposeLimits::nodes(BUDGET)).unwrap_err(),
@@ -177,4 +178,51 @@ fn themes_are_read_from_the_line() {
     let pz = compose(&one, None, ComposeLimits::nodes(BUDGET)).unwrap();
     assert_eq!(pz.line, moves("k"));
     assert!(themes(&one, &pz.line).contains(&Theme::Short));
+}
+
+/// The web app's budget (`anywoli_server::COMPOSE_NODES`).
+const WEB_BUDGET: u64 = 2_000_000;
+
+/// Every puzzle of the collection, given to the composer with no database on disk, comes back
+/// as the same puzzle: the solver's own 8-seed layer proves what a search within the budget
+/// could not (48 of the 120 were "not proven" before it).
+#[test]
+fn every_built_in_puzzle_is_proven_without_databases() {
+    let mut most = 0;
+    for pz in anywoli_engine::puzzles::all() {
+        let (r, used) = compose_counting(&pz.position, None, ComposeLimits::nodes(WEB_BUDGET));
+        let got = r.unwrap_or_else(|e| panic!("puzzle {}: {e}", pz.id));
+        assert_eq!(got.line, pz.line, "puzzle {}", pz.id);
+        assert_eq!(
+            (got.plies, got.grade, got.defences),
+            (pz.plies, pz.grade, pz.defences),
+            "puzzle {}",
+            pz.id
+        );
+        most = most.max(used);
+    }
+    // Far inside the budget: an answer that does not depend on how loaded the machine is.
+    assert!(most < WEB_BUDGET / 10, "{most}");
+}
+
+/// Issue 41's example: 8 seeds on b2, d1, E3, H2, South to move. Both b and d force the
+/// capture 53 plies away, so it is no puzzle, and the composer says exactly that.
+#[test]
+fn a_composition_with_two_long_wins_is_refused_with_both() {
+    let p = pos("0,2,0,1,0,0,0,0,0,0,0,0/0,0,0,0,3,0,0,2,0,0,0,0 s 44 44 - - 0 0");
+    let r = compose(&p, None, ComposeLimits::nodes(WEB_BUDGET)).unwrap_err();
+    assert_eq!(r, Refusal::SeveralWinningFirstMoves { moves: moves("bd") });
+    let mut solver = Solver::new(None, WEB_BUDGET);
+    let s = solver.solve(&p).unwrap();
+    assert_eq!((s.value, s.margin), (8, 8));
+    assert_eq!(s.line.len(), 53, "{:?}", s.line);
+    assert_eq!(solver.distance(&p, Side::South, 200), Ok(53));
+    // The line is a real game: played out, South makes the capture and wins 52-44.
+    let mut end = p;
+    for &m in &s.line {
+        end.play(m).unwrap();
+    }
+    assert_eq!((end.store(Side::South), end.store(Side::North)), (52, 44));
+    // The search alone, without the layer, cannot prove it within the budget.
+    assert!(Solver::searching(None, WEB_BUDGET).value(&p).is_err());
 }

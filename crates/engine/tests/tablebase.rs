@@ -338,7 +338,7 @@ fn solve_without_databases_agrees_with_exhaustive_search() {
         }
         let quiet = QUIET_LIMIT - 1 - (x >> 40) as u16 % 6;
         let p = pos(holes, Side::South, quiet, Rules::Anywoli, None);
-        let s = Solver::new(None, 10_000_000).solve(&p).unwrap();
+        let s = Solver::searching(None, 10_000_000).solve(&p).unwrap();
         assert_eq!(s.margin, exhaustive(&p, Side::South), "{p}");
         assert!(s.unproven_moves.is_empty());
         done += 1;

@@ -45,7 +45,7 @@ pub use entry12::{Entry12, INVALID12, MARGINS12};
 pub use error::{BlockDefect, CompactError, Defect, EndgameError};
 pub use index::{positions, rank, turned, unrank, MAX_SEEDS};
 pub use probe::{Probe, Tablebase, MAP_OVER};
-pub use shared::{open_folder, set_loader, shared};
+pub use shared::{layer8, open_folder, set_loader, shared};
 pub use solve::{Solution, Solver, Unproven};
 pub use stats::{stats12, Stats, Stats12};
 pub use table::Table;

@@ -16,10 +16,12 @@
 //! depth, as a mate is in chess.
 
 use std::collections::HashMap;
+use std::time::Instant;
 
 use anywoli_core::{Hole, Move, Position, Side};
 
-use super::probe::Tablebase;
+use super::probe::{Probe, Tablebase};
+use super::shared::layer8;
 
 /// Everything the value of the rest of a game depends on (the stores do not: values are the
 /// seeds still to be won).
@@ -129,7 +131,8 @@ fn gain(before: &Position, after: &Position, me: Side) -> i32 {
 ///
 /// # Examples
 ///
-/// The first puzzle of the collection, without any database: South, to move with 8 seeds in
+/// The first puzzle of the collection, by search alone (no database, not even the layer
+/// [`Solver::new`] builds): South, to move with 8 seeds in
 /// play and 44 in each store, forces the next capture, which takes all 8 (52-44).
 ///
 /// ```
@@ -138,7 +141,7 @@ fn gain(before: &Position, after: &Position, me: Side) -> i32 {
 ///
 /// let text = "0,0,0,0,0,0,0,0,0,1,0,3/0,0,2,0,2,0,0,0,0,0,0,0 s 44 44 - - 0 0";
 /// let pos = parse_position(text, Rules::Anywoli).unwrap();
-/// let mut solver = Solver::new(None, 1_000_000);
+/// let mut solver = Solver::searching(None, 1_000_000);
 /// assert_eq!(solver.value(&pos), Ok(8));
 /// let s = solver.solve(&pos).unwrap();
 /// assert_eq!((s.value, s.margin), (8, 8));
@@ -153,6 +156,8 @@ fn gain(before: &Position, after: &Position, me: Side) -> i32 {
 /// ```
 pub struct Solver<'a> {
     tb: Option<&'a Tablebase>,
+    /// Whether 8-seed positions are looked up in [`layer8`] when `tb` has no 8-seed table.
+    own_layer: bool,
     /// Proven bounds: `(key, depth left or EXACT, side the horizon is pessimistic for)`.
     table: HashMap<BoundKey, (i8, i8)>,
     nodes: u64,
@@ -161,19 +166,40 @@ pub struct Solver<'a> {
     horizon: Horizon,
     /// Bounds kept at most; the table is emptied when full (it only saves work).
     capacity: usize,
+    /// A wall-clock cap: a safety net under the node limit, which alone decides answers on a
+    /// machine that is not overloaded (so that they do not change with its load).
+    deadline: Option<Instant>,
 }
 
 impl<'a> Solver<'a> {
-    /// A solver that gives up after `limit` nodes per question.
+    /// A solver that gives up after `limit` nodes per question. Where `tb` has no 8-seed
+    /// table, the solver builds its own the first time it meets an 8-seed position
+    /// ([`layer8`]: about 3 s, once per process).
     pub fn new(tb: Option<&'a Tablebase>, limit: u64) -> Solver<'a> {
         Solver {
+            own_layer: true,
+            ..Solver::searching(tb, limit)
+        }
+    }
+
+    /// A solver that only searches beyond the databases of `tb`, never building the 8-seed
+    /// layer itself (for measuring the search, and for checking a database against it).
+    pub fn searching(tb: Option<&'a Tablebase>, limit: u64) -> Solver<'a> {
+        Solver {
+            own_layer: false,
             tb,
             table: HashMap::new(),
             nodes: 0,
             limit,
             capacity: 4 << 20,
             horizon: Horizon::None,
+            deadline: None,
         }
+    }
+
+    /// Gives up on any question still unanswered at `deadline` (none by default).
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
     }
 
     /// Changes the node limit of the questions asked from now on.
@@ -298,7 +324,7 @@ impl<'a> Solver<'a> {
         let Some(me) = pos.to_move() else {
             return Ok(0);
         };
-        if let Some(p) = self.tb.and_then(|tb| tb.probe(pos)) {
+        if let Some(p) = self.probe(pos) {
             if p.value.is_some() {
                 return Ok(p.dtc.min(max));
             }
@@ -353,7 +379,7 @@ impl<'a> Solver<'a> {
                 break;
             }
             let from_tb = self
-                .tb
+                .tables(&p)
                 .and_then(|tb| tb.best_moves(&p))
                 .and_then(|b| b.first().map(|m| m.0));
             let mv = match from_tb {
@@ -382,6 +408,19 @@ impl<'a> Solver<'a> {
             line.push(mv);
         }
         line
+    }
+
+    /// The databases that speak for `pos`: `tb`, or the solver's own 8-seed layer.
+    fn tables(&self, pos: &Position) -> Option<&'a Tablebase> {
+        match self.tb {
+            Some(tb) if pos.seeds_in_play() != 8 || tb.table(8).is_some() => Some(tb),
+            _ if self.own_layer && pos.seeds_in_play() == 8 => Some(layer8()),
+            other => other,
+        }
+    }
+
+    fn probe(&self, pos: &Position) -> Option<Probe> {
+        self.tables(pos).and_then(|tb| tb.probe(pos))
     }
 
     /// Fail-soft alpha-beta: the value (under the current horizon) when it lies inside
@@ -459,7 +498,9 @@ impl<'a> Solver<'a> {
     #[inline]
     fn known(&mut self, pos: &Position, me: Side, depth: u16) -> Result<Known, Unproven> {
         self.nodes += 1;
-        if self.nodes > self.limit {
+        let late =
+            self.nodes.is_multiple_of(16_384) && self.deadline.is_some_and(|d| Instant::now() >= d);
+        if self.nodes > self.limit || late {
             return Err(Unproven {
                 nodes: self.limit,
                 lower: -(pos.seeds_in_play() as i32),
@@ -468,7 +509,7 @@ impl<'a> Solver<'a> {
         }
         let bound = pos.seeds_in_play() as i32;
         let (mut lo, mut hi) = (-bound, bound);
-        if let Some(p) = self.tb.and_then(|tb| tb.probe(pos)) {
+        if let Some(p) = self.probe(pos) {
             if let Some(v) = p.value {
                 return Ok(Known::Value(v));
             }
