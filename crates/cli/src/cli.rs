@@ -76,9 +76,10 @@ pub enum Command {
     /// Search a position: per-depth lines, then the best move, its score in seeds and the line.
     #[command(alias = "analyze")]
     Analyse(analyse::AnalyseArgs),
-    /// Judge every move of a recorded game: the engine's view after each move, the moves that
-    /// threw seeds away (inaccuracy from 2, mistake from 5, blunder from 10) with the better
-    /// move, and each player's accuracy.
+    /// Judge every move of a recorded game: the engine's view after each move as seeds and as
+    /// South's expected score, the moves that threw expected score away (inaccuracy from 5
+    /// points, mistake from 10, blunder from 15) with the better move, and each player's
+    /// accuracy.
     Review(review::ReviewArgs),
     /// Play games between two players and print the score and the Elo difference.
     ///

@@ -90,7 +90,7 @@ pub fn run(args: &ReviewArgs) -> CmdResult {
 fn print(out: &mut impl Write, r: &Review, took: Duration) -> std::io::Result<()> {
     writeln!(
         out,
-        "ply  side   move  eval (South)  seeds lost  mark        best"
+        "ply  side   move  eval (South)  win % (South)  seeds lost  win % lost  mark        best"
     )?;
     for m in &r.moves {
         let (mark, best) = match m.mark {
@@ -101,12 +101,14 @@ fn print(out: &mut impl Write, r: &Review, took: Duration) -> std::io::Result<()
             None => ("", String::new()),
         };
         let row = format!(
-            "{:>3}  {:<5}  {:>4}  {:>12}  {:>10}  {mark:<10}  {best}",
+            "{:>3}  {:<5}  {:>4}  {:>12}  {:>13.1}  {:>10}  {:>10.1}  {mark:<10}  {best}",
             m.ply,
             m.mover.to_string(),
             m.played.to_string(),
             seeds(r.evals[m.ply]),
+            r.wins.get(m.ply).copied().unwrap_or(50.0),
             seeds(m.loss),
+            m.win_loss,
         );
         writeln!(out, "{}", row.trim_end())?;
     }

@@ -21,6 +21,7 @@ pub mod themes;
 pub mod timeman;
 pub mod tt;
 pub mod tune;
+pub mod winprob;
 
 pub use anywoli_core as core;
 pub use players::{builtin, level_spec, Greedy, LevelPlayer, LevelSpec, Minimax, Player, LEVELS};

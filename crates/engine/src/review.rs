@@ -1,46 +1,52 @@
-//! Game review (issue 13): every position of a game searched within a bounded effort, each
-//! move scored against the engine's best, the moves that threw seeds away marked, and an
-//! accuracy figure for each player. `anywoli review` prints it; the web app stores it with the
-//! game.
+//! Game review (issue 13, judged by expected score since issue 41): every position of a game
+//! searched within a bounded effort, each move scored against the engine's best, the moves
+//! that threw the game away marked, and an accuracy figure for each player. `anywoli review`
+//! prints it; the web app stores it with the game.
 //!
 //! A move's **loss** is what the engine's best move was worth to the mover minus what the
 //! played move was worth, both searched from the same position with the same limits (the
-//! played move alone, with the root restricted to it, when it was not the best). Losses are
-//! in centiseeds of final store difference. The marks and the accuracy curve are in
-//! docs/decisions.md ("Game review").
+//! played move alone, with the root restricted to it, when it was not the best), in
+//! centiseeds of final store difference. Its **win loss** is the same difference turned into
+//! expected score ([`crate::winprob`]: a margin means more with fewer seeds in play), in
+//! percentage points: the marks and the accuracy are counted on that, so that seeds thrown
+//! away in a won or lost position cost little and a move that throws the game away costs
+//! everything. docs/decisions.md, "Game review", has the thresholds and the formulas.
 
 use std::sync::atomic::AtomicBool;
 
 use anywoli_core::{Move, PlayError, Position, Side};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::search::{Engine, Limits};
+use crate::winprob::win_percent;
 
-/// Seeds thrown away (in centiseeds) from which a move is an inaccuracy.
-pub const INACCURACY: i32 = 200;
-/// From which a move is a mistake, in centiseeds.
-pub const MISTAKE: i32 = 500;
-/// From which a move is a blunder, in centiseeds.
-pub const BLUNDER: i32 = 1000;
-/// A move that throws `ACCURACY_SCALE` centiseeds away scores 1/e (37 %) of a perfect move.
-pub const ACCURACY_SCALE: f64 = 800.0;
+/// Points of expected score thrown away from which a move is an inaccuracy (as lichess marks
+/// chess moves: 0.1 of its winning chances, which run from −1 to 1).
+pub const INACCURACY: f64 = 5.0;
+/// From which a move is a mistake, in points of expected score.
+pub const MISTAKE: f64 = 10.0;
+/// From which a move is a blunder, in points of expected score.
+pub const BLUNDER: f64 = 15.0;
+/// The version of the stored form: 2 since reviews are judged by expected score. A stored
+/// review of version 1 is judged again from its scores ([`rescore`]) when read.
+pub const VERSION: u32 = 2;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-/// How bad a move was, by the seeds it threw away.
+/// How bad a move was, by the expected score it threw away.
 pub enum Mark {
-    /// [`INACCURACY`] centiseeds or more, below [`MISTAKE`].
+    /// [`INACCURACY`] points or more, below [`MISTAKE`].
     Inaccuracy,
-    /// [`MISTAKE`] centiseeds or more, below [`BLUNDER`].
+    /// [`MISTAKE`] points or more, below [`BLUNDER`].
     Mistake,
-    /// [`BLUNDER`] centiseeds or more.
+    /// [`BLUNDER`] points or more.
     Blunder,
 }
 
 impl Mark {
-    /// The mark of a move that lost `loss` centiseeds, if any.
-    pub fn of(loss: i32) -> Option<Mark> {
-        match loss {
+    /// The mark of a move that threw `win_loss` points of expected score away, if any.
+    pub fn of(win_loss: f64) -> Option<Mark> {
+        match win_loss {
             l if l >= BLUNDER => Some(Mark::Blunder),
             l if l >= MISTAKE => Some(Mark::Mistake),
             l if l >= INACCURACY => Some(Mark::Inaccuracy),
@@ -59,18 +65,18 @@ impl Mark {
 }
 
 /// One move of the game, judged.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MoveReview {
     /// The move's number in the game, from 1.
     pub ply: usize,
     /// Who played it.
-    #[serde(serialize_with = "side_name")]
+    #[serde(serialize_with = "side_name", deserialize_with = "side_of")]
     pub mover: Side,
     /// The move played.
-    #[serde(serialize_with = "move_letter")]
+    #[serde(serialize_with = "move_letter", deserialize_with = "move_of")]
     pub played: Move,
     /// The engine's choice in the position the move was played from.
-    #[serde(serialize_with = "move_letter")]
+    #[serde(serialize_with = "move_letter", deserialize_with = "move_of")]
     pub best: Move,
     /// What the best and the played move were worth to the mover (centiseeds of final store
     /// difference, stores included).
@@ -79,21 +85,39 @@ pub struct MoveReview {
     pub played_score: i32,
     /// `best_score - played_score`, at least 0.
     pub loss: i32,
-    /// The mark its loss earns, if any.
+    /// The mover's expected score (0 to 100) after the best move, and after the move played.
+    #[serde(default)]
+    pub best_win: f64,
+    /// See `best_win`.
+    #[serde(default)]
+    pub played_win: f64,
+    /// `best_win - played_win`, at least 0: points of expected score thrown away.
+    #[serde(default)]
+    pub win_loss: f64,
+    /// The mark its win loss earns, if any.
     pub mark: Option<Mark>,
 }
 
 /// A whole game, judged.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Review {
+    /// The stored form's version ([`VERSION`]; 1 when absent).
+    #[serde(default = "version_one")]
+    pub version: u32,
     /// The engine's view of every position from the start to the last, from South's side
-    /// (centiseeds): what the evaluation graph draws. The last is the final store difference
-    /// when the game is over.
+    /// (centiseeds). The last is the final store difference when the game is over.
     pub evals: Vec<i32>,
+    /// South's expected score in each of those positions, 0 to 100: what the graph draws.
+    #[serde(default)]
+    pub wins: Vec<f64>,
     /// Every move, in order.
     pub moves: Vec<MoveReview>,
     /// Each player's accuracy (South, North), 0 to 100; `None` for a side that did not move.
     pub accuracy: [Option<f64>; 2],
+}
+
+fn version_one() -> u32 {
+    1
 }
 
 fn side_name<S: serde::Serializer>(s: &Side, ser: S) -> Result<S::Ok, S::Error> {
@@ -105,6 +129,20 @@ fn side_name<S: serde::Serializer>(s: &Side, ser: S) -> Result<S::Ok, S::Error> 
 
 fn move_letter<S: serde::Serializer>(m: &Move, ser: S) -> Result<S::Ok, S::Error> {
     ser.serialize_str(&m.to_string())
+}
+
+fn side_of<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Side, D::Error> {
+    match String::deserialize(de)?.as_str() {
+        "south" => Ok(Side::South),
+        "north" => Ok(Side::North),
+        other => Err(serde::de::Error::custom(format!("no side '{other}'"))),
+    }
+}
+
+fn move_of<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Move, D::Error> {
+    String::deserialize(de)?
+        .parse()
+        .map_err(serde::de::Error::custom)
 }
 
 /// The value of `pos` to South (centiseeds): the search's score for the side to move, turned
@@ -191,7 +229,6 @@ pub fn review(
             alone.score
         };
         evals.push(for_south(&pos, Some(best.score)));
-        let loss = (best.score - played_score).max(0);
         reviewed.push(MoveReview {
             ply: i + 1,
             mover,
@@ -199,8 +236,11 @@ pub fn review(
             best: best_move,
             best_score: best.score,
             played_score,
-            loss,
-            mark: Mark::of(loss),
+            loss: 0,
+            best_win: 0.0,
+            played_win: 0.0,
+            win_loss: 0.0,
+            mark: None,
         });
         pos.play(mv).map_err(|error| ReviewError::Play {
             ply: i + 1,
@@ -219,22 +259,71 @@ pub fn review(
         let last = engine.search(&pos, limits, stop, &mut |_| {});
         for_south(&pos, Some(last.score))
     });
-    Ok(Review {
-        accuracy: [Side::South, Side::North].map(|s| accuracy(&reviewed, s)),
-        evals,
-        moves: reviewed,
-    })
+    Ok(judged(start, evals, reviewed))
 }
 
-/// A side's accuracy: the mean over its moves of 100·e^(−loss/[`ACCURACY_SCALE`]) (a perfect
-/// move 100, two seeds thrown away 78, five 54, ten 29).
+/// A stored review judged again from its searches' scores: how a review of an older
+/// [`VERSION`] is read (the searches are what cost; the judgement is arithmetic).
+pub fn rescore(start: &Position, old: Review) -> Review {
+    judged(start, old.evals, old.moves)
+}
+
+/// Everything a review derives from its searches' scores (`evals`, and each move's
+/// `best_score` and `played_score`): losses, expected scores, marks and accuracy.
+fn judged(start: &Position, evals: Vec<i32>, mut moves: Vec<MoveReview>) -> Review {
+    let mut pos = *start;
+    let mut seeds = Vec::with_capacity(evals.len());
+    for m in &mut moves {
+        let n = pos.seeds_in_play();
+        seeds.push(n);
+        m.loss = (m.best_score - m.played_score).max(0);
+        m.best_win = win_percent(m.best_score, n);
+        m.played_win = win_percent(m.played_score, n);
+        m.win_loss = (m.best_win - m.played_win).max(0.0);
+        m.mark = Mark::of(m.win_loss);
+        if pos.play(m.played).is_err() {
+            break;
+        }
+    }
+    seeds.push(pos.seeds_in_play());
+    let wins = evals
+        .iter()
+        .zip(seeds.iter().chain(std::iter::repeat(&0)))
+        .map(|(&e, &n)| win_percent(e, n))
+        .collect();
+    Review {
+        version: VERSION,
+        accuracy: [Side::South, Side::North].map(|s| accuracy(&moves, s)),
+        evals,
+        wins,
+        moves,
+    }
+}
+
+/// A move's accuracy from the points of expected score it threw away, 0 to 100: the curve
+/// lichess fitted for chess, `103.1668 e^(−0.04354 l) − 3.1669` (0 points 100, 5 points 80,
+/// 15 points 51, 50 points 8).
+pub fn move_accuracy(win_loss: f64) -> f64 {
+    (103.1668 * (-0.04354 * win_loss).exp() - 3.1669).clamp(0.0, 100.0)
+}
+
+/// A side's accuracy: the mean of the arithmetic and the harmonic means of its moves'
+/// accuracies (each counted as at least 1 in the harmonic mean). The harmonic mean is what
+/// makes one move that throws the game away count: 99 perfect moves and one at 0 give 99.0
+/// and 50.3, so 74.6, where the plain mean would say 99.
 pub fn accuracy(moves: &[MoveReview], side: Side) -> Option<f64> {
     let mine: Vec<f64> = moves
         .iter()
         .filter(|m| m.mover == side)
-        .map(|m| 100.0 * (-(m.loss as f64) / ACCURACY_SCALE).exp())
+        .map(|m| move_accuracy(m.win_loss))
         .collect();
-    (!mine.is_empty()).then(|| mine.iter().sum::<f64>() / mine.len() as f64)
+    if mine.is_empty() {
+        return None;
+    }
+    let n = mine.len() as f64;
+    let mean = mine.iter().sum::<f64>() / n;
+    let harmonic = n / mine.iter().map(|a| 1.0 / a.max(1.0)).sum::<f64>();
+    Some((mean + harmonic) / 2.0)
 }
 
 #[cfg(test)]
@@ -242,13 +331,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn marks_by_seeds_thrown_away() {
-        assert_eq!(Mark::of(0), None);
-        assert_eq!(Mark::of(199), None);
-        assert_eq!(Mark::of(200), Some(Mark::Inaccuracy));
-        assert_eq!(Mark::of(499), Some(Mark::Inaccuracy));
-        assert_eq!(Mark::of(500), Some(Mark::Mistake));
-        assert_eq!(Mark::of(1000), Some(Mark::Blunder));
-        assert_eq!(Mark::of(9600), Some(Mark::Blunder));
+    fn marks_by_expected_score_thrown_away() {
+        assert_eq!(Mark::of(0.0), None);
+        assert_eq!(Mark::of(4.99), None);
+        assert_eq!(Mark::of(5.0), Some(Mark::Inaccuracy));
+        assert_eq!(Mark::of(9.99), Some(Mark::Inaccuracy));
+        assert_eq!(Mark::of(10.0), Some(Mark::Mistake));
+        assert_eq!(Mark::of(15.0), Some(Mark::Blunder));
+        assert_eq!(Mark::of(100.0), Some(Mark::Blunder));
+    }
+
+    #[test]
+    fn move_accuracy_falls_with_the_points_thrown_away() {
+        assert!((move_accuracy(0.0) - 100.0).abs() < 0.01);
+        assert!((move_accuracy(5.0) - 80.0).abs() < 0.5);
+        assert!((move_accuracy(15.0) - 50.6).abs() < 0.5);
+        assert_eq!(move_accuracy(100.0), 0.0);
     }
 }

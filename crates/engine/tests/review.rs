@@ -5,7 +5,8 @@
 use std::sync::atomic::AtomicBool;
 
 use anywoli_engine::core::{Move, Position, Rules, Side};
-use anywoli_engine::review::{review, Mark, Review};
+use anywoli_engine::review::{rescore, review, Mark, Review, BLUNDER, VERSION};
+use anywoli_engine::winprob::win_percent;
 use anywoli_engine::{Engine, Limits, SearchResult};
 
 const DEPTH: u32 = 4;
@@ -92,7 +93,12 @@ fn marks_agree_with_single_pv_searches() {
         };
         assert_eq!(m.played_score, played, "ply {}", m.ply);
         assert_eq!(m.loss, (best.score - played).max(0), "ply {}", m.ply);
-        assert_eq!(m.mark, Mark::of(m.loss), "ply {}", m.ply);
+        // Judged by expected score: the scores through the curve, with the seeds in play.
+        let n = pos.seeds_in_play();
+        assert_eq!(m.best_win, win_percent(best.score, n), "ply {}", m.ply);
+        assert_eq!(m.played_win, win_percent(played, n), "ply {}", m.ply);
+        assert_eq!(m.win_loss, (m.best_win - m.played_win).max(0.0));
+        assert_eq!(m.mark, Mark::of(m.win_loss), "ply {}", m.ply);
         assert_eq!(m.mover, pos.to_move().unwrap());
         // The graph's point for this position is the best score, from South's side.
         let south = if m.mover == Side::South {
@@ -101,6 +107,7 @@ fn marks_agree_with_single_pv_searches() {
             -best.score
         };
         assert_eq!(r.evals[m.ply - 1], south, "ply {}", m.ply);
+        assert_eq!(r.wins[m.ply - 1], win_percent(south, n), "ply {}", m.ply);
         pos.play(mv).unwrap();
     }
     // North's giveaways are marked; South, playing the engine's moves, lost nothing.
@@ -116,7 +123,7 @@ fn marks_agree_with_single_pv_searches() {
         .filter(|m| m.mover == Side::South)
         .all(|m| m.loss == 0));
     let [south, north] = r.accuracy;
-    assert_eq!(south, Some(100.0));
+    assert!(south.unwrap() > 99.99, "{south:?}");
     assert!(
         north.unwrap() < 100.0 && north.unwrap() >= 0.0,
         "{:?}",
@@ -180,4 +187,77 @@ fn a_finished_game_ends_on_its_final_difference() {
     );
     let err = err.unwrap_err().to_string();
     assert!(err.contains("move 3"), "{err}");
+}
+
+/// A game both sides play with the engine's move, but for one North move that throws away
+/// the most seeds it can: that move is a blunder, and North's accuracy falls far below
+/// South's (the review by seeds alone gave North over 95% for the same game).
+#[test]
+fn one_move_that_throws_the_game_away_is_a_blunder_and_costs_accuracy() {
+    let start = Position::start(Rules::Anywoli);
+    let mut pos = start;
+    let mut moves = Vec::new();
+    let mut blundered = false;
+    for ply in 0..48 {
+        let Some(side) = pos.to_move() else { break };
+        let mv = if !blundered && ply >= 20 && side == Side::North {
+            blundered = true;
+            // The move whose own search is worst for North.
+            pos.moves()
+                .min_by_key(|&m| search(&pos, Some(vec![m])).score)
+                .unwrap()
+        } else {
+            search(&pos, None).best.unwrap()
+        };
+        moves.push(mv);
+        pos.play(mv).unwrap();
+    }
+    let r = reviewed(&start, &moves);
+    let worst = r
+        .moves
+        .iter()
+        .max_by(|a, b| a.win_loss.total_cmp(&b.win_loss))
+        .unwrap();
+    assert_eq!(worst.mover, Side::North);
+    assert!(worst.loss >= 500, "{worst:?}");
+    assert!(worst.win_loss >= BLUNDER, "{worst:?}");
+    assert_eq!(worst.mark, Some(Mark::Blunder));
+    let [south, north] = r.accuracy.map(Option::unwrap);
+    assert!(south > 99.99, "{south}");
+    assert!(north < 90.0, "{north}");
+    // The review before expected scores: the mean of 100 e^(-loss / 800) over the moves.
+    let north_moves: Vec<f64> = r
+        .moves
+        .iter()
+        .filter(|m| m.mover == Side::North)
+        .map(|m| 100.0 * (-(m.loss as f64) / 800.0).exp())
+        .collect();
+    let old = north_moves.iter().sum::<f64>() / north_moves.len() as f64;
+    assert!(old > 95.0 && old - north > 10.0, "{old} {north}");
+    // The graph's scale is expected score: South's jumps across the blunder.
+    let (before, after) = (r.wins[worst.ply - 1], r.wins[worst.ply]);
+    assert!(after - before >= BLUNDER, "{before} -> {after}");
+    assert!(r.wins.iter().all(|w| (0.0..=100.0).contains(w)));
+}
+
+/// A review stored before expected scores (version 1: no `version`, `wins`, `best_win`…) is
+/// read back and judged again to exactly what a review made now says.
+#[test]
+fn a_stored_review_of_version_one_is_judged_again() {
+    let (start, moves) = lopsided_game(16);
+    let r = reviewed(&start, &moves);
+    assert_eq!(r.version, VERSION);
+    let mut old: serde_json::Value = serde_json::to_value(&r).unwrap();
+    let o = old.as_object_mut().unwrap();
+    o.remove("version");
+    o.remove("wins");
+    for m in o["moves"].as_array_mut().unwrap() {
+        let m = m.as_object_mut().unwrap();
+        for k in ["best_win", "played_win", "win_loss"] {
+            m.remove(k);
+        }
+    }
+    let parsed: Review = serde_json::from_value(old).unwrap();
+    assert_eq!(parsed.version, 1);
+    assert_eq!(rescore(&start, parsed), r);
 }

@@ -121,6 +121,8 @@ fn made_up(moves: &[(Side, i32, bool)], last_eval: i32) -> Review {
     let mv: Move = "a".parse().unwrap();
     let other: Move = "b".parse().unwrap();
     Review {
+        version: anywoli_engine::review::VERSION,
+        wins: Vec::new(),
         evals: vec![0, last_eval],
         moves: moves
             .iter()
@@ -133,6 +135,9 @@ fn made_up(moves: &[(Side, i32, bool)], last_eval: i32) -> Review {
                 best_score: 0,
                 played_score: -loss,
                 loss,
+                best_win: 50.0,
+                played_win: 50.0,
+                win_loss: 0.0,
                 mark: None,
             })
             .collect(),

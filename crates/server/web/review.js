@@ -1,14 +1,13 @@
 // A game's review on the analysis board (issue 13): one click asks the server to judge every
 // move (POST /api/games/{id}/review), a progress bar follows it (GET every second, the board
-// stays usable), and the result is an evaluation graph over the plies, the marked moves with
-// the seeds they threw away and the better move, and each player's accuracy.
+// stays usable), and the result is a graph of South's expected score over the plies, the
+// marked moves with the seeds and the winning chance they threw away and the better move, and
+// each player's accuracy (docs/decisions.md, "Game review").
 
 import { api } from './api.js';
 import { t } from './i18n.js';
 import { seedsText, num1 } from './engine.js';
 
-/** The graph's vertical range: evaluations beyond ±20 seeds are drawn at the edge. */
-const CLAMP_CS = 2000;
 const W = 600;
 const H = 150;
 const PAD = 8;
@@ -141,25 +140,29 @@ export class ReviewPanel {
     return PAD + (ply / n) * (W - 2 * PAD);
   }
 
-  y(cs) {
-    const v = Math.max(-CLAMP_CS, Math.min(CLAMP_CS, cs));
-    return H / 2 - (v / CLAMP_CS) * (H / 2 - PAD);
+  /** The height of South's expected score `win` (0 to 100): 50 on the middle line. */
+  y(win) {
+    const v = Math.max(0, Math.min(100, win));
+    return H / 2 - ((v - 50) / 50) * (H / 2 - PAD);
   }
 
   graphHtml() {
     const { esc } = this.host;
     const evals = this.review.evals;
+    const wins = this.review.wins || [];
+    const win = (i) => (typeof wins[i] === 'number' ? wins[i] : 50);
     const marks = this.marks();
-    const pts = evals.map((e, i) => `${this.x(i).toFixed(1)},${this.y(e).toFixed(1)}`);
-    const zero = this.y(0).toFixed(1);
+    const pts = evals.map((e, i) => `${this.x(i).toFixed(1)},${this.y(win(i)).toFixed(1)}`);
+    const zero = this.y(50).toFixed(1);
     const area = `${this.x(0).toFixed(1)},${zero} ${pts.join(' ')} ${this.x(evals.length - 1).toFixed(1)},${zero}`;
     const points = evals.map((e, i) => {
       const mark = marks.get(i);
       const m = i > 0 ? this.moveAt(i) : null;
+      const w = Math.round(win(i));
       const title = i === 0
-        ? t('rv_point_start', { score: seedsText(e) })
-        : t('rv_point', { n: i, m: m ? m.played : '', score: seedsText(e) }) + (mark ? ' · ' + t('rv_mark_' + mark) : '');
-      return `<circle class="graph-point${mark ? ' ' + mark : ''}" data-ply="${i}" cx="${this.x(i).toFixed(1)}" cy="${this.y(e).toFixed(1)}" r="${mark ? 5 : 3}"><title>${esc(title)}</title></circle>`;
+        ? t('rv_point_start', { score: seedsText(e), win: w })
+        : t('rv_point', { n: i, m: m ? m.played : '', score: seedsText(e), win: w }) + (mark ? ' · ' + t('rv_mark_' + mark) : '');
+      return `<circle class="graph-point${mark ? ' ' + mark : ''}" data-ply="${i}" cx="${this.x(i).toFixed(1)}" cy="${this.y(win(i)).toFixed(1)}" r="${mark ? 5 : 3}"><title>${esc(title)}</title></circle>`;
     }).join('');
     return `<svg id="eval-graph" class="eval-graph" viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="eval-graph-title">
       <title id="eval-graph-title">${esc(t('rv_graph_label'))}</title>
@@ -203,7 +206,7 @@ export class ReviewPanel {
             <button type="button" data-ply="${m.ply}">
               <span class="mark-move">${m.ply}. ${esc(m.played)}</span>
               <span class="mark-name">${esc(t('rv_mark_' + m.mark))}</span>
-              <span class="mark-loss">${esc(t('rv_lost', { n: num1(m.loss / 100) }))}</span>
+              <span class="mark-loss">${esc(t('rv_lost', { n: num1(m.loss / 100), p: Math.round(m.win_loss || 0) }))}</span>
               <span class="mark-best">${esc(t('rv_best_was', { m: m.best }))}</span>
             </button></li>`).join('')}
         </ol>`;

@@ -14,7 +14,7 @@ use anywoli_engine::tune::{self, labels};
 fn usage() -> ! {
     eprintln!(
         "usage: anywoli-tune generate GAMES DEPTH NOISE SEED OUT.csv [WEIGHTS] | fit DATA.csv | compare GAMES DEPTH [BASELINE [CANDIDATE]]\n\
-         \x20      anywoli-tune positions GAMES DEPTH NOISE SEED OUT.txt [EVAL] | label IN.txt DEPTH OUT.txt [EVAL] | fitnet IN.txt LAMBDA EPOCHS OUT.bin\n\
+         \x20      anywoli-tune positions GAMES DEPTH NOISE SEED OUT.txt [EVAL] | label IN.txt DEPTH OUT.txt [EVAL] | fitnet IN.txt LAMBDA EPOCHS OUT.bin | fitwin IN.txt\n\
          WEIGHTS: untuned, zero, round1 or tuned (generate's default: tuned)\n\
          EVAL: what positions' players and label's search evaluate with, named as BASELINE below (default: tuned, the linear evaluation alone)\n\
          BASELINE, CANDIDATE: those, or net (tuned and the shipped network) or net:FILE (tuned and that network); compare's defaults: untuned against tuned"
@@ -326,6 +326,38 @@ fn tablebases() -> Option<std::sync::Arc<anywoli_engine::endgame::Tablebase>> {
     })
 }
 
+/// `fitwin IN.txt`: the win-probability curve of least log-loss on labelled positions, its
+/// calibration, and the shipped curve's for comparison.
+fn fitwin(args: &[String]) {
+    let input: String = arg(args, 2);
+    let rows = read_labelled(&input);
+    let samples = tune::winprob::samples(&rows);
+    let shipped = anywoli_engine::winprob::CURVE;
+    let fitted = tune::winprob::fit(&samples);
+    let wins = samples.iter().filter(|s| s.score == 1.0).count();
+    let draws = samples.iter().filter(|s| s.score == 0.5).count();
+    println!(
+        "{} positions: {wins} went on to win, {draws} to draw, {} to lose",
+        samples.len(),
+        samples.len() - wins - draws
+    );
+    for (name, c) in [("shipped", shipped), ("fitted", fitted)] {
+        println!(
+            "{name}: spread {:.3} + {:.4} x seeds in play, log-loss {:.4}",
+            c.base,
+            c.per_seed,
+            tune::winprob::log_loss(&c, &samples)
+        );
+    }
+    println!("predicted    count  mean predicted  mean scored");
+    for b in tune::winprob::calibration(&fitted, &samples) {
+        println!(
+            "{:.1}-{:.1}  {:>8}  {:>14.3}  {:>11.3}",
+            b.lo, b.hi, b.count, b.predicted, b.actual
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     anywoli_engine::endgame::set_loader(tablebases);
@@ -336,6 +368,7 @@ fn main() {
         Some("positions") => positions(&args),
         Some("label") => label(&args),
         Some("fitnet") => fitnet(&args),
+        Some("fitwin") => fitwin(&args),
         _ => usage(),
     }
 }

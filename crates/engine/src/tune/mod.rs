@@ -8,6 +8,7 @@
 
 pub mod labels;
 pub mod net;
+pub mod winprob;
 
 use std::num::ParseIntError;
 use std::time::Duration;

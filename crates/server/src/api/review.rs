@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use anywoli_engine::review::review;
+use anywoli_engine::review::{rescore, review, Review, VERSION};
 use anywoli_engine::{Engine, Limits};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -42,8 +42,13 @@ async fn status(st: &AppState, g: &Game) -> ApiResult<Option<Value>> {
     let id = g.id.clone();
     let stored = st.db(move |s| s.review(&id)).await?;
     if let Some(r) = stored.filter(|r| r.moves == moves_of(g)) {
-        let body: Value = serde_json::from_str(&r.body)
+        let mut review: Review = serde_json::from_str(&r.body)
             .map_err(|e| ApiError::storage(format!("stored review: {e}")))?;
+        // A review stored before expected scores is judged again from its scores.
+        if review.version < VERSION {
+            review = rescore(&g.start, review);
+        }
+        let body = serde_json::to_value(&review).map_err(ApiError::storage)?;
         return Ok(Some(
             json!({"status": "done", "review": body, "depth": REVIEW_DEPTH}),
         ));

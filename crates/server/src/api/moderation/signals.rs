@@ -13,8 +13,8 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 
-use anywoli_core::{Move, Outcome, Side};
-use anywoli_engine::review::{MoveReview, Review};
+use anywoli_core::{Outcome, Side};
+use anywoli_engine::review::Review;
 use anywoli_engine::signals::{signals, stood_lost, GameFacts, Signals};
 use axum::extract::{RawQuery, State};
 use axum::Json;
@@ -270,43 +270,10 @@ async fn stored(st: &AppState, game: &Game) -> ApiResult<Option<Review>> {
 }
 
 /// A stored review's body (`api/review.rs` stores the engine's [`Review`] as JSON) read back;
-/// `None` for one this version cannot read.
+/// `None` for one this version cannot read. The signals use the searches' scores, which every
+/// version stores.
 fn parse_review(body: &str) -> Option<Review> {
-    let v: Value = serde_json::from_str(body).ok()?;
-    let evals = v["evals"]
-        .as_array()?
-        .iter()
-        .map(|e| e.as_i64().map(|e| e as i32))
-        .collect::<Option<Vec<i32>>>()?;
-    let moves = v["moves"]
-        .as_array()?
-        .iter()
-        .map(parse_move)
-        .collect::<Option<Vec<MoveReview>>>()?;
-    Some(Review {
-        evals,
-        moves,
-        accuracy: [None, None],
-    })
-}
-
-fn parse_move(m: &Value) -> Option<MoveReview> {
-    let int = |k: &str| m[k].as_i64().map(|x| x as i32);
-    let mv = |k: &str| m[k].as_str()?.parse::<Move>().ok();
-    Some(MoveReview {
-        ply: m["ply"].as_u64()? as usize,
-        mover: match m["mover"].as_str()? {
-            "south" => Side::South,
-            "north" => Side::North,
-            _ => return None,
-        },
-        played: mv("played")?,
-        best: mv("best")?,
-        best_score: int("best_score")?,
-        played_score: int("played_score")?,
-        loss: int("loss")?,
-        mark: None,
-    })
+    serde_json::from_str(body).ok()
 }
 
 /// How long `side` took for each of its moves: the time from the move before (stored times;
