@@ -78,6 +78,64 @@ pub struct BenchArgs {
     /// positions, and nodes per second (does lazy SMP pay on this machine?).
     #[arg(long, value_name = "N", value_parser = usize_in(2, 64))]
     pub threads: Option<usize>,
+    /// Distance to perfection instead (docs/strength.md): the levels choose moves in fixed
+    /// endgame positions without databases, and the 8- and 12-seed databases of --tablebases
+    /// judge them.
+    #[arg(long)]
+    pub perfect: bool,
+    /// The databases' folder for --perfect (default $ANYWOLI_TABLEBASES, else ./tablebases).
+    #[arg(long, value_name = "DIR")]
+    pub tablebases: Option<std::path::PathBuf>,
+    /// Levels --perfect measures: a list and ranges, e.g. 1-10 or 8,10.
+    #[arg(long, default_value = "1-10", value_name = "LIST")]
+    pub levels: String,
+    /// Move times --perfect gives each level, in milliseconds.
+    #[arg(
+        long,
+        default_value = "10,100,1000",
+        value_delimiter = ',',
+        value_name = "MS,…"
+    )]
+    pub movetimes: Vec<u64>,
+    /// Positions --perfect judges at once.
+    #[arg(long, default_value_t = 2, value_name = "J", value_parser = usize_in(1, 64))]
+    pub jobs: usize,
+    /// Judge an engine protocol program (told each level with `setoption name Level`)
+    /// instead of the built-in levels, e.g. "target/baseline/anywoli engine".
+    #[arg(long, value_name = "COMMAND")]
+    pub engine: Option<String>,
+    /// Only the first N positions of each set.
+    #[arg(long, value_name = "N", value_parser = usize_in(1, 100_000))]
+    pub positions: Option<usize>,
+    /// Make the two sets again from FILE's self-play positions (written to --out, default
+    /// crates/engine/perfect) instead of measuring; rebuild to use them.
+    #[arg(long, value_name = "FILE")]
+    pub make_sets_from: Option<std::path::PathBuf>,
+    /// Where --make-sets-from writes.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<std::path::PathBuf>,
+}
+
+/// `1-10`, `8,10`, `1-3,10`: levels from 1 to 10.
+fn parse_levels(s: &str) -> Result<Vec<u8>, crate::common::Failure> {
+    let bad = || {
+        crate::common::Failure::Says(format!(
+            "--levels '{s}': expected levels 1 to 10 as a list and ranges, e.g. 1-10 or 8,10"
+        ))
+    };
+    let mut out = Vec::new();
+    for part in s.split(',') {
+        let (a, b) = part.split_once('-').unwrap_or((part, part));
+        let (a, b): (u8, u8) = (
+            a.trim().parse().map_err(|_| bad())?,
+            b.trim().parse().map_err(|_| bad())?,
+        );
+        if !(1..=10).contains(&a) || !(1..=10).contains(&b) || a > b {
+            return Err(bad());
+        }
+        out.extend(a..=b);
+    }
+    Ok(out)
 }
 
 impl BenchArgs {
@@ -101,6 +159,25 @@ impl BenchArgs {
 }
 
 pub fn run(args: &BenchArgs) -> CmdResult {
+    if args.perfect {
+        let engine = match &args.engine {
+            Some(c) => Some(
+                crate::matches::split_command(c)
+                    .map_err(|e| crate::common::Failure::Says(format!("--engine: {e}")))?,
+            ),
+            None => None,
+        };
+        return crate::perfect::run(&crate::perfect::PerfectArgs {
+            tablebases: args.tablebases.as_deref(),
+            levels: parse_levels(&args.levels)?,
+            movetimes: args.movetimes.clone(),
+            jobs: args.jobs,
+            engine,
+            positions: args.positions,
+            make_sets_from: args.make_sets_from.as_deref(),
+            out: args.out.clone(),
+        });
+    }
     args.check()?;
     let (runs, depth, search_depth) = (args.runs, args.perft_depth, args.search_depth);
     let time = Duration::from_secs_f64(args.seconds);

@@ -18,6 +18,7 @@ mod explorer;
 mod export;
 mod loadtest;
 mod matches;
+mod perfect;
 mod play;
 mod position;
 mod review;

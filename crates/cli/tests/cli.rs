@@ -155,6 +155,15 @@ fn bench_reports_both_figures() {
     assert!(r.stdout.contains("perft 3: 1214 leaves"));
     assert!(r.stdout.contains("M nodes/s, depth 4 from the start"));
     assert_fails(&["bench", "--seconds=0"], &["--seconds"]);
+    // Distance to perfection needs the databases as its judge, and sane levels.
+    assert_fails(
+        &["bench", "--perfect", "--tablebases", "/nonexistent-anywoli"],
+        &["needs the 8- and 12-seed databases"],
+    );
+    assert_fails(
+        &["bench", "--perfect", "--levels", "0-3"],
+        &["--levels '0-3'"],
+    );
 }
 
 #[test]

@@ -10,6 +10,7 @@ pub mod eval;
 pub mod features;
 pub mod lessons;
 pub mod net;
+pub mod perfection;
 pub mod players;
 pub mod protocol;
 pub mod puzzles;

@@ -7,6 +7,7 @@ mod eval;
 mod lessons;
 mod multipv;
 mod net;
+mod perfection;
 mod review;
 mod search;
 mod signals;

@@ -471,11 +471,12 @@ async fn no_proof_above_the_seed_cutoff_or_past_the_node_limit() {
     if anywoli_engine::endgame::shared().is_some() {
         return;
     }
-    // A 12-seed ending far from the quiet rule's end: the solver alone runs out of nodes.
-    let p = "0,0,0,0,2,0,1,0,0,0,0,1/3,1,0,0,1,1,0,0,1,1,0,0 s 56 28 s s 0 27";
+    // A 16-seed ending far from the quiet rule's end: the solver runs out of nodes (a 12-seed
+    // one no longer does once its captures reach the solver's own 8-seed layer).
+    let p = "2,1,0,3,0,1,0,2,0,0,1,0/1,0,2,0,0,1,0,0,1,0,1,0 s 40 40 - - 0 40";
     let t0 = std::time::Instant::now();
     let (s, v) = post(&app, "/api/position/proof", json!({ "position": p })).await;
-    eprintln!("12-seed proof out of nodes: {:?}", t0.elapsed());
+    eprintln!("16-seed proof out of nodes: {:?}", t0.elapsed());
     assert_eq!(s, StatusCode::OK);
     assert_eq!(v["proven"], false, "{v}");
     assert_eq!(v["reason"], "node_limit");

@@ -22,6 +22,7 @@ use crate::common::{CmdResult, Failure};
 use external::External;
 use game::{play_one, sides, today, Contestant, Game, Played};
 use pairs::Pairs;
+pub(crate) use spec::split_command;
 use spec::{parse_spec, Spec, SpecError};
 
 pub struct Options {
