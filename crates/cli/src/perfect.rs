@@ -202,7 +202,7 @@ fn make_sets(tb: &Tablebase, from: &Path, out: Option<&Path>) -> CmdResult {
         else {
             continue;
         };
-        let ply = p.ply() as u32;
+        let ply = p.ply();
         if ply <= last_ply || games.is_empty() {
             games.push(Vec::new());
         }
