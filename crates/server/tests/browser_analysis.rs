@@ -82,19 +82,23 @@ async fn review_a_blunder_and_a_variation(c: &Client, base: &str, id: &str) {
     let accuracy = text_of(c, "#accuracy-north").await;
     assert!(accuracy.contains('%'), "North's accuracy: {accuracy}");
 
-    // The first blunder is North's E at ply 2: clicking its point shows that move.
+    // Judged by expected score, the first blunder is South's d at ply 1 (7 seeds from the
+    // start: 19 points), the second North's E at ply 2 (26 seeds): clicking its point shows
+    // that move.
     let ply = js(
         c,
         "return document.querySelector('#eval-graph .graph-point.blunder').dataset.ply",
     )
     .await;
-    assert_eq!(ply, json!("2"), "the first blunder");
-    c.find(Locator::Css("#eval-graph .graph-point.blunder"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    assert_eq!(ply, json!("1"), "the first blunder");
+    c.find(Locator::Css(
+        "#eval-graph .graph-point.blunder[data-ply='2']",
+    ))
+    .await
+    .unwrap()
+    .click()
+    .await
+    .unwrap();
     wait_for(
         c,
         "document.body.dataset.analysisPly === '2' && !document.querySelector('#analysis-better').hidden",
