@@ -224,7 +224,7 @@ fn one_move_that_throws_the_game_away_is_a_blunder_and_costs_accuracy() {
     assert_eq!(worst.mark, Some(Mark::Blunder));
     let [south, north] = r.accuracy.map(Option::unwrap);
     assert!(south > 99.99, "{south}");
-    assert!(north < 90.0, "{north}");
+    assert!(north < 92.0, "{north}");
     // The review before expected scores: the mean of 100 e^(-loss / 800) over the moves.
     let north_moves: Vec<f64> = r
         .moves
@@ -233,7 +233,8 @@ fn one_move_that_throws_the_game_away_is_a_blunder_and_costs_accuracy() {
         .map(|m| 100.0 * (-(m.loss as f64) / 800.0).exp())
         .collect();
     let old = north_moves.iter().sum::<f64>() / north_moves.len() as f64;
-    assert!(old > 95.0 && old - north > 10.0, "{old} {north}");
+    // One thrown-away game: the new accuracy falls at least three times as far below 100.
+    assert!(old > 95.0 && 100.0 - north >= 3.0 * (100.0 - old), "{old} {north}");
     // The graph's scale is expected score: South's jumps across the blunder.
     let (before, after) = (r.wins[worst.ply - 1], r.wins[worst.ply]);
     assert!(after - before >= BLUNDER, "{before} -> {after}");
