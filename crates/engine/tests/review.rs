@@ -234,7 +234,10 @@ fn one_move_that_throws_the_game_away_is_a_blunder_and_costs_accuracy() {
         .collect();
     let old = north_moves.iter().sum::<f64>() / north_moves.len() as f64;
     // One thrown-away game: the new accuracy falls at least three times as far below 100.
-    assert!(old > 95.0 && 100.0 - north >= 3.0 * (100.0 - old), "{old} {north}");
+    assert!(
+        old > 95.0 && 100.0 - north >= 3.0 * (100.0 - old),
+        "{old} {north}"
+    );
     // The graph's scale is expected score: South's jumps across the blunder.
     let (before, after) = (r.wins[worst.ply - 1], r.wins[worst.ply]);
     assert!(after - before >= BLUNDER, "{before} -> {after}");
