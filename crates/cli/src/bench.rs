@@ -160,6 +160,15 @@ impl BenchArgs {
 
 pub fn run(args: &BenchArgs) -> CmdResult {
     if args.perfect {
+        if let Some(&ms) = args
+            .movetimes
+            .iter()
+            .find(|&&ms| !(1..=600_000).contains(&ms))
+        {
+            return Err(crate::common::Failure::Says(format!(
+                "--movetimes: {ms} is not a time from 1 to 600000 ms"
+            )));
+        }
         let engine = match &args.engine {
             Some(c) => Some(
                 crate::matches::split_command(c)
