@@ -85,8 +85,9 @@ pub enum Command {
     ///
     /// A PLAYER is a built-in one (level1..level10, greedy, random, minimax1..minimax6) or cmd:COMMAND,
     /// a program speaking the engine protocol, e.g. "cmd:target/release/anywoli engine".
-    /// A built-in level may set its own threads and table, e.g. "level10:threads=2:hash=64";
-    /// otherwise --threads and --hash apply.
+    /// A built-in level may set its own threads, table and time a move, e.g.
+    /// "level10:threads=2:hash=64" or "level10:movetime=200" (time odds); otherwise --threads,
+    /// --hash and --movetime apply.
     Match(MatchArgs),
     /// Play many live games against servers and report moves/s, round trips, WebSocket
     /// delivery, errors and server memory (docs/scaling.md).
@@ -126,8 +127,14 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 3, value_name = "SEEDS", value_parser = clap::value_parser!(u32).range(0..=96))]
     pub balance: u32,
     /// Use the random openings as they come, without the balance filter.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "even")]
     pub unbalanced: bool,
+    /// Keep openings within --balance seeds of an even game (0 for both sides) instead of the
+    /// start position's value, which favours South by about 7 seeds: between strong players
+    /// South wins almost every game from the start's openings whoever plays it, so even
+    /// openings tell the players apart (docs/strength.md, "Which openings").
+    #[arg(long)]
+    pub even: bool,
     /// Save the games to FILE as records.
     #[arg(long, value_name = "FILE")]
     pub out: Option<std::path::PathBuf>,
@@ -185,6 +192,7 @@ impl MatchArgs {
             movetime: self.movetime,
             opening_plies: self.opening_plies,
             balance: (!self.unbalanced).then_some(self.balance),
+            even: self.even,
             out: self.out,
             rules: self.rules,
             seed: self.seed,

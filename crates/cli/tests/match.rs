@@ -255,6 +255,35 @@ fn an_engine_that_never_answers_go_times_out_and_loses() {
     );
 }
 
+/// Openings around an even game are announced as such, and a built-in player's own time a
+/// move is taken (at the match's 60 s a move level 10 would not end two games in a test).
+#[test]
+fn even_openings_and_a_players_own_time() {
+    let out = temp("even.txt");
+    let r = run(&[
+        "match",
+        "--games",
+        "2",
+        "--even",
+        "--movetime",
+        "60000",
+        "--out",
+        out.to_str().unwrap(),
+        "level10:movetime=5",
+        "level1",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("(within 3 seeds of an even game)"),
+        "{}",
+        r.stdout
+    );
+    let games = parse_all(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].tag("Opening"), games[1].tag("Opening"));
+}
+
 #[test]
 fn a_builtin_takes_its_own_threads_and_table() {
     let (r, games) = two_games("options.txt", "level6:threads=2:hash=4", "level6");
@@ -350,6 +379,14 @@ fn match_errors_are_one_line_with_status_2() {
             "option 'hash=lots'",
         ),
         (&["match", "level10:fast", "greedy"][..], "option 'fast'"),
+        (
+            &["match", "level10:movetime=0", "greedy"][..],
+            "movetime=MS (1 to 600000)",
+        ),
+        (
+            &["match", "--even", "--unbalanced", "greedy", "level1"][..],
+            "cannot be used with",
+        ),
         (
             &["match", "bogus:threads=2", "greedy"][..],
             "unknown player 'bogus:threads=2'",

@@ -115,6 +115,31 @@ pub fn balanced_openings(
     depth: u32,
     max_skew: i32,
 ) -> Vec<Vec<Move>> {
+    openings_near(start, n, plies, seed, depth, max_skew, Centre::Start)
+}
+
+/// The value [`openings_near`] keeps openings close to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Centre {
+    /// The start position's own value: about +7 seeds for South at depth 8, so between
+    /// strong players South wins most games from these openings whoever plays it.
+    Start,
+    /// An even game (0 for both sides): the openings where South's random plies gave back
+    /// the first move's advantage, so that the better player, not the side, decides.
+    Even,
+}
+
+/// Openings of `plies` random moves that a depth-`depth` search scores within `max_skew`
+/// centiseeds of `centre` (for South), `n` of them at most, reproducible from `seed`.
+pub fn openings_near(
+    start: &Position,
+    n: usize,
+    plies: usize,
+    seed: u64,
+    depth: u32,
+    max_skew: i32,
+    centre: Centre,
+) -> Vec<Vec<Move>> {
     use std::sync::atomic::AtomicBool;
     let engine = crate::Engine::new(16, 1);
     let stop = AtomicBool::new(false);
@@ -127,8 +152,13 @@ pub fn balanced_openings(
             -r.score
         })
     };
-    let Some(base) = south_score(start) else {
-        return Vec::new();
+    let base = match centre {
+        Centre::Start => match south_score(start) {
+            Some(v) => v,
+            None => return Vec::new(),
+        },
+        // The stores already won count: an even game is one both sides expect to end level.
+        Centre::Even => 0,
     };
     let mut out = Vec::new();
     let mut round = 0u64;

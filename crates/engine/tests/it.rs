@@ -1,6 +1,7 @@
 //! The engine's integration tests, one module per subject, in one test binary (as
 //! ripgrep keeps its `tests/tests.rs`): linked once, not 10 times.
 
+mod arena;
 mod book;
 mod compose;
 mod eval;

@@ -9,14 +9,15 @@ use anywoli_engine::Player;
 use super::external::{External, Fault, Turn};
 
 pub(super) enum Contestant {
-    Builtin(Box<dyn Player>),
+    /// A built-in player, and its own time a move if it has one.
+    Builtin(Box<dyn Player>, Option<Duration>),
     External(External),
 }
 
 impl Contestant {
     fn new_game(&mut self, rules: Rules) -> Result<(), Fault> {
         match self {
-            Contestant::Builtin(p) => {
+            Contestant::Builtin(p, _) => {
                 p.new_game();
                 Ok(())
             }
@@ -26,7 +27,9 @@ impl Contestant {
 
     fn choose(&mut self, turn: Turn<'_>, movetime: Duration) -> Result<Move, Fault> {
         match self {
-            Contestant::Builtin(p) => p.choose(turn.pos, movetime).ok_or(Fault::NoMove),
+            Contestant::Builtin(p, own) => p
+                .choose(turn.pos, own.unwrap_or(movetime))
+                .ok_or(Fault::NoMove),
             Contestant::External(e) => e.choose(turn, movetime),
         }
     }

@@ -32,6 +32,8 @@ pub struct Options {
     pub opening_plies: usize,
     /// Largest skew of an opening from the start, in seeds; `None` keeps every random opening.
     pub balance: Option<u32>,
+    /// Whether `balance` is around an even game rather than the start position's value.
+    pub even: bool,
     pub out: Option<PathBuf>,
     pub rules: String,
     pub seed: u64,
@@ -54,6 +56,7 @@ fn contestant(spec: &Spec, seed: u64, opts: &Options) -> Contestant {
             name,
             hash,
             threads,
+            movetime,
         } => Contestant::Builtin(
             builtin(
                 name,
@@ -62,6 +65,7 @@ fn contestant(spec: &Spec, seed: u64, opts: &Options) -> Contestant {
                 threads.unwrap_or(opts.threads),
             )
             .expect("checked by parse_spec"),
+            movetime.map(Duration::from_millis),
         ),
         Spec::Cmd(argv) => Contestant::External(External::new(argv.clone())),
     }
@@ -124,13 +128,18 @@ fn openings(opts: &Options) -> Result<Vec<Vec<Move>>, Failure> {
     let pairs = opts.games.div_ceil(2);
     let base = Position::start(Rules::from_name(&opts.rules, opts.seed)?);
     let mut openings = match opts.balance {
-        Some(seeds) => arena::balanced_openings(
+        Some(seeds) => arena::openings_near(
             &base,
             pairs,
             opts.opening_plies,
             opts.seed,
             8,
             seeds as i32 * 100,
+            if opts.even {
+                arena::Centre::Even
+            } else {
+                arena::Centre::Start
+            },
         ),
         None => arena::openings(&base, pairs, opts.opening_plies, opts.seed),
     };
@@ -169,6 +178,7 @@ fn announce(out: &mut impl Write, opts: &Options, openings: usize) -> std::io::R
         if shown == 1 { "" } else { "s" },
         opts.opening_plies,
         match opts.balance {
+            Some(b) if opts.even => format!(" (within {b} seeds of an even game)"),
             Some(b) => format!(" (within {b} seeds of the start)"),
             None => String::new(),
         },
@@ -330,7 +340,7 @@ fn summary(out: &mut impl Write, labels: &[String; 2], played: &[Played]) -> Cmd
 #[cfg(test)]
 mod tests {
     use super::external::hard_limit;
-    use super::spec::split_command;
+    use super::spec::{parse_spec, split_command, Spec};
     use super::*;
 
     #[test]
@@ -346,6 +356,31 @@ mod tests {
         assert_eq!(split_command("''").unwrap(), [""]);
         assert!(split_command("'open").is_err());
         assert!(split_command("end\\").is_err());
+    }
+
+    #[test]
+    fn a_builtin_may_play_with_its_own_time() {
+        let Ok(Spec::Builtin {
+            name,
+            movetime,
+            threads,
+            hash,
+        }) = parse_spec("level10:movetime=200:threads=2")
+        else {
+            panic!("level10:movetime=200:threads=2 is a built-in player")
+        };
+        assert_eq!(
+            (name.as_str(), movetime, threads, hash),
+            ("level10", Some(200), Some(2), None)
+        );
+        for bad in [
+            "level10:movetime=0",
+            "level10:movetime=600001",
+            "level10:movetime=",
+        ] {
+            let e = parse_spec(bad).unwrap_err().to_string();
+            assert!(e.contains("movetime=MS (1 to 600000)"), "{bad}: {e}");
+        }
     }
 
     #[test]

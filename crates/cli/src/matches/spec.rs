@@ -5,14 +5,20 @@ use anywoli_engine::builtin;
 use anywoli_engine::protocol::{MAX_HASH_MIB, MAX_THREADS};
 use thiserror::Error;
 
+/// The longest time a move a player's own `movetime=` may ask: ten minutes.
+pub(super) const MAX_MOVETIME_MS: u64 = 600_000;
+
 #[derive(Clone, Debug)]
 pub(super) enum Spec {
-    /// A built-in player with its own table size and threads when the spec names them
-    /// (`level10:threads=2:hash=64`), else the match's `--hash` and `--threads`.
+    /// A built-in player with its own table size, threads and time a move when the spec
+    /// names them (`level10:threads=2:hash=64:movetime=200`), else the match's `--hash`,
+    /// `--threads` and `--movetime`. A time of its own plays time odds: what a doubled time
+    /// is worth is the ceiling of what a second thread can bring.
     Builtin {
         name: String,
         hash: Option<usize>,
         threads: Option<usize>,
+        movetime: Option<u64>,
     },
     Cmd(Vec<String>),
 }
@@ -35,7 +41,7 @@ pub enum SpecError {
     NoCommand { spec: String },
     #[error("unknown player '{}': expected level1..level10, greedy, random, minimax1..minimax6 or cmd:COMMAND", .spec.escape_debug())]
     Unknown { spec: String },
-    #[error("player '{}': option '{}' is not threads=N (1 to {MAX_THREADS}) or hash=MIB (1 to {MAX_HASH_MIB})", .spec.escape_debug(), .option.escape_debug())]
+    #[error("player '{}': option '{}' is not threads=N (1 to {MAX_THREADS}), hash=MIB (1 to {MAX_HASH_MIB}) or movetime=MS (1 to {MAX_MOVETIME_MS})", .spec.escape_debug(), .option.escape_debug())]
     Option { spec: String, option: String },
 }
 
@@ -102,7 +108,7 @@ pub(super) fn parse_spec(s: &str) -> Result<Spec, SpecError> {
             spec: s.to_string(),
         });
     }
-    let (mut hash, mut threads) = (None, None);
+    let (mut hash, mut threads, mut movetime) = (None, None, None);
     for option in parts {
         let bad = || SpecError::Option {
             spec: s.to_string(),
@@ -113,6 +119,9 @@ pub(super) fn parse_spec(s: &str) -> Result<Spec, SpecError> {
         match key {
             "threads" if (1..=MAX_THREADS).contains(&value) => threads = Some(value),
             "hash" if (1..=MAX_HASH_MIB).contains(&value) => hash = Some(value),
+            "movetime" if (1..=MAX_MOVETIME_MS as usize).contains(&value) => {
+                movetime = Some(value as u64)
+            }
             _ => return Err(bad()),
         }
     }
@@ -120,5 +129,6 @@ pub(super) fn parse_spec(s: &str) -> Result<Spec, SpecError> {
         name: name.to_string(),
         hash,
         threads,
+        movetime,
     })
 }
