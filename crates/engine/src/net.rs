@@ -22,7 +22,7 @@ pub const DENSE: usize = FEATURES + 2;
 /// All inputs: one-hot, then dense.
 pub const INPUTS: usize = SPARSE + DENSE;
 /// Rectified units of the hidden layer.
-pub const HIDDEN: usize = 32;
+pub const HIDDEN: usize = 128;
 /// Dense features are divided by this so that they start on the one-hot inputs' scale.
 pub const DENSE_SCALE: f32 = 1.0 / 8.0;
 
@@ -279,7 +279,7 @@ pub fn weight_limit(row: usize) -> f32 {
 /// Training and the file keep [`Net`]'s floats; this form is made from them once.
 ///
 /// Why: a float sum is a chain of dependent additions (4 cycles each on current processors),
-/// and the output's 32 products were one more such chain. Integer additions take one cycle
+/// and the output's products were one more such chain. Integer additions take one cycle
 /// and may be regrouped, and the output is summed on 8 lanes.
 #[derive(Clone, Debug)]
 pub struct Quantized {
@@ -367,7 +367,7 @@ impl Quantized {
         for &i in sparse {
             let row = &self.sparse[i as usize];
             for (b, a) in ones.iter_mut().enumerate() {
-                // SAFETY: b < BLOCKS: 8 of the row's 32 weights.
+                // SAFETY: b < BLOCKS: 8 of the row's HIDDEN weights.
                 let w = unsafe { _mm_loadu_si128(row.as_ptr().add(8 * b).cast()) };
                 *a = _mm256_add_epi32(*a, _mm256_cvtepi16_epi32(w));
             }

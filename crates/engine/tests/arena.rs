@@ -26,11 +26,11 @@ fn after(line: &[anywoli_core::Move]) -> Position {
 }
 
 #[test]
-fn the_start_favours_south_so_even_openings_are_others() {
+fn openings_stay_near_an_even_game_or_the_start() {
     let start = Position::start(Rules::Anywoli);
+    // The start's own value moves with the network (docs/strength.md, "Which openings"):
+    // round 6 −2.80, round 7 +11.99, 128 units −5.58 for South at depth 8.
     let base = south_value(&start);
-    // The first move's advantage: why openings near the start's value are no even game.
-    assert!(base > 300, "start scored {base} for South");
     let even = openings_near(&start, 6, 4, 3, 8, 300, Centre::Even);
     let near_start = openings_near(&start, 6, 4, 3, 8, 300, Centre::Start);
     assert_eq!(even.len(), 6);
