@@ -82,15 +82,19 @@ async fn review_a_blunder_and_a_variation(c: &Client, base: &str, id: &str) {
     let accuracy = text_of(c, "#accuracy-north").await;
     assert!(accuracy.contains('%'), "North's accuracy: {accuracy}");
 
-    // Judged by expected score, the first blunder is South's d at ply 1 (7 seeds from the
-    // start: 19 points), the second North's E at ply 2 (26 seeds): clicking its point shows
-    // that move.
+    // Judged by expected score, North's E at ply 2 (26 seeds) is a blunder: clicking its
+    // point shows that move. Whether South's d at ply 1 is one too depends on what the
+    // network makes of the start (round 7's: 7 seeds, 19 points; round 8's: not a
+    // blunder), so the first blunder is at ply 1 or 2.
     let ply = js(
         c,
         "return document.querySelector('#eval-graph .graph-point.blunder').dataset.ply",
     )
     .await;
-    assert_eq!(ply, json!("1"), "the first blunder");
+    assert!(
+        ply == json!("1") || ply == json!("2"),
+        "the first blunder: {ply}"
+    );
     c.find(Locator::Css(
         "#eval-graph .graph-point.blunder[data-ply='2']",
     ))
