@@ -18,7 +18,7 @@ fn main() {
         .unwrap_or(12);
     let start = Position::start(Rules::Anywoli);
     let mut positions = vec![start];
-    for line in arena::balanced_openings(&start, 20, 4, 1, 8, 300) {
+    for line in arena::openings_near(&start, 20, 4, 1, 8, 300, arena::Centre::Start) {
         let mut p = start;
         for m in line {
             p.play(m).expect("an opening's move");

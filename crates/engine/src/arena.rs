@@ -102,35 +102,23 @@ pub fn openings(start: &Position, n: usize, plies: usize, seed: u64) -> Vec<Vec<
     out
 }
 
-/// Like [`openings`], but only lines that leave the game about as balanced as it was: a
-/// depth-`depth` search must score the position after the line within `max_skew` centiseeds of
-/// `start` (both for South). A random move is often a gross blunder in Anywoli (a random
-/// North reply loses many seeds at once), and a match from such lines measures the opening
-/// lottery, not the players.
-pub fn balanced_openings(
-    start: &Position,
-    n: usize,
-    plies: usize,
-    seed: u64,
-    depth: u32,
-    max_skew: i32,
-) -> Vec<Vec<Move>> {
-    openings_near(start, n, plies, seed, depth, max_skew, Centre::Start)
-}
-
 /// The value [`openings_near`] keeps openings close to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Centre {
-    /// The start position's own value: about +7 seeds for South at depth 8, so between
-    /// strong players South wins most games from these openings whoever plays it.
+    /// The start position's own value as this program's network scores it, which moves with
+    /// the network (at depth 8: round 6 −2.8 seeds for South, round 7 +12.0, round 8 −5.6).
+    /// When it favours South by several seeds, South wins most games between strong players
+    /// from these openings, whoever plays it (docs/strength.md, "Which openings").
     Start,
     /// An even game (0 for both sides): the openings where South's random plies gave back
     /// the first move's advantage, so that the better player, not the side, decides.
     Even,
 }
 
-/// Openings of `plies` random moves that a depth-`depth` search scores within `max_skew`
-/// centiseeds of `centre` (for South), `n` of them at most, reproducible from `seed`.
+/// Like [`openings`], but only lines that a depth-`depth` search scores within `max_skew`
+/// centiseeds of `centre` (for South), `n` of them at most, reproducible from `seed`. A
+/// random move is often a gross blunder in Anywoli (a random North reply loses many seeds at
+/// once), and a match from such lines measures the opening lottery, not the players.
 pub fn openings_near(
     start: &Position,
     n: usize,

@@ -183,7 +183,15 @@ fn compare(args: &[String]) {
     let baseline = named_evaluation(baseline_name);
     let candidate = named_evaluation(candidate_name);
     let start = Position::start(Rules::Anywoli);
-    let lines = anywoli_engine::arena::balanced_openings(&start, games.div_ceil(2), 4, 99, 8, 300);
+    let lines = anywoli_engine::arena::openings_near(
+        &start,
+        games.div_ceil(2),
+        4,
+        99,
+        8,
+        300,
+        anywoli_engine::arena::Centre::Start,
+    );
     let results: Vec<f64> = std::thread::scope(|s| {
         let chunks: Vec<Vec<(usize, Vec<anywoli_core::Move>)>> = (0..2)
             .map(|k| {
