@@ -12,22 +12,27 @@ use std::io::BufRead;
 use anywoli_engine::sprt::{Pentanomial, Sprt, Verdict};
 
 fn main() {
-    let args: Vec<f64> = std::env::args()
-        .skip(1)
-        .map(|a| a.parse().expect("ELO0 ELO1 ALPHA BETA are numbers"))
-        .collect();
-    let [elo0, elo1, alpha, beta] = match args[..] {
-        [] => [0.0, 50.0, 0.05, 0.05],
-        [a, b, c, d] => [a, b, c, d],
-        _ => panic!("give ELO0 ELO1 ALPHA BETA, or nothing for 0 50 0.05 0.05"),
+    let args: Result<Vec<f64>, _> = std::env::args().skip(1).map(|a| a.parse()).collect();
+    let test = match args.as_deref() {
+        Ok([]) => Sprt::new(0.0, 50.0, 0.05, 0.05),
+        Ok(&[a, b, c, d]) => Sprt::new(a, b, c, d),
+        _ => refuse("give ELO0 ELO1 ALPHA BETA as numbers, or nothing for 0 50 0.05 0.05"),
     };
-    let sprt = Sprt::new(elo0, elo1, alpha, beta).expect("a valid test");
+    let sprt = test.unwrap_or_else(|e| refuse(&e.to_string()));
+    let Sprt {
+        elo0,
+        elo1,
+        alpha,
+        beta,
+    } = sprt;
     let mut first = None::<String>;
     let mut halves: HashMap<usize, f64> = HashMap::new();
     let mut pairs = Pentanomial::default();
     let mut decided = None;
     for line in std::io::stdin().lock().lines() {
-        let line = line.expect("readable input");
+        let Ok(line) = line else {
+            refuse("the input is not readable text")
+        };
         if let Some(rest) = line.strip_prefix("match: ") {
             first = rest.split(" vs ").next().map(str::to_string);
             continue;
@@ -91,4 +96,10 @@ fn parse_game(line: &str, first: Option<&str>) -> Option<Game> {
             1.0 - south_points
         },
     })
+}
+
+/// Says why the arguments or input cannot be used, and exits with status 2.
+fn refuse(why: &str) -> ! {
+    eprintln!("sprt_replay: {why}");
+    std::process::exit(2)
 }
