@@ -255,12 +255,13 @@ const SPARSE_SHIFT: i32 = 5;
 pub const MAX_WEIGHT: f32 = 16.0;
 
 /// Fixed-point units per seed of the one-hot rows, which [`Quantized`] keeps in 16 bits:
-/// 24 KiB for all of them, within a core's first-level cache, where 32-bit rows (48 KiB)
-/// were not. A row's weights add 24 at a time, so their rounding (2⁻¹⁴ of a seed at most)
+/// half the memory of 32-bit rows (96 KiB at 128 hidden units; at 32 units the 24 KiB fit a
+/// core's first-level cache). A row's weights add 24 at a time, so their rounding (2⁻¹⁴ of a seed at most)
 /// stays far under the hundredth of a seed the evaluation counts in.
 const SPARSE_ONE: f32 = (1 << 13) as f32;
 
-/// The largest one-hot weight: what 16 bits hold at `SPARSE_ONE` (the shipped one's is 3.26).
+/// The largest one-hot weight: what 16 bits hold at `SPARSE_ONE` (training keeps to it;
+/// round 9's network has weights at it).
 pub const MAX_SPARSE_WEIGHT: f32 = 3.99;
 
 /// The bound on the weights of row `row` of the file's order (the one-hot rows, the dense
