@@ -40,10 +40,10 @@ for msg in stream("/api/bot/game/stream/" + game):
     mine = "wdraw" if side == "south" else "bdraw"
     seen, declined = seen or msg[mine], declined or (seen and not msg[mine])
     view = call("GET", "/api/games/" + game)  # the game as the page sees it: its legal moves
-    if not offered and len(view["moves"]) >= 6:
-        offered = True
-        call("POST", f"/api/bot/game/{game}/draw/yes")
     if view["to_move"] == side and len(view["moves"]) == len(msg["moves"].split()):
+        if not offered and len(view["moves"]) >= 6:  # offer, then move: it stands for them
+            offered = True
+            call("POST", f"/api/bot/game/{game}/draw/yes")
         call("POST", f"/api/bot/game/{game}/move/{random.choice(view['legal'])}")
 print(json.dumps({"game": game, "status": msg["status"], "winner": msg.get("winner"),
                   "plies": len(msg["moves"].split()), "chat": heard, "draw_declined": declined}))

@@ -1208,6 +1208,33 @@ store_test! {
             g = r["game"].clone();
         }
 
+        // A draw offered on one's turn stands through one's own moves (offer, then move); the
+        // opponent's move declines it.
+        assert_eq!(g["to_move"], "south");
+        let (s, r) = post(&app, &path("offer"), offer(&south, "draw")).await;
+        assert_eq!(s, StatusCode::OK, "{r}");
+        let mut declined_by_moving = false;
+        for _ in 0..8 {
+            let side = g["to_move"].as_str().unwrap().to_string();
+            let secret = if side == "south" { &south } else { &north };
+            let (s, r) = post(
+                &app,
+                &path("moves"),
+                json!({"move": g["legal"][0], "secret": secret, "ply": g["ply"]}),
+            )
+            .await;
+            assert_eq!(s, StatusCode::OK, "{r}");
+            g = r["game"].clone();
+            if side == "south" {
+                assert_eq!(g["offer"], json!({"kind": "draw", "by": "south"}), "{g}");
+            } else {
+                assert_eq!(g["offer"], Value::Null, "{g}");
+                declined_by_moving = true;
+                break;
+            }
+        }
+        assert!(declined_by_moving);
+
         // A draw offered, seen, declined.
         let (s, r) = post(&app, &path("offer"), offer(&south, "draw")).await;
         assert_eq!(s, StatusCode::OK, "{r}");

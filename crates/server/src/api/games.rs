@@ -217,9 +217,9 @@ fn seating(w: &Wanted, account: Option<&str>) -> Seating {
     }
 }
 
-/// `GET /api/games/{id}`.
+/// `GET /api/games/{id}`: never behind a move another instance acknowledged.
 pub async fn get(State(st): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<GameView>> {
-    let g = st.rounds().snapshot(&id).await?;
+    let g = st.rounds().snapshot_fresh(&id).await?;
     Ok(Json(GameView::of(&g)))
 }
 

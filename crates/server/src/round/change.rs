@@ -5,7 +5,7 @@
 use anywoli_core::{BySide, Outcome, Position, Side, Trace};
 
 use super::game::Game;
-use super::offer::Offer;
+use super::offer::{Offer, OfferKind};
 use super::status::{status_after, Status};
 use super::termination::Termination;
 
@@ -135,8 +135,17 @@ impl Game {
         self.revision += 1;
         self.flips = 0;
         // An offer stands until it is answered or the game moves on in any other way (a player
-        // coming or going is not the game moving on).
-        if !matches!(change, Change::Presence { .. }) {
+        // coming or going is not the game moving on). A draw offered before one's own move
+        // stands through it, as over the board (offer, then move): the opponent answers it,
+        // or declines it by moving.
+        let keeps = match (change, self.offer) {
+            (Change::Presence { .. }, _) => true,
+            (Change::Move { .. }, Some(o)) => {
+                o.kind == OfferKind::Draw && self.pos.to_move() == Some(o.by)
+            }
+            _ => false,
+        };
+        if !keeps {
             self.offer = None;
         }
         match change {

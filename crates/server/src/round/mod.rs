@@ -362,6 +362,29 @@ impl Rounds {
         ))
     }
 
+    /// [`Rounds::snapshot`], never behind the database. On a shared database a round here
+    /// learns of other instances' moves by their NOTIFY, which arrives late under load; a
+    /// client failing over from a dead instance reads its game back here and must find every
+    /// move the dead one acknowledged. So the stored game wins when it is ahead (the round is
+    /// told to read it again), at the price of one read of the store: `GET /api/games/{id}`
+    /// pays it, the streams that follow a round do not.
+    pub async fn snapshot_fresh(&self, id: &str) -> ApiResult<Game> {
+        let g = self.snapshot(id).await?;
+        if !self.shared() {
+            return Ok(g);
+        }
+        let Some(tx) = self.live().get(id).map(|l| l.tx.clone()) else {
+            // Not held here: `snapshot` read it from the store just now.
+            return Ok(g);
+        };
+        let stored = self.load(id).await?;
+        if stored.revision <= g.revision {
+            return Ok(g);
+        }
+        let _ = tx.try_send(Command::Refresh);
+        Ok(stored)
+    }
+
     /// The game as it stands: from its round if it has one, else read from the store without
     /// starting a round (reading old games must not fill memory).
     pub async fn snapshot(&self, id: &str) -> ApiResult<Game> {
