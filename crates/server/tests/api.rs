@@ -40,6 +40,30 @@ fn assert_error(got: (StatusCode, Value), status: StatusCode, code: &str, needle
 }
 
 /// A friend game with both seats taken: (id, south secret, north secret).
+/// The side to move in game `g` (`id`) plays its first legal move with its secret (`secrets`:
+/// South's, North's); the side that moved and the game after it.
+async fn play_first_legal(
+    app: &Router,
+    id: &str,
+    g: &Value,
+    secrets: [&str; 2],
+) -> (String, Value) {
+    let side = g["to_move"].as_str().unwrap().to_string();
+    let secret = if side == "south" {
+        secrets[0]
+    } else {
+        secrets[1]
+    };
+    let (s, r) = post(
+        app,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": g["legal"][0], "secret": secret, "ply": g["ply"]}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{r}");
+    (side, r["game"].clone())
+}
+
 async fn friend_game(app: &Router) -> (String, String, String) {
     let (s, v) = post(
         app,
@@ -1195,17 +1219,9 @@ store_test! {
         // Moves until each side has moved (South may earn extra moves).
         let mut movers = Vec::new();
         while movers.len() < 2 || movers.last() != Some(&"north".to_string()) {
-            let side = g["to_move"].as_str().unwrap().to_string();
-            let secret = if side == "south" { &south } else { &north };
-            let (s, r) = post(
-                &app,
-                &path("moves"),
-                json!({"move": g["legal"][0], "secret": secret, "ply": g["ply"]}),
-            )
-            .await;
-            assert_eq!(s, StatusCode::OK, "{r}");
+            let (side, next) = play_first_legal(&app, &id, &g, [&south, &north]).await;
             movers.push(side);
-            g = r["game"].clone();
+            g = next;
         }
 
         // A draw offered on one's turn stands through one's own moves (offer, then move); the
@@ -1215,16 +1231,8 @@ store_test! {
         assert_eq!(s, StatusCode::OK, "{r}");
         let mut declined_by_moving = false;
         for _ in 0..8 {
-            let side = g["to_move"].as_str().unwrap().to_string();
-            let secret = if side == "south" { &south } else { &north };
-            let (s, r) = post(
-                &app,
-                &path("moves"),
-                json!({"move": g["legal"][0], "secret": secret, "ply": g["ply"]}),
-            )
-            .await;
-            assert_eq!(s, StatusCode::OK, "{r}");
-            g = r["game"].clone();
+            let (side, next) = play_first_legal(&app, &id, &g, [&south, &north]).await;
+            g = next;
             if side == "south" {
                 assert_eq!(g["offer"], json!({"kind": "draw", "by": "south"}), "{g}");
             } else {
