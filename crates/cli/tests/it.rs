@@ -10,6 +10,8 @@ mod backup;
 mod bot;
 mod cli;
 mod db_migrate;
+#[cfg(feature = "mpi")]
+mod distributed;
 mod instances;
 mod loadtest;
 #[path = "match.rs"]

@@ -45,6 +45,31 @@ fn build_verify_and_solve_with_the_database() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("every entry agrees"), "{}", r.stdout);
 
+    // The distributed build, started without mpirun, is one rank: the same file, byte for
+    // byte, and its checkpoint (the forward pass's) left beside it.
+    let one = dir.join("one-rank");
+    let ckpt = dir.join("ckpt");
+    let (o, k) = (one.to_str().unwrap(), ckpt.to_str().unwrap());
+    let r = run(&[
+        "tablebase",
+        "build",
+        "--seeds",
+        "8",
+        "--dir",
+        o,
+        "--distributed",
+        "--checkpoint",
+        k,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("on 1 ranks"), "{}", r.stdout);
+    assert!(r.stdout.contains("105 waves, 0.0 MB sent"), "{}", r.stdout);
+    assert!(r.stderr.contains("checkpoint of wave 1"), "{}", r.stderr);
+    let same = std::fs::read(one.join("anywoli-8.awtb")).unwrap()
+        == std::fs::read(dir.join("anywoli-8.awtb")).unwrap();
+    assert!(same, "the distributed build's file differs");
+    assert!(ckpt.join("anywoli-8-on-1.ckpt").exists());
+
     let r = run(&["solve", "--tablebases", d, "--position", WIN_IN_5]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
@@ -111,6 +136,7 @@ fn build_verify_and_solve_with_the_database() {
     let r = run(&["tablebase", "verify", "--dir", d]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("every entry agrees"), "{}", r.stdout);
+
     let compact = dir.join("anywoli-8.awtbz");
     let mut bytes = std::fs::read(&compact).unwrap();
     bytes[70] ^= 0xff;
@@ -178,6 +204,10 @@ fn errors_are_one_line() {
     assert_fails(
         &["tablebase", "build", "--seeds", "7"],
         "no database of 7 seeds",
+    );
+    assert_fails(
+        &["tablebase", "build", "--checkpoint", "/tmp/x"],
+        "--distributed",
     );
     assert_fails(
         &["tablebase", "verify", "--dir", "/nonexistent-anywoli"],

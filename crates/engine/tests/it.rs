@@ -4,6 +4,7 @@
 mod arena;
 mod book;
 mod compose;
+mod distributed;
 mod eval;
 mod lessons;
 mod multipv;

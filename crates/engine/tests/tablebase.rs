@@ -19,7 +19,7 @@ fn table() -> &'static Arc<Tablebase> {
     })
 }
 
-fn eight() -> &'static Table {
+pub(crate) fn eight() -> &'static Table {
     table().table(8).unwrap()
 }
 

@@ -11,7 +11,10 @@ use crate::common::CmdResult;
 
 mod build;
 mod compare;
+mod distributed;
 mod matchdb;
+#[cfg(feature = "mpi")]
+mod mpi;
 mod place;
 mod progress;
 mod puzzle;
@@ -39,6 +42,24 @@ pub enum TablebaseCommand {
         /// Also write the compact file (`anywoli-N.awtbz`, what `tablebase compact` makes).
         #[arg(long)]
         compact: bool,
+        /// Build on the ranks of an MPI job, each holding one slice of the positions
+        /// (`mpirun -np N anywoli tablebase build --seeds S --distributed`; needs a binary built
+        /// with the `mpi` feature; one thread a rank: docs/tablebase-distributed.md).
+        #[arg(long, conflicts_with = "compact")]
+        distributed: bool,
+        /// With --distributed: keep each rank's state here at the start of a wave, and resume
+        /// from it when a build of the same seeds and ranks was stopped.
+        #[arg(long, value_name = "DIR", requires = "distributed")]
+        checkpoint: Option<PathBuf>,
+        /// With --checkpoint: least seconds between two checkpoints (0: every wave; the end
+        /// of the forward pass always is one).
+        #[arg(
+            long,
+            default_value_t = 600,
+            value_name = "SECS",
+            requires = "checkpoint"
+        )]
+        checkpoint_every: u64,
     },
     /// Write the compact file of a saved database (`anywoli-N.awtbz`: blocks compressed one by
     /// one, probed through a memory map; used instead of the `.awtb` file when present).
@@ -113,9 +134,23 @@ pub fn run(cmd: &TablebaseCommand) -> CmdResult {
     match cmd {
         TablebaseCommand::Build {
             place,
+            distributed: true,
+            checkpoint,
+            checkpoint_every,
+            ..
+        } => distributed::build(
+            place,
+            &distributed::Flags {
+                checkpoint: checkpoint.clone(),
+                checkpoint_every: std::time::Duration::from_secs(*checkpoint_every),
+            },
+        ),
+        TablebaseCommand::Build {
+            place,
             threads,
             force,
             compact,
+            ..
         } => build::build(place, *threads as usize, *force, *compact),
         TablebaseCommand::Compact { place, threads } => build::compact(place, *threads as usize),
         TablebaseCommand::Compare {

@@ -34,25 +34,33 @@ pub(crate) fn capture_margin(tb8: &Tablebase, before: &Position, after: &Positio
 /// first) counts as unknown, so what the table proves holds under the quiet rule as long as
 /// its distance fits the plies left.
 pub fn build12(tb8: &Tablebase, threads: usize, progress: Progress) -> Result<Table, EndgameError> {
+    let solved = with_game12(tb8, |game| solve(game, threads, progress))??;
+    let data = solved.into_entries(entry12_of);
+    Table::from_entries(12, data)
+}
+
+/// Runs `f` with the 12-seed game of `anywoli` as a threshold analysis: the side to move can
+/// force at least −4, +4, +12, each capture's margin decided by the 8-seed database `tb8`.
+pub(crate) fn with_game12<R>(
+    tb8: &Tablebase,
+    f: impl FnOnce(&Game) -> R,
+) -> Result<R, EndgameError> {
     if tb8.table(8).is_none() {
         return Err(EndgameError::NoEight);
     }
     let terminal = |before: &Position, after: &Position| capture_margin(tb8, before, after);
-    let game = Game {
+    Ok(f(&Game {
         seeds: 12,
         thresholds: vec![-4, 4, 12],
         pair: vec![2, 1, 0],
         terminal: &terminal,
-    };
-    let solved = solve(&game, threads, progress)?;
-    let data = solved.into_entries(entry12_of);
-    Table::from_entries(12, data)
+    }))
 }
 
 /// The 12-seed entry of a position from its entries at the thresholds −4, +4 and +12 (in the
 /// 8-seed encoding): won at threshold `i`, at least `MARGINS12[i + 1]`; lost, at most
 /// `MARGINS12[i]`.
-fn entry12_of(st: &[u16]) -> u16 {
+pub(crate) fn entry12_of(st: &[u16]) -> u16 {
     if st[0] == INVALID {
         return INVALID12;
     }

@@ -181,6 +181,34 @@ pub enum EndgameError {
     /// The seeds make more positions than a 32-bit index numbers.
     #[error("too many positions for 32-bit wave entries")]
     Positions,
+    /// A checkpoint of the distributed build that cannot be used.
+    #[error("checkpoint {}: {what}", .path.display())]
+    Checkpoint {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        what: String,
+    },
+    /// Another rank of the distributed build failed (its own message says why).
+    #[error("rank {rank} of the distributed build failed")]
+    RankFailed {
+        /// The lowest rank that failed.
+        rank: usize,
+    },
+    /// The distributed build was stopped where it was asked to (a test's stand-in for a kill).
+    #[error("stopped at wave {wave}, as asked")]
+    Stopped {
+        /// The wave it stopped at.
+        wave: u32,
+    },
+    /// The distributed build does not build this layer.
+    #[error("the distributed build makes the 8- and 12-seed databases, not {seeds} seeds: {why}")]
+    Layer {
+        /// The seeds asked for.
+        seeds: u8,
+        /// Why not.
+        why: &'static str,
+    },
     /// The table checked has another number of entries than its seeds make.
     #[error("the table has the wrong size")]
     Size,

@@ -2,13 +2,14 @@
 //! checksum), then the entries as little-endian 16-bit words. [`Table::load`] also reads a
 //! compact file whole, known by its magic bytes.
 
-use std::io::{Read, Write};
+use std::io::{Read, Seek, Write};
 use std::path::Path;
+use std::path::PathBuf;
 
 use super::compact::{self, Compact};
 use super::entry::Entry;
 use super::error::{Defect, EndgameError};
-use super::index::{checksum, positions};
+use super::index::{checksum, checksum_from, positions, CHECKSUM_START};
 use super::table::{damaged_entry, Table};
 
 /// The file format's first bytes.
@@ -19,32 +20,10 @@ impl Table {
     /// Writes the table: a 32-byte header (magic, seeds, entries, checksum), then the
     /// entries as little-endian 16-bit words.
     pub fn save(&self, path: &Path) -> Result<(), EndgameError> {
-        let tmp = path.with_extension("awtb.part");
         let data = self.entries()?;
-        let write = || -> std::io::Result<()> {
-            let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
-            let mut header = [0u8; HEADER];
-            header[..8].copy_from_slice(MAGIC);
-            header[8] = self.seeds();
-            header[16..24].copy_from_slice(&(data.len() as u64).to_le_bytes());
-            header[24..32].copy_from_slice(&checksum(&data).to_le_bytes());
-            f.write_all(&header)?;
-            let mut buf = Vec::with_capacity(1 << 16);
-            for chunk in data.chunks(1 << 15) {
-                buf.clear();
-                for e in chunk {
-                    buf.extend_from_slice(&e.to_le_bytes());
-                }
-                f.write_all(&buf)?;
-            }
-            f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-            // Written whole, then renamed: a reader never sees a half-written database.
-            std::fs::rename(&tmp, path)
-        };
-        write().map_err(|err| EndgameError::Write {
-            path: path.to_path_buf(),
-            err,
-        })
+        let mut w = PlainWriter::create(path, self.seeds(), data.len() as u64)?;
+        w.write(&data)?;
+        w.finish()
     }
 
     /// Reads a table whole and checks its header, size and checksum. A compact file
@@ -68,6 +47,98 @@ impl Table {
         }
         let (seeds, data) = read_plain(f, &header).map_err(bad)?;
         Ok(Table::in_memory(seeds, data))
+    }
+}
+
+/// A plain file written a part at a time, in index order, so that a table need not be whole in
+/// one memory to be saved (the distributed build streams the ranks' slices through one): the
+/// header's checksum is kept as the entries go by and written last. The file is written beside
+/// its name and renamed when whole, so a reader never sees a half-written database.
+pub struct PlainWriter {
+    path: PathBuf,
+    tmp: PathBuf,
+    file: std::io::BufWriter<std::fs::File>,
+    seeds: u8,
+    len: u64,
+    written: u64,
+    sum: u64,
+    buf: Vec<u8>,
+}
+
+impl PlainWriter {
+    /// Starts the file of a `seeds`-seed table of `len` entries.
+    pub fn create(path: &Path, seeds: u8, len: u64) -> Result<PlainWriter, EndgameError> {
+        let tmp = path.with_extension("awtb.part");
+        let fail = |err| EndgameError::Write {
+            path: path.to_path_buf(),
+            err,
+        };
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(fail)?);
+        // The header's place, filled in by `finish`.
+        file.write_all(&[0u8; HEADER]).map_err(fail)?;
+        Ok(PlainWriter {
+            path: path.to_path_buf(),
+            tmp,
+            file,
+            seeds,
+            len,
+            written: 0,
+            sum: CHECKSUM_START,
+            buf: Vec::with_capacity(1 << 16),
+        })
+    }
+
+    fn fail(&self, err: std::io::Error) -> EndgameError {
+        EndgameError::Write {
+            path: self.path.clone(),
+            err,
+        }
+    }
+
+    /// Appends the next entries.
+    pub fn write(&mut self, data: &[Entry]) -> Result<(), EndgameError> {
+        self.written += data.len() as u64;
+        if self.written > self.len {
+            return Err(EndgameError::Entries {
+                seeds: self.seeds,
+                count: self.written as usize,
+            });
+        }
+        self.sum = checksum_from(self.sum, data);
+        for chunk in data.chunks(1 << 15) {
+            self.buf.clear();
+            for e in chunk {
+                self.buf.extend_from_slice(&e.to_le_bytes());
+            }
+            let r = self.file.write_all(&self.buf);
+            r.map_err(|e| self.fail(e))?;
+        }
+        Ok(())
+    }
+
+    /// Writes the header, flushes the file to disk and gives it its name.
+    pub fn finish(self) -> Result<(), EndgameError> {
+        if self.written != self.len {
+            return Err(EndgameError::Entries {
+                seeds: self.seeds,
+                count: self.written as usize,
+            });
+        }
+        let mut header = [0u8; HEADER];
+        header[..8].copy_from_slice(MAGIC);
+        header[8] = self.seeds;
+        header[16..24].copy_from_slice(&self.len.to_le_bytes());
+        header[24..32].copy_from_slice(&self.sum.to_le_bytes());
+        let (path, tmp) = (self.path.clone(), self.tmp.clone());
+        let fail = |err| EndgameError::Write {
+            path: path.clone(),
+            err,
+        };
+        let mut f = self.file.into_inner().map_err(|e| fail(e.into_error()))?;
+        f.seek(std::io::SeekFrom::Start(0)).map_err(fail)?;
+        f.write_all(&header).map_err(fail)?;
+        f.sync_all().map_err(fail)?;
+        std::fs::rename(&tmp, &path).map_err(fail)
     }
 }
 

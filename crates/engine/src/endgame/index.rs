@@ -10,8 +10,10 @@ use super::entry::Entry;
 
 /// Holes on the board.
 pub const HOLES: usize = Hole::COUNT;
-/// Most seeds a database may hold (the index tables are sized for it).
-pub const MAX_SEEDS: usize = 16;
+/// Most seeds an index numbers (its tables are sized for it): 20, whose C(43, 23) =
+/// 960,566,918,220 positions need 40 bits; the 16-seed layer's 37,711,260,990 need 36. Ranks
+/// are `u64` throughout.
+pub const MAX_SEEDS: usize = 20;
 
 /// `WAYS[h][s]`: the ways to lay `s` seeds in `h` holes, C(s + h - 1, h - 1).
 const WAYS: [[u64; MAX_SEEDS + 1]; HOLES + 1] = {
@@ -128,9 +130,16 @@ pub(crate) fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
     h
 }
 
+/// Where [`checksum`] starts: FNV-1a's offset basis.
+pub(crate) const CHECKSUM_START: u64 = 0xcbf2_9ce4_8422_2325;
+
 /// FNV-1a over the entries: enough to catch a damaged or truncated file.
 pub(crate) fn checksum(data: &[Entry]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    checksum_from(CHECKSUM_START, data)
+}
+
+/// [`checksum`] carried on from `h` over the next entries, for a file written in parts.
+pub(crate) fn checksum_from(mut h: u64, data: &[Entry]) -> u64 {
     for e in data {
         h ^= *e as u64;
         h = h.wrapping_mul(0x0000_0100_0000_01b3);

@@ -15,12 +15,14 @@
 //! position sits and what its 16 bits say), [`entry12`], [`error`], [`work`] (stages, progress,
 //! threads), [`compact`], [`table`] with its [`mod@file`] and [`stats`], [`moves`] (forward and
 //! backward), [`build8`], [`retro`], [`probe`], [`mod@build12`], [`mod@verify`], [`solve`],
-//! [`crosscheck`], [`mod@shared`].
+//! [`crosscheck`], [`mod@shared`], and [`dist`] (the retrograde build spread over ranks: MPI on a
+//! cluster).
 
 pub mod build12;
 pub mod build8;
 pub mod compact;
 pub mod crosscheck;
+pub mod dist;
 pub mod entry;
 pub mod entry12;
 pub mod error;
@@ -43,6 +45,7 @@ pub use crosscheck::{cross_check12, CrossCheck};
 pub use entry::{Entry, Verdict, INVALID, LOSS_BIT, MAX_DTC, STUCK, UNFORCED};
 pub use entry12::{Entry12, INVALID12, MARGINS12};
 pub use error::{BlockDefect, CompactError, Defect, EndgameError};
+pub use file::PlainWriter;
 pub use index::{positions, rank, turned, unrank, MAX_SEEDS};
 pub use probe::{Probe, Tablebase, MAP_OVER};
 pub use shared::{layer8, open_folder, set_loader, shared};

@@ -48,12 +48,12 @@ pub struct Game<'a> {
 pub struct Solved {
     /// Thresholds per position, 1 to 3.
     pub thresholds: usize,
-    cells: Vec<u16>,
+    pub(super) cells: Vec<u16>,
 }
 
-const OPEN: u32 = 0;
-const WON: u32 = 1;
-const LOST: u32 = 2;
+pub(super) const OPEN: u32 = 0;
+pub(super) const WON: u32 = 1;
+pub(super) const LOST: u32 = 2;
 const SPECIAL: u32 = 3;
 /// The special fields' bytes.
 const SPECIAL_INVALID: u32 = 0;
@@ -64,7 +64,7 @@ pub const MAX_PACKED_DTC: u32 = 255;
 pub const MAX_THRESHOLDS: usize = 3;
 
 #[inline]
-fn field(w: u32, k: usize) -> (u32, u32) {
+pub(super) fn field(w: u32, k: usize) -> (u32, u32) {
     let f = w >> (10 * k) & 0x3ff;
     (f >> 8, f & 0xff)
 }
@@ -73,6 +73,22 @@ fn field(w: u32, k: usize) -> (u32, u32) {
 fn with_field(w: u32, k: usize, state: u32, byte: u32) -> u32 {
     let shift = 10 * k;
     w & !(0x3ff << shift) | (state << 8 | byte) << shift
+}
+
+/// Which of the `k` thresholds of word `w` were settled at `dist`: a mask, 0 when none.
+#[inline]
+pub(super) fn settled_at(w: u32, k: usize, dist: u32) -> u32 {
+    (0..k)
+        .filter(|&j| matches!(field(w, j), (WON | LOST, b) if b == dist))
+        .fold(0, |m, j| m | 1 << j)
+}
+
+/// Which of the `k` thresholds of word `w` are won: a mask.
+#[inline]
+pub(super) fn won_mask(w: u32, k: usize) -> u32 {
+    (0..k)
+        .filter(|&j| field(w, j).0 == WON)
+        .fold(0, |m, j| m | 1 << j)
 }
 
 /// A field in the 8-seed table's encoding.
@@ -88,8 +104,22 @@ fn old_encoding((state, byte): (u32, u32)) -> u16 {
 
 impl Solved {
     #[inline]
-    fn word(&self, i: usize) -> u32 {
+    pub(super) fn word(&self, i: usize) -> u32 {
         self.cells[2 * i] as u32 | (self.cells[2 * i + 1] as u32) << 16
+    }
+
+    /// The analysis of `positions` positions before anything is known of them.
+    pub(super) fn blank(thresholds: usize, positions: usize) -> Solved {
+        Solved {
+            thresholds,
+            cells: vec![0u16; 2 * positions],
+        }
+    }
+
+    #[inline]
+    pub(super) fn set_word(&mut self, i: usize, w: u32) {
+        self.cells[2 * i] = w as u16;
+        self.cells[2 * i + 1] = (w >> 16) as u16;
     }
 
     /// Positions analysed: one per index, valid or not.
@@ -127,9 +157,9 @@ impl Solved {
 /// Longest list of positions a wave keeps for the next one; past it the next wave finds its
 /// positions by scanning every word for its distance instead (the first waves settle tens of
 /// millions of positions; a list of them would cost more memory than the words save).
-const WAVE_LIST: usize = 1 << 24;
+pub(super) const WAVE_LIST: usize = 1 << 24;
 /// Positions a thread generates the predecessors of between two rounds of applying them.
-const CHUNK: usize = 1 << 16;
+pub(super) const CHUNK: usize = 1 << 16;
 
 /// Runs the analysis on `threads` threads.
 pub fn solve(game: &Game, threads: usize, progress: Progress) -> Result<Solved, EndgameError> {
@@ -145,10 +175,7 @@ pub fn solve(game: &Game, threads: usize, progress: Progress) -> Result<Solved, 
         return Err(EndgameError::Positions);
     }
     let threads = threads.clamp(1, MAX_THREADS);
-    let mut solved = Solved {
-        thresholds: k,
-        cells: vec![0u16; 2 * n],
-    };
+    let mut solved = Solved::blank(k, n);
     forward(&mut solved, game, threads, progress);
 
     // 2. Waves, each undoing the moves into the positions the last one settled.
@@ -210,12 +237,7 @@ fn wave(
 ) -> (bool, Option<Vec<u32>>) {
     let k = game.thresholds.len();
     let n = solved.positions();
-    // Which thresholds of a position this wave settled: a mask, 0 when none.
-    let settled_now = |w: u32| -> u32 {
-        (0..k)
-            .filter(|&j| matches!(field(w, j), (WON | LOST, b) if b == dist))
-            .fold(0, |m, j| m | 1 << j)
-    };
+    let settled_now = |w: u32| settled_at(w, k, dist);
     let mut next: Option<Vec<u32>> = Some(Vec::new());
     let mut any = false;
     match listed {
@@ -245,7 +267,7 @@ fn wave(
 
 /// The packed word of position `idx` after its forward expansion: captures decide thresholds
 /// at once, quiet moves (and captures of unknown margin) are counted.
-fn expand_word(game: &Game, idx: usize, seeds: u8) -> u32 {
+pub(super) fn expand_word(game: &Game, idx: usize, seeds: u8) -> u32 {
     let k = game.thresholds.len();
     let holes = unrank(idx as u64, seeds);
     let Some(pos) = position_of(&holes, seeds, Rules::Anywoli, None) else {
@@ -373,9 +395,7 @@ fn predecessors(
                             return;
                         }
                         any = true;
-                        let wins = (0..game.thresholds.len())
-                            .filter(|&j| field(cw, j).0 == WON)
-                            .fold(0, |m, j| m | 1 << j);
+                        let wins = won_mask(cw, game.thresholds.len());
                         unmoves(&unrank(c as u64, seeds), seeds, &mut b);
                         for &(p, same) in &b {
                             out[p as usize / share].push((p as u32, same, mask as u8, wins as u8));
@@ -440,7 +460,14 @@ fn settle(
 /// Predecessor word `pw` after one of its moves, into a position whose thresholds `mask`
 /// were settled at `dist` (`wins`: those won), and whether that settled any of its own.
 #[inline]
-fn undone(game: &Game, mut pw: u32, same: bool, mask: u8, wins: u8, dist: u32) -> (u32, bool) {
+pub(super) fn undone(
+    game: &Game,
+    mut pw: u32,
+    same: bool,
+    mask: u8,
+    wins: u8,
+    dist: u32,
+) -> (u32, bool) {
     let mut newly = false;
     for kc in (0..game.thresholds.len()).filter(|&j| mask >> j & 1 != 0) {
         let child_wins = wins >> kc & 1 != 0;

@@ -1,0 +1,137 @@
+//! `mpirun -np N anywoli tablebase build --seeds 8 --distributed` on Open MPI (the `mpi`
+//! feature; CI installs Open MPI and runs these with `--include-ignored`): 2 and 4 ranks write
+//! the single-process file byte for byte, and a rank killed mid-build is resumed from the
+//! checkpoint into the same file.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::support::scratch;
+
+/// `mpirun -np ranks anywoli tablebase build --seeds 8 --distributed` and `more` flags.
+fn mpirun(ranks: usize, dir: &Path, more: &[&str]) -> Command {
+    let mut c = Command::new("mpirun");
+    // CI runs as root, which Open MPI refuses unless told twice.
+    c.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .args(["--oversubscribe", "-np", &ranks.to_string()])
+        .arg(env!("CARGO_BIN_EXE_anywoli"))
+        .args([
+            "tablebase",
+            "build",
+            "--seeds",
+            "8",
+            "--distributed",
+            "--dir",
+        ])
+        .arg(dir)
+        .args(more);
+    c
+}
+
+fn ok(out: Output) -> String {
+    let (so, se) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{so}\n{se}");
+    format!("{so}{se}")
+}
+
+/// The single-process build's file, made once per test.
+fn reference(dir: &Path) -> Vec<u8> {
+    let out = Command::new(env!("CARGO_BIN_EXE_anywoli"))
+        .args(["tablebase", "build", "--seeds", "8", "--dir"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    ok(out);
+    std::fs::read(dir.join("anywoli-8.awtb")).unwrap()
+}
+
+#[test]
+#[ignore = "needs Open MPI (mpirun) and the mpi feature: CI runs it"]
+fn two_and_four_ranks_write_the_single_process_file() {
+    let dir = scratch("mpi-ranks");
+    let want = reference(&dir.join("single"));
+    for ranks in [2, 4] {
+        let to = dir.join(format!("on-{ranks}"));
+        let said = ok(mpirun(ranks, &to, &[]).output().unwrap());
+        assert!(said.contains(&format!("on {ranks} ranks")), "{said}");
+        assert!(said.contains("105 waves"), "{said}");
+        let got = std::fs::read(to.join("anywoli-8.awtb")).unwrap();
+        assert!(got == want, "{ranks} ranks: the file differs");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The wave the manifest in `ckpt` names, if any yet.
+fn manifest_wave(ckpt: &Path, ranks: usize) -> Option<u32> {
+    let text = std::fs::read_to_string(ckpt.join(format!("anywoli-8-on-{ranks}.ckpt"))).ok()?;
+    text.lines()
+        .find_map(|l| l.strip_prefix("wave ")?.parse().ok())
+}
+
+/// The rank processes mpirun started.
+fn ranks_of(mpirun: &Child) -> Vec<u32> {
+    let out = Command::new("pgrep")
+        .args(["-P", &mpirun.id().to_string(), "-f", "tablebase"])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect()
+}
+
+#[test]
+#[ignore = "needs Open MPI (mpirun) and the mpi feature: CI runs it"]
+fn a_rank_killed_mid_build_is_resumed_into_the_same_file() {
+    let dir = scratch("mpi-kill");
+    let want = reference(&dir.join("single"));
+    let (to, ckpt): (PathBuf, PathBuf) = (dir.join("out"), dir.join("ckpt"));
+    let k = ckpt.to_str().unwrap();
+    let flags = ["--checkpoint", k, "--checkpoint-every", "0"];
+    let mut job = mpirun(2, &to, &flags)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Past the forward pass and a few dozen waves: then one rank dies.
+    let t0 = Instant::now();
+    while manifest_wave(&ckpt, 2).is_none_or(|w| w < 30) {
+        assert!(
+            t0.elapsed() < Duration::from_secs(120),
+            "no checkpoint of wave 30"
+        );
+        assert!(
+            job.try_wait().unwrap().is_none(),
+            "the build ended before the kill"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let ranks = ranks_of(&job);
+    assert_eq!(ranks.len(), 2, "{ranks:?}");
+    Command::new("kill")
+        .args(["-KILL", &ranks[1].to_string()])
+        .status()
+        .unwrap();
+    let status = job.wait().unwrap();
+    assert!(!status.success());
+    assert!(!to.join("anywoli-8.awtb").exists(), "a file after the kill");
+    let killed_at = manifest_wave(&ckpt, 2).unwrap();
+
+    let said = ok(mpirun(2, &to, &flags).output().unwrap());
+    assert!(
+        said.contains(&format!("resuming from the checkpoint of wave {killed_at}")),
+        "{said}"
+    );
+    assert!(
+        !said.contains("moves:"),
+        "the forward pass ran again: {said}"
+    );
+    let got = std::fs::read(to.join("anywoli-8.awtb")).unwrap();
+    assert!(got == want, "the resumed file differs");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,310 @@
+//! A wave's state on disk, so that a killed build resumes. Each rank writes its slice's packed
+//! words and its wave list to a file of its own; when every rank has, rank 0 names the wave in
+//! the manifest; only then does a rank delete its older files. A kill at any moment leaves the
+//! manifest naming a wave whose files are all whole (each is written beside its name and
+//! renamed when synced).
+//!
+//! A rank file: a 72-byte header (magic, seeds, thresholds, ranks, rank, first position,
+//! positions, wave, whether a list follows and its length, bytes sent and fields settled so
+//! far, the FNV-1a checksum of what follows), the words as little-endian 16-bit halves, then
+//! the list as little-endian 32-bit offsets.
+
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+use super::super::error::EndgameError;
+use super::super::index::fnv;
+use super::super::retro::Solved;
+use super::comm::{agree, Comm};
+use super::slice::Slices;
+
+const MAGIC: &[u8; 8] = b"AWCK\0\x01\r\n";
+const HEADER: usize = 72;
+/// FNV-1a's offset basis.
+const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// What a rank saves at the start of a wave.
+pub struct State<'a> {
+    /// The wave about to run.
+    pub wave: u32,
+    /// The slice's words.
+    pub solved: &'a Solved,
+    /// The positions the last wave settled, when listed.
+    pub listed: Option<&'a [u32]>,
+    /// Bytes this rank sent so far.
+    pub sent: u64,
+    /// Fields this rank settled so far.
+    pub settled: u64,
+}
+
+/// What a rank reads back.
+pub struct Loaded {
+    /// The wave to run next.
+    pub wave: u32,
+    /// The slice's words.
+    pub solved: Solved,
+    /// The positions the last wave settled, when listed.
+    pub listed: Option<Vec<u32>>,
+    /// Bytes this rank had sent.
+    pub sent: u64,
+    /// Fields this rank had settled.
+    pub settled: u64,
+}
+
+/// The manifest of a build of `seeds` seeds on `ranks` ranks.
+pub fn manifest_path(dir: &Path, seeds: u8, ranks: usize) -> PathBuf {
+    dir.join(format!("anywoli-{seeds}-on-{ranks}.ckpt"))
+}
+
+/// Rank `rank`'s file of `wave`.
+fn rank_path(dir: &Path, seeds: u8, ranks: usize, rank: usize, wave: u32) -> PathBuf {
+    dir.join(format!(
+        "anywoli-{seeds}-on-{ranks}-rank-{rank}-wave-{wave}.ckpt"
+    ))
+}
+
+/// Saves every rank's state; returns the bytes all ranks wrote.
+pub fn save(
+    comm: &dyn Comm,
+    dir: &Path,
+    seeds: u8,
+    slices: &Slices,
+    state: &State,
+) -> Result<u64, EndgameError> {
+    let (ranks, me) = (comm.ranks(), comm.rank());
+    let path = rank_path(dir, seeds, ranks, me, state.wave);
+    let r = std::fs::create_dir_all(dir)
+        .map_err(|err| EndgameError::Write {
+            path: dir.to_path_buf(),
+            err,
+        })
+        .and_then(|()| write_rank(&path, seeds, slices, me, ranks, state));
+    let bytes = agree(comm, r)?;
+    let r = if me == 0 {
+        write_manifest(dir, seeds, ranks, state.wave)
+    } else {
+        Ok(())
+    };
+    agree(comm, r)?;
+    // The manifest names this wave: the older files are no longer needed.
+    if let Ok(list) = std::fs::read_dir(dir) {
+        let prefix = format!("anywoli-{seeds}-on-{ranks}-rank-{me}-wave-");
+        let current = format!("{prefix}{}.ckpt", state.wave);
+        for e in list.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with(&prefix) && name != current {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+    Ok(comm.sum(bytes))
+}
+
+fn write_manifest(dir: &Path, seeds: u8, ranks: usize, wave: u32) -> Result<(), EndgameError> {
+    let path = manifest_path(dir, seeds, ranks);
+    let tmp = path.with_extension("ckpt.part");
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        writeln!(f, "anywoli distributed build checkpoint")?;
+        writeln!(f, "seeds {seeds}\nranks {ranks}\nwave {wave}")?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, &path)
+    };
+    write().map_err(|err| EndgameError::Write { path, err })
+}
+
+fn write_rank(
+    path: &Path,
+    seeds: u8,
+    slices: &Slices,
+    rank: usize,
+    ranks: usize,
+    state: &State,
+) -> Result<u64, EndgameError> {
+    let tmp = path.with_extension("ckpt.part");
+    let n = state.solved.positions();
+    let write = || -> std::io::Result<u64> {
+        let mut f = BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
+        // The body first into the checksum, then the header: the body is written after a
+        // header whose checksum is filled in at the end.
+        f.write_all(&[0u8; HEADER])?;
+        let mut sum = FNV_START;
+        let mut buf = Vec::with_capacity(1 << 16);
+        let mut put = |f: &mut BufWriter<std::fs::File>, buf: &mut Vec<u8>| {
+            sum = fnv(sum, buf);
+            let r = f.write_all(buf);
+            buf.clear();
+            r
+        };
+        for i in 0..n {
+            buf.extend_from_slice(&state.solved.word(i).to_le_bytes());
+            if buf.len() >= 1 << 16 {
+                put(&mut f, &mut buf)?;
+            }
+        }
+        for &p in state.listed.unwrap_or(&[]) {
+            buf.extend_from_slice(&p.to_le_bytes());
+            if buf.len() >= 1 << 16 {
+                put(&mut f, &mut buf)?;
+            }
+        }
+        put(&mut f, &mut buf)?;
+        let mut h = [0u8; HEADER];
+        h[..8].copy_from_slice(MAGIC);
+        h[8] = seeds;
+        h[9] = state.solved.thresholds as u8;
+        h[10] = state.listed.is_some() as u8;
+        h[12..16].copy_from_slice(&(ranks as u32).to_le_bytes());
+        h[16..20].copy_from_slice(&(rank as u32).to_le_bytes());
+        h[20..24].copy_from_slice(&state.wave.to_le_bytes());
+        h[24..32].copy_from_slice(&slices.lo(rank).to_le_bytes());
+        h[32..40].copy_from_slice(&(n as u64).to_le_bytes());
+        h[40..48].copy_from_slice(&(state.listed.map_or(0, |l| l.len()) as u64).to_le_bytes());
+        h[48..56].copy_from_slice(&state.sent.to_le_bytes());
+        h[56..64].copy_from_slice(&state.settled.to_le_bytes());
+        h[64..72].copy_from_slice(&sum.to_le_bytes());
+        let mut file = f.into_inner().map_err(|e| e.into_error())?;
+        use std::io::Seek;
+        file.seek(std::io::SeekFrom::Start(0))?;
+        file.write_all(&h)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        Ok(file.metadata()?.len())
+    };
+    write().map_err(|err| EndgameError::Write {
+        path: path.to_path_buf(),
+        err,
+    })
+}
+
+/// The wave the manifest in `dir` names for this layer and number of ranks, if any.
+fn manifest_wave(dir: &Path, seeds: u8, ranks: usize) -> Result<Option<u32>, EndgameError> {
+    let path = manifest_path(dir, seeds, ranks);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(err) => return Err(EndgameError::Open { path, err }),
+    };
+    let value = |key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key)?.trim().parse::<u64>().ok())
+    };
+    let bad = |what: &str| EndgameError::Checkpoint {
+        path: path.clone(),
+        what: what.to_string(),
+    };
+    if value("seeds ") != Some(seeds as u64) || value("ranks ") != Some(ranks as u64) {
+        return Err(bad("made by another build (seeds or ranks differ)"));
+    }
+    match value("wave ") {
+        Some(w) if (1..=u32::MAX as u64).contains(&w) => Ok(Some(w as u32)),
+        _ => Err(bad("no wave")),
+    }
+}
+
+/// Reads every rank's state back from the wave the manifest names; `None` when there is no
+/// manifest (a fresh build).
+pub fn load(
+    comm: &dyn Comm,
+    dir: &Path,
+    seeds: u8,
+    slices: &Slices,
+    thresholds: usize,
+) -> Result<Option<Loaded>, EndgameError> {
+    let (ranks, me) = (comm.ranks(), comm.rank());
+    let r = if me == 0 {
+        manifest_wave(dir, seeds, ranks)
+    } else {
+        Ok(None)
+    };
+    let wave = agree(comm, r)?.map_or(0, |w| w as u64);
+    let wave = comm.max(wave) as u32;
+    if wave == 0 {
+        return Ok(None);
+    }
+    let path = rank_path(dir, seeds, ranks, me, wave);
+    let r = read_rank(&path, seeds, slices, me, ranks, thresholds, wave);
+    agree(comm, r).map(Some)
+}
+
+fn read_rank(
+    path: &Path,
+    seeds: u8,
+    slices: &Slices,
+    rank: usize,
+    ranks: usize,
+    thresholds: usize,
+    wave: u32,
+) -> Result<Loaded, EndgameError> {
+    let bad = |what: &str| EndgameError::Checkpoint {
+        path: path.to_path_buf(),
+        what: what.to_string(),
+    };
+    let file = std::fs::File::open(path).map_err(|err| EndgameError::Open {
+        path: path.to_path_buf(),
+        err,
+    })?;
+    let size = file.metadata().map_err(|_| bad("unreadable"))?.len();
+    let mut f = BufReader::with_capacity(1 << 20, file);
+    let mut h = [0u8; HEADER];
+    f.read_exact(&mut h).map_err(|_| bad("too short"))?;
+    let u32_at = |i: usize| u32::from_le_bytes(h[i..i + 4].try_into().expect("4 bytes"));
+    let u64_at = |i: usize| u64::from_le_bytes(h[i..i + 8].try_into().expect("8 bytes"));
+    let n = slices.len(rank);
+    if &h[..8] != MAGIC
+        || h[8] != seeds
+        || h[9] as usize != thresholds
+        || u32_at(12) as usize != ranks
+        || u32_at(16) as usize != rank
+        || u32_at(20) != wave
+        || u64_at(24) != slices.lo(rank)
+        || u64_at(32) != n
+    {
+        return Err(bad("its header does not match this build"));
+    }
+    let listed = h[10] != 0;
+    let list_len = u64_at(40);
+    // The size first, so that a damaged header cannot make the reader ask for memory the file
+    // does not back.
+    if size != HEADER as u64 + 4 * n + 4 * list_len {
+        return Err(bad("its size does not match its header"));
+    }
+    let mut solved = Solved::blank(thresholds, n as usize);
+    let mut sum = FNV_START;
+    let mut buf = vec![0u8; 1 << 16];
+    let mut i = 0usize;
+    while i < n as usize {
+        let take = (n as usize - i).min(buf.len() / 4);
+        let b = &mut buf[..4 * take];
+        f.read_exact(b).map_err(|_| bad("too short"))?;
+        sum = fnv(sum, b);
+        for w in b.chunks_exact(4) {
+            solved.set_word(i, u32::from_le_bytes(w.try_into().expect("4 bytes")));
+            i += 1;
+        }
+    }
+    let mut list = Vec::with_capacity(list_len as usize);
+    while (list.len() as u64) < list_len {
+        let take = (list_len as usize - list.len()).min(buf.len() / 4);
+        let b = &mut buf[..4 * take];
+        f.read_exact(b).map_err(|_| bad("too short"))?;
+        sum = fnv(sum, b);
+        list.extend(
+            b.chunks_exact(4)
+                .map(|w| u32::from_le_bytes(w.try_into().expect("4 bytes"))),
+        );
+    }
+    if sum != u64_at(64) {
+        return Err(bad("its checksum is wrong (damaged)"));
+    }
+    if list.iter().any(|&p| p as u64 >= n) {
+        return Err(bad("its list names a position outside the slice"));
+    }
+    Ok(Loaded {
+        wave,
+        solved,
+        listed: listed.then_some(list),
+        sent: u64_at(48),
+        settled: u64_at(56),
+    })
+}

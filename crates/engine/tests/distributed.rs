@@ -1,0 +1,208 @@
+//! The distributed build (`tablebase build --distributed`) on ranks that are threads of this
+//! process: the same file as the single-process build, byte for byte, on 1 to 4 ranks; a build
+//! stopped at a wave resumes from its checkpoint into the same file; the index at 16 and 20
+//! seeds. The runs on MPI processes are in the CLI's tests and CI.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anywoli_core::XorShift;
+use anywoli_engine::endgame::dist::{self, Comm, Event, Local, Options};
+use anywoli_engine::endgame::{positions, rank, unrank, EndgameError, Table};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("anywoli-dist-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The file of the single-process 8-seed build.
+fn reference(dir: &Path) -> Vec<u8> {
+    let path = dir.join("reference.awtb");
+    super::tablebase::eight().save(&path).unwrap();
+    std::fs::read(path).unwrap()
+}
+
+/// Runs the 8-seed build on `ranks` thread ranks; returns each rank's result and rank 0's
+/// events.
+fn run(
+    ranks: usize,
+    opts: &Options,
+    out: &Path,
+) -> (Vec<Result<dist::Summary, EndgameError>>, Vec<Event>) {
+    let events = std::sync::Mutex::new(Vec::new());
+    let results = std::thread::scope(|s| {
+        let hs: Vec<_> = Local::group(ranks)
+            .into_iter()
+            .map(|comm| {
+                let events = &events;
+                s.spawn(move || {
+                    let say = |e: &Event| {
+                        assert_eq!(comm.rank(), 0, "only rank 0 hears events");
+                        events.lock().unwrap().push(e.clone());
+                    };
+                    dist::build(&comm, 8, None, opts, out, &say)
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    (results, events.into_inner().unwrap())
+}
+
+#[test]
+fn the_distributed_build_writes_the_single_process_file_on_1_to_4_ranks() {
+    let dir = scratch("ranks");
+    let want = reference(&dir);
+    let mut sent = Vec::new();
+    for ranks in 1..=4 {
+        let out = dir.join(format!("on-{ranks}.awtb"));
+        let (results, events) = run(ranks, &Options::default(), &out);
+        let summaries: Vec<_> = results.into_iter().map(Result::unwrap).collect();
+        // Every rank knows the same totals.
+        assert!(
+            summaries.iter().all(|s| *s == summaries[0]),
+            "{summaries:?}"
+        );
+        let got = std::fs::read(&out).unwrap();
+        assert!(got == want, "{ranks} ranks: the file differs");
+        // Waves are reported in order, each with the fields settled so far, rising.
+        let waves: Vec<(u32, u64)> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Wave { wave, settled, .. } => Some((*wave, *settled)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(waves.len() as u32, summaries[0].waves);
+        assert!(waves
+            .windows(2)
+            .all(|w| w[1].0 == w[0].0 + 1 && w[1].1 >= w[0].1));
+        assert_eq!(waves.last().unwrap().1, summaries[0].settled);
+        sent.push(summaries[0].sent);
+        // The table is the 8-seed one: settled fields are its won and lost positions.
+        let s = super::tablebase::eight().stats();
+        assert_eq!(summaries[0].settled, s.wins + s.losses);
+    }
+    // One rank sends nothing; more ranks send more (a predecessor's owner is more often
+    // another).
+    assert_eq!(sent[0], 0);
+    assert!(
+        sent[1] > 0 && sent[2] > sent[1] && sent[3] > sent[2],
+        "{sent:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_stopped_build_resumes_from_its_checkpoint_into_the_same_file() {
+    let dir = scratch("resume");
+    let want = reference(&dir);
+    let ckpt = dir.join("ckpt");
+    let out = dir.join("resumed.awtb");
+    let every_wave = Options {
+        checkpoint: Some(ckpt.clone()),
+        checkpoint_every: Duration::ZERO,
+        stop_at: Some(9),
+    };
+    let (results, _) = run(3, &every_wave, &out);
+    for r in results {
+        assert!(matches!(r, Err(EndgameError::Stopped { wave: 9 })), "{r:?}");
+    }
+    assert!(!out.exists());
+    let manifest = std::fs::read_to_string(ckpt.join("anywoli-8-on-3.ckpt")).unwrap();
+    assert!(manifest.contains("wave 9"), "{manifest}");
+    // One file a rank: the older waves' were deleted once the manifest named the newer.
+    let files = std::fs::read_dir(&ckpt).unwrap().count();
+    assert_eq!(files, 4);
+
+    // Another number of ranks does not take these checkpoints for its own: it starts afresh.
+    // The same number resumes at wave 9 and writes the file.
+    let resume = Options {
+        stop_at: None,
+        ..every_wave.clone()
+    };
+    let (results, events) = run(3, &resume, &out);
+    assert!(results.iter().all(Result::is_ok), "{results:?}");
+    assert_eq!(events[0], Event::Resumed { wave: 9 });
+    assert!(!events.iter().any(|e| matches!(e, Event::Moves { .. })));
+    assert!(
+        std::fs::read(&out).unwrap() == want,
+        "the resumed file differs"
+    );
+
+    // A damaged checkpoint is refused with the file named, on every rank.
+    let manifest = ckpt.join("anywoli-8-on-3.ckpt");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let wave: u32 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("wave ")?.parse().ok())
+        .unwrap();
+    let victim = ckpt.join(format!("anywoli-8-on-3-rank-1-wave-{wave}.ckpt"));
+    let mut bytes = std::fs::read(&victim).unwrap();
+    let at = bytes.len() - 5;
+    bytes[at] ^= 0x40;
+    std::fs::write(&victim, bytes).unwrap();
+    let (results, _) = run(3, &resume, &dir.join("never.awtb"));
+    assert!(
+        matches!(&results[0], Err(EndgameError::RankFailed { rank: 1 })),
+        "{:?}",
+        results[0]
+    );
+    let msg = results[1].as_ref().unwrap_err().to_string();
+    assert!(msg.contains("checksum") && msg.contains("rank-1"), "{msg}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn layers_the_distributed_build_does_not_make_are_refused_with_the_reason() {
+    let comm = Local::group(1).pop().unwrap();
+    let out = std::env::temp_dir().join("anywoli-never.awtb");
+    for (seeds, says) in [
+        (16u8, "four or more margins"),
+        (10, "by fours"),
+        (12, "8-seed"),
+    ] {
+        let err = dist::build(&comm, seeds, None, &Options::default(), &out, &|_| {})
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(says), "{seeds}: {err}");
+    }
+    assert!(!out.exists());
+}
+
+/// Rank and unrank are inverse on 10 million random positions of the 16- and 20-seed layers
+/// (both ways: a random index, and a random distribution of the seeds), and the layers have
+/// C(39, 16) and C(43, 20) positions.
+#[test]
+fn the_index_is_a_bijection_at_16_and_20_seeds() {
+    assert_eq!(positions(16), 37_711_260_990);
+    assert_eq!(positions(20), 960_566_918_220);
+    assert_eq!(Table::file_name(16), "anywoli-16.awtb");
+    let mut rng = XorShift::new(42);
+    for seeds in [16u8, 20] {
+        let n = positions(seeds);
+        for _ in 0..5_000_000 {
+            let idx = rng.below(n);
+            let holes = unrank(idx, seeds);
+            assert_eq!(holes.iter().map(|&c| c as u32).sum::<u32>(), seeds as u32);
+            assert_eq!(rank(&holes, seeds), idx);
+
+            let mut holes = [0u8; 24];
+            for _ in 0..seeds {
+                holes[rng.below(24) as usize] += 1;
+            }
+            let idx = rank(&holes, seeds);
+            assert!(idx < n);
+            assert_eq!(unrank(idx, seeds), holes);
+        }
+        // The ends: all in the last hole is the first rank, all in the first the last.
+        let mut h = [0u8; 24];
+        h[23] = seeds;
+        assert_eq!(rank(&h, seeds), 0);
+        let mut h = [0u8; 24];
+        h[0] = seeds;
+        assert_eq!(rank(&h, seeds), n - 1);
+    }
+}
