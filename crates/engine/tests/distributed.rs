@@ -117,12 +117,49 @@ fn a_stopped_build_resumes_from_its_checkpoint_into_the_same_file() {
     let files = std::fs::read_dir(&ckpt).unwrap().count();
     assert_eq!(files, 4);
 
+    // A damaged checkpoint is refused with the file named, on every rank (tried on a copy).
+    let copy = dir.join("damaged");
+    std::fs::create_dir_all(&copy).unwrap();
+    for e in std::fs::read_dir(&ckpt).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), copy.join(e.file_name())).unwrap();
+    }
+    let victim = copy.join("anywoli-8-on-3-rank-1-wave-9.ckpt");
+    let mut bytes = std::fs::read(&victim).unwrap();
+    let at = bytes.len() - 5;
+    bytes[at] ^= 0x40;
+    std::fs::write(&victim, bytes).unwrap();
+    let damaged = Options {
+        checkpoint: Some(copy),
+        stop_at: None,
+        ..every_wave.clone()
+    };
+    let (results, _) = run(3, &damaged, &dir.join("never.awtb"));
+    assert!(
+        matches!(&results[0], Err(EndgameError::RankFailed { rank: 1 })),
+        "{:?}",
+        results[0]
+    );
+    let msg = results[1].as_ref().unwrap_err().to_string();
+    assert!(msg.contains("checksum") && msg.contains("rank-1"), "{msg}");
+    assert!(!dir.join("never.awtb").exists());
+
     // Another number of ranks does not take these checkpoints for its own: it starts afresh.
-    // The same number resumes at wave 9 and writes the file.
     let resume = Options {
         stop_at: None,
         ..every_wave.clone()
     };
+    let other = dir.join("other.awtb");
+    let (results, events) = run(2, &resume, &other);
+    assert!(results.iter().all(Result::is_ok), "{results:?}");
+    assert!(
+        matches!(events[0], Event::Moves { done: 0, .. }),
+        "{:?}",
+        events[0]
+    );
+    assert!(std::fs::read(&other).unwrap() == want);
+
+    // The same number resumes at wave 9 and writes the file.
     let (results, events) = run(3, &resume, &out);
     assert!(results.iter().all(Result::is_ok), "{results:?}");
     assert_eq!(events[0], Event::Resumed { wave: 9 });
@@ -131,27 +168,8 @@ fn a_stopped_build_resumes_from_its_checkpoint_into_the_same_file() {
         std::fs::read(&out).unwrap() == want,
         "the resumed file differs"
     );
-
-    // A damaged checkpoint is refused with the file named, on every rank.
-    let manifest = ckpt.join("anywoli-8-on-3.ckpt");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    let wave: u32 = text
-        .lines()
-        .find_map(|l| l.strip_prefix("wave ")?.parse().ok())
-        .unwrap();
-    let victim = ckpt.join(format!("anywoli-8-on-3-rank-1-wave-{wave}.ckpt"));
-    let mut bytes = std::fs::read(&victim).unwrap();
-    let at = bytes.len() - 5;
-    bytes[at] ^= 0x40;
-    std::fs::write(&victim, bytes).unwrap();
-    let (results, _) = run(3, &resume, &dir.join("never.awtb"));
-    assert!(
-        matches!(&results[0], Err(EndgameError::RankFailed { rank: 1 })),
-        "{:?}",
-        results[0]
-    );
-    let msg = results[1].as_ref().unwrap_err().to_string();
-    assert!(msg.contains("checksum") && msg.contains("rank-1"), "{msg}");
+    // Written whole, the builds deleted their checkpoints.
+    assert_eq!(std::fs::read_dir(&ckpt).unwrap().count(), 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

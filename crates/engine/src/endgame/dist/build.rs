@@ -188,6 +188,9 @@ pub fn run(
     };
     let entries = r.solved.into_entries(layer.entry);
     output::write(comm, path, game.seeds, &slices, entries)?;
+    if let Some(dir) = &opts.checkpoint {
+        checkpoint::remove(comm, dir, game.seeds);
+    }
     Ok(summary)
 }
 

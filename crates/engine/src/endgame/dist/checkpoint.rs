@@ -177,6 +177,23 @@ fn write_rank(
     })
 }
 
+/// Deletes this rank's checkpoint files (and, on rank 0, the manifest) once the file is
+/// written: they are as large as the ranks' memory and no longer needed.
+pub fn remove(comm: &dyn Comm, dir: &Path, seeds: u8) {
+    let (ranks, me) = (comm.ranks(), comm.rank());
+    // The manifest first: a crash between the two leaves no manifest naming missing files.
+    if me == 0 {
+        let _ = std::fs::remove_file(manifest_path(dir, seeds, ranks));
+    }
+    comm.max(0);
+    let prefix = format!("anywoli-{seeds}-on-{ranks}-rank-{me}-wave-");
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        if e.file_name().to_string_lossy().starts_with(&prefix) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
 /// The wave the manifest in `dir` names for this layer and number of ranks, if any.
 fn manifest_wave(dir: &Path, seeds: u8, ranks: usize) -> Result<Option<u32>, EndgameError> {
     let path = manifest_path(dir, seeds, ranks);

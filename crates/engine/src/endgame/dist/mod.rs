@@ -27,7 +27,8 @@ pub use slice::Slices;
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     /// Where each rank keeps its checkpoints, and the manifest says which wave they hold; a
-    /// build given a folder with a manifest of the same layer and ranks resumes from it.
+    /// build given a folder with a manifest of the same layer and ranks resumes from it. A
+    /// build that writes its file deletes them.
     pub checkpoint: Option<PathBuf>,
     /// Least time between two checkpoints (zero: every wave). The forward pass, the longest
     /// stage, is always checkpointed.
