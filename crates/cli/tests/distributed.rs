@@ -10,6 +10,16 @@ use std::time::{Duration, Instant};
 
 use crate::support::scratch;
 
+/// The distributed 8-seed build's arguments, up to its folder.
+const BUILD8: [&str; 6] = [
+    "tablebase",
+    "build",
+    "--seeds",
+    "8",
+    "--distributed",
+    "--dir",
+];
+
 /// `mpirun -np ranks anywoli tablebase build --seeds 8 --distributed` and `more` flags.
 fn mpirun(ranks: usize, dir: &Path, more: &[&str]) -> Command {
     let mut c = Command::new("mpirun");
@@ -18,14 +28,7 @@ fn mpirun(ranks: usize, dir: &Path, more: &[&str]) -> Command {
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
         .args(["--oversubscribe", "-np", &ranks.to_string()])
         .arg(env!("CARGO_BIN_EXE_anywoli"))
-        .args([
-            "tablebase",
-            "build",
-            "--seeds",
-            "8",
-            "--distributed",
-            "--dir",
-        ])
+        .args(BUILD8)
         .arg(dir)
         .args(more);
     c
@@ -246,14 +249,7 @@ fn ranks_in_two_network_namespaces_talk_over_tcp_and_write_the_same_file() {
             &net,
         ])
         .arg(env!("CARGO_BIN_EXE_anywoli"))
-        .args([
-            "tablebase",
-            "build",
-            "--seeds",
-            "8",
-            "--distributed",
-            "--dir",
-        ])
+        .args(BUILD8)
         .arg(&to)
         .output()
         .unwrap();

@@ -97,10 +97,10 @@ pub fn run(comm: &dyn Comm, place: &Place, flags: &Flags) -> CmdResult {
         );
     }
     let t0 = Instant::now();
-    // A wave line at most every second: the 12-seed build runs 237 waves, most short.
+    // A progress line at most every second: the 12-seed build runs 237 waves, most short.
     let last = std::cell::Cell::new(None::<Instant>);
     let say = |e: &Event| {
-        if let Event::Wave { .. } = e {
+        if let Event::Wave { .. } | Event::Moves { .. } = e {
             if last
                 .get()
                 .is_some_and(|t| t.elapsed() < Duration::from_secs(1))
