@@ -566,7 +566,12 @@ pub(crate) async fn challenge_accepted(
 }
 
 /// 6. A take-back asked for and refused, then a draw offered and agreed.
-async fn takeback_refused_and_draw_agreed(a: &Client, b: &Client, server: &Server) {
+async fn takeback_refused_and_draw_agreed(
+    a: &Client,
+    b: &Client,
+    server: &Server,
+    shots: &Option<PathBuf>,
+) {
     let (id, _, _) = challenge_accepted(a, b, "").await;
     let g = game(server, &id).await;
     assert_eq!(g["rated"], false);
@@ -611,14 +616,31 @@ async fn takeback_refused_and_draw_agreed(a: &Client, b: &Client, server: &Serve
     assert_eq!(body_data(b, "ply").await, ply);
     assert_eq!(game(server, &id).await["offer"], Value::Null);
 
-    // B offers a draw; A agrees.
+    // B offers a draw on its own turn and then moves: the offer stands through the offerer's
+    // own move (docs/api.md), so A, now to move, still sees it and agrees.
+    wait_for(b, "document.body.dataset.turn === 'mine'", "B to move").await;
     click(b, "#offer-draw").await;
+    let offered = "!document.querySelector('#offer-bar').hidden && !document.querySelector('#offer-accept').hidden";
+    wait_for(a, offered, "the draw offer on A's page").await;
+    let ply: usize = body_data(b, "ply").await.parse().unwrap();
+    click(b, ".hole.playable").await;
+    let moved =
+        format!("Number(document.body.dataset.ply) > {ply} && document.body.dataset.busy === '0'");
+    wait_for(a, &moved, "A seeing B's move").await;
     wait_for(
         a,
-        "!document.querySelector('#offer-bar').hidden && !document.querySelector('#offer-accept').hidden",
-        "the draw offer on A's page",
+        offered,
+        "the draw offer still on A's page after B's move",
     )
     .await;
+    wait_for(
+        b,
+        "!document.querySelector('#offer-bar').hidden && document.querySelector('#offer-accept').hidden",
+        "B's own offer still waiting",
+    )
+    .await;
+    assert_eq!(game(server, &id).await["offer"]["kind"], json!("draw"));
+    save_screenshot(a, shots, "draw-offer-after-the-offerers-move.png").await;
     click(a, "#offer-accept").await;
     for c in [a, b] {
         wait_for(c, "document.body.dataset.status === 'over'", "the draw").await;
@@ -980,7 +1002,7 @@ async fn players_in_real_browsers() {
     eprintln!("screenshots in {}", shots.as_ref().unwrap().display());
     let rated = rated_game_to_a_flag(&a, &b, &server, &shots).await;
     challenge_declined(&a, &b).await;
-    takeback_refused_and_draw_agreed(&a, &b, &server).await;
+    takeback_refused_and_draw_agreed(&a, &b, &server, &shots).await;
     aborted(&a, &b, &server).await;
     let claimed = claimed(&a, &b, &server).await;
     profile_page(&driver, &a, &base, &rated, &claimed, &shots).await;

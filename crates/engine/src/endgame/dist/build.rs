@@ -195,18 +195,22 @@ pub fn run(
 }
 
 /// A rough time left from the last waves: when the fields each wave settles thin out by a
-/// steady ratio, the waves left are those until it falls under one.
+/// steady ratio (the geometric mean over the last [`SPAN`] waves), the waves left are those
+/// until it falls under one, each taking the last waves' mean time.
 fn time_left(history: &[(u64, Duration)]) -> Option<Duration> {
-    let [.., (a, _), (b, t)] = history else {
-        return None;
-    };
-    if *b == 0 || b >= a {
+    let last = history.get(history.len().checked_sub(SPAN + 1)?..)?;
+    let (first, now) = (last[0].0 as f64, last[SPAN].0 as f64);
+    if now < 1.0 || now >= first {
         return None;
     }
-    let ratio = *b as f64 / *a as f64;
-    let waves = (*b as f64).ln() / (1.0 / ratio).ln();
-    Some(t.mul_f64(waves.clamp(0.0, 10_000.0)))
+    let ratio = (now / first).powf(1.0 / SPAN as f64);
+    let waves = now.ln() / (1.0 / ratio).ln();
+    let per_wave = last[1..].iter().map(|w| w.1).sum::<Duration>() / SPAN as u32;
+    Some(per_wave.mul_f64(waves.clamp(0.0, 10_000.0)))
 }
+
+/// Waves the time left is estimated over.
+const SPAN: usize = 5;
 
 /// One rank's part of the build.
 struct Rank<'a> {
