@@ -68,6 +68,9 @@ fn build_verify_and_solve_with_the_database() {
     let same = std::fs::read(one.join("anywoli-8.awtb")).unwrap()
         == std::fs::read(dir.join("anywoli-8.awtb")).unwrap();
     assert!(same, "the distributed build's file differs");
+    let r = run(&["tablebase", "verify", "--dir", o]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("every entry agrees"), "{}", r.stdout);
     // Written whole, the build deleted its checkpoints.
     assert_eq!(std::fs::read_dir(&ckpt).unwrap().count(), 0);
 
@@ -222,6 +225,33 @@ fn errors_are_one_line() {
     assert_fails(&["solve", "--nodes", "0"], "--nodes");
     assert_fails(&["puzzle", "--id", "100000"], "no puzzle 100000");
     assert_fails(&["puzzle", "--date", "2026-02-40"], "bad date");
+}
+
+/// A binary without MPI that mpirun starts as several ranks refuses (each rank would build the
+/// whole database and write the same file) and says how to build one with MPI.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn without_mpi_several_ranks_are_refused() {
+    let dir = std::env::temp_dir().join(format!("anywoli-cli-nompi-{}", std::process::id()));
+    let out = anywoli()
+        .args([
+            "tablebase",
+            "build",
+            "--seeds",
+            "8",
+            "--distributed",
+            "--dir",
+        ])
+        .arg(&dir)
+        .env("OMPI_COMM_WORLD_SIZE", "2")
+        .output()
+        .unwrap();
+    // Status 2, as every failing command but `admin` exits.
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--features mpi"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!dir.exists(), "nothing is written");
 }
 
 #[test]

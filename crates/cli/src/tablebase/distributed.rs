@@ -54,7 +54,7 @@ pub fn build(place: &Place, flags: &Flags) -> CmdResult {
             if comm.rank() != 0 {
                 // Rank 0's failure is printed by main; the others say theirs with their rank.
                 eprintln!("anywoli (rank {}): {e}", comm.rank());
-                std::process::exit(1);
+                std::process::exit(2);
             }
         }
         r
