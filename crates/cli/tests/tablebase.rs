@@ -214,6 +214,10 @@ fn errors_are_one_line() {
         "--distributed",
     );
     assert_fails(
+        &["tablebase", "build", "--seeds", "16", "--distributed"],
+        "four or more margins",
+    );
+    assert_fails(
         &["tablebase", "verify", "--dir", "/nonexistent-anywoli"],
         "anywoli tablebase build",
     );

@@ -3,6 +3,7 @@
 //! one slice of the positions (docs/tablebase-distributed.md). Rank 0 reports and writes the
 //! file; every rank says its own failure.
 
+use std::cell::Cell;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -64,6 +65,7 @@ pub fn build(place: &Place, flags: &Flags) -> CmdResult {
 /// The build on the ranks of `comm`.
 pub fn run(comm: &dyn Comm, place: &Place, flags: &Flags) -> CmdResult {
     let me = comm.rank();
+    dist::supported(place.seeds)?;
     let path = place.plain_path()?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)
@@ -89,26 +91,30 @@ pub fn run(comm: &dyn Comm, place: &Place, flags: &Flags) -> CmdResult {
     };
     if me == 0 {
         eprintln!(
-            "building the {}-seed database of anywoli on {} ranks: {} positions, {:.1} GB of packed words a rank",
+            "building the {}-seed database of anywoli on {} ranks: {} positions, {:.1} MB of packed words a rank",
             place.seeds,
             comm.ranks(),
             positions(place.seeds),
-            4.0 * positions(place.seeds) as f64 / comm.ranks() as f64 / 1e9
+            4.0 * positions(place.seeds) as f64 / comm.ranks() as f64 / 1e6
         );
     }
     let t0 = Instant::now();
-    // A progress line at most every second: the 12-seed build runs 237 waves, most short.
-    let last = std::cell::Cell::new(None::<Instant>);
+    // A progress line, and a checkpoint line, at most every second each: the 12-seed build
+    // runs 238 waves, most short, and `--checkpoint-every 0` saves every one.
+    let (progress, saved) = (Cell::new(None::<Instant>), Cell::new(None::<Instant>));
     let say = |e: &Event| {
-        if let Event::Wave { .. } | Event::Moves { .. } = e {
-            if last
-                .get()
-                .is_some_and(|t| t.elapsed() < Duration::from_secs(1))
-            {
-                return;
-            }
-            last.set(Some(Instant::now()));
+        let last = match e {
+            Event::Wave { .. } | Event::Moves { .. } => &progress,
+            Event::Checkpoint { .. } => &saved,
+            Event::Resumed { .. } => return say(e),
+        };
+        if last
+            .get()
+            .is_some_and(|t| t.elapsed() < Duration::from_secs(1))
+        {
+            return;
         }
+        last.set(Some(Instant::now()));
         say(e)
     };
     let summary = dist::build(comm, place.seeds, tb8.as_ref(), &opts, &path, &say)?;

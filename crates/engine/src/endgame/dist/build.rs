@@ -43,6 +43,7 @@ pub fn build(
     path: &Path,
     events: &dyn Fn(&Event),
 ) -> Result<Summary, EndgameError> {
+    supported(seeds)?;
     match seeds {
         8 => run(
             comm,
@@ -69,6 +70,14 @@ pub fn build(
                 )
             })?
         }
+        _ => unreachable!("supported() let only 8 and 12 through"),
+    }
+}
+
+/// Whether the distributed build makes the `seeds`-seed layer, and if not, why.
+pub fn supported(seeds: u8) -> Result<(), EndgameError> {
+    match seeds {
+        8 | 12 => Ok(()),
         16 | 20 => Err(EndgameError::Layer {
             seeds,
             why: "its captures lead to four or more margins, one more than a packed word \
