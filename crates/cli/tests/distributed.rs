@@ -8,17 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::scratch;
-
-/// The distributed 8-seed build's arguments, up to its folder.
-const BUILD8: [&str; 6] = [
-    "tablebase",
-    "build",
-    "--seeds",
-    "8",
-    "--distributed",
-    "--dir",
-];
+use crate::support::{scratch, BUILD8};
 
 /// `mpirun -np ranks anywoli tablebase build --seeds 8 --distributed` and `more` flags.
 fn mpirun(ranks: usize, dir: &Path, more: &[&str]) -> Command {

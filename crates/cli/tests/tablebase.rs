@@ -238,14 +238,7 @@ fn errors_are_one_line() {
 fn without_mpi_several_ranks_are_refused() {
     let dir = std::env::temp_dir().join(format!("anywoli-cli-nompi-{}", std::process::id()));
     let out = anywoli()
-        .args([
-            "tablebase",
-            "build",
-            "--seeds",
-            "8",
-            "--distributed",
-            "--dir",
-        ])
+        .args(support::BUILD8)
         .arg(&dir)
         .env("OMPI_COMM_WORLD_SIZE", "2")
         .output()

@@ -11,6 +11,16 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+/// The distributed 8-seed build's arguments, up to its folder.
+pub const BUILD8: [&str; 6] = [
+    "tablebase",
+    "build",
+    "--seeds",
+    "8",
+    "--distributed",
+    "--dir",
+];
+
 /// An empty folder of this test run's own, `NAME-PID` under Cargo's test scratch space.
 pub fn scratch(name: &str) -> PathBuf {
     let dir =

@@ -9,19 +9,17 @@
 //! far, the FNV-1a checksum of what follows), the words as little-endian 16-bit halves, then
 //! the list as little-endian 32-bit offsets.
 
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufReader, BufWriter, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
 use super::super::error::EndgameError;
-use super::super::index::fnv;
+use super::super::index::{fnv, CHECKSUM_START};
 use super::super::retro::Solved;
 use super::comm::{agree, Comm};
 use super::slice::Slices;
 
 const MAGIC: &[u8; 8] = b"AWCK\0\x01\r\n";
 const HEADER: usize = 72;
-/// FNV-1a's offset basis.
-const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// What a rank saves at the start of a wave.
 pub struct State<'a> {
@@ -128,7 +126,7 @@ fn write_rank(
         // The body first into the checksum, then the header: the body is written after a
         // header whose checksum is filled in at the end.
         f.write_all(&[0u8; HEADER])?;
-        let mut sum = FNV_START;
+        let mut sum = CHECKSUM_START;
         let mut buf = Vec::with_capacity(1 << 16);
         let mut put = |f: &mut BufWriter<std::fs::File>, buf: &mut Vec<u8>| {
             sum = fnv(sum, buf);
@@ -164,7 +162,6 @@ fn write_rank(
         h[56..64].copy_from_slice(&state.settled.to_le_bytes());
         h[64..72].copy_from_slice(&sum.to_le_bytes());
         let mut file = f.into_inner().map_err(|e| e.into_error())?;
-        use std::io::Seek;
         file.seek(std::io::SeekFrom::Start(0))?;
         file.write_all(&h)?;
         file.sync_all()?;
@@ -283,11 +280,15 @@ fn read_rank(
     let list_len = u64_at(40);
     // The size first, so that a damaged header cannot make the reader ask for memory the file
     // does not back.
-    if size != HEADER as u64 + 4 * n + 4 * list_len {
+    let expected = list_len
+        .checked_add(n)
+        .and_then(|words| words.checked_mul(4))
+        .and_then(|body| body.checked_add(HEADER as u64));
+    if expected != Some(size) {
         return Err(bad("its size does not match its header"));
     }
     let mut solved = Solved::blank(thresholds, n as usize);
-    let mut sum = FNV_START;
+    let mut sum = CHECKSUM_START;
     let mut buf = vec![0u8; 1 << 16];
     let mut i = 0usize;
     while i < n as usize {
