@@ -214,8 +214,24 @@ fn errors_are_one_line() {
         "--distributed",
     );
     assert_fails(
-        &["tablebase", "build", "--seeds", "16", "--distributed"],
-        "four or more margins",
+        &[
+            "tablebase",
+            "build",
+            "--seeds",
+            "16",
+            "--distributed",
+            "--dir",
+            "/nonexistent-anywoli",
+        ],
+        "the 16-seed database is built from the 12-seed one",
+    );
+    assert_fails(
+        &["tablebase", "build", "--seeds", "16"],
+        "build it with --distributed on a cluster",
+    );
+    assert_fails(
+        &["tablebase", "stats", "--seeds", "20"],
+        "reads a whole table into memory",
     );
     assert_fails(
         &["tablebase", "verify", "--dir", "/nonexistent-anywoli"],

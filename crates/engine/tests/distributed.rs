@@ -173,12 +173,71 @@ fn a_stopped_build_resumes_from_its_checkpoint_into_the_same_file() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The 16- and 20-seed layers' packed words (4 and 5 thresholds: 12-bit fields in 3 and 4
+/// cells, masks of 4 and 5 bits in the messages), on the 8-seed game asked 4 and 5 times over:
+/// the same file over 3 ranks as the single-process build, and through a checkpoint stopped
+/// and resumed.
+#[test]
+fn the_wide_packings_build_the_same_file_over_ranks_and_checkpoints() {
+    let dir = scratch("wide");
+    let want = reference(&dir);
+    let ckpt = dir.join("ckpt");
+    for (k, ranks) in [(4usize, 3usize), (5, 2)] {
+        let game = anywoli_engine::endgame::retro::eight_as(k);
+        let layer = dist::Layer {
+            game: &game,
+            entry: |st| st[st.len() - 1],
+        };
+        let out = dir.join(format!("wide-{k}.awtb"));
+        let on = |opts: &Options| -> Vec<Result<dist::Summary, EndgameError>> {
+            std::thread::scope(|s| {
+                let hs: Vec<_> = Local::group(ranks)
+                    .into_iter()
+                    .map(|comm| {
+                        let layer = &layer;
+                        let out = &out;
+                        s.spawn(move || dist::run(&comm, layer, opts, out, &|_| {}))
+                    })
+                    .collect();
+                hs.into_iter().map(|h| h.join().unwrap()).collect()
+            })
+        };
+        let stop = Options {
+            checkpoint: Some(ckpt.clone()),
+            checkpoint_every: Duration::ZERO,
+            stop_at: Some(7),
+        };
+        let stopped = on(&stop);
+        assert!(
+            stopped
+                .iter()
+                .all(|r| matches!(r, Err(EndgameError::Stopped { wave: 7 }))),
+            "{stopped:?}"
+        );
+        assert!(!out.exists());
+        let resumed = on(&Options {
+            stop_at: None,
+            ..stop
+        });
+        let summaries: Vec<_> = resumed.into_iter().map(Result::unwrap).collect();
+        assert!(
+            std::fs::read(&out).unwrap() == want,
+            "{k} thresholds: the file differs"
+        );
+        // Every field of every position was settled, k times the 8-seed table's.
+        let s = super::tablebase::eight().stats();
+        assert_eq!(summaries[0].settled, k as u64 * (s.wins + s.losses));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn layers_the_distributed_build_does_not_make_are_refused_with_the_reason() {
     let comm = Local::group(1).pop().unwrap();
     let out = std::env::temp_dir().join("anywoli-never.awtb");
     for (seeds, says) in [
-        (16u8, "four or more margins"),
+        (16u8, "built from the 12-seed one"),
+        (20, "built from the 16-seed one"),
         (10, "by fours"),
         (12, "8-seed"),
     ] {

@@ -431,6 +431,16 @@ fn the_unmove_builder_agrees_with_the_move_graph_builder() {
             .count();
         assert_eq!(differ, 0, "{threads} threads");
     }
+    // The wide packings of the 16- and 20-seed layers (4 and 5 thresholds in 3 and 4 cells,
+    // 12-bit fields), each field the 8-seed table.
+    for k in [4, 5] {
+        let solved = endgame::retro::solve(&endgame::retro::eight_as(k), 2, &|_, _, _| {}).unwrap();
+        assert_eq!(solved.packing().cells, k - 1);
+        let differ = (0..positions(8))
+            .filter(|&i| (0..k).any(|j| solved.status(i as usize, j) != t.entry_at(i)))
+            .count();
+        assert_eq!(differ, 0, "{k} thresholds");
+    }
 }
 
 /// A fresh folder for one test's files.

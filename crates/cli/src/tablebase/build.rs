@@ -31,6 +31,16 @@ fn available_memory() -> Option<u64> {
 
 pub fn build(place: &Place, threads: usize, force: bool, write_compact: bool) -> CmdResult {
     let path = place.plain_path()?;
+    if place.seeds >= 16 {
+        return Err(Failure::Says(format!(
+            "the {}-seed layer has {} positions, {:.0} GB of packed words: one machine does not \
+             hold it; build it with --distributed on a cluster (docs/tablebase-distributed.md)",
+            place.seeds,
+            endgame::positions(place.seeds),
+            endgame::dist::word_bytes(place.seeds) as f64 * endgame::positions(place.seeds) as f64
+                / 1e9
+        )));
+    }
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)
             .map_err(|e| Failure::Says(format!("cannot create {}: {e}", dir.display())))?;
@@ -100,7 +110,13 @@ fn say_compacted(
 
 pub fn compact(place: &Place, threads: usize) -> CmdResult {
     let path = place.plain_path()?;
-    let table = Table::load(&path).map_err(|e| missing(&path, e))?;
+    // From 16 seeds the plain file is read through a map, a batch of blocks at a time.
+    let table = if place.seeds >= 16 {
+        Table::map_plain(&path)
+    } else {
+        Table::load(&path)
+    }
+    .map_err(|e| missing(&path, e))?;
     say_compacted(
         &mut std::io::stdout().lock(),
         &path,

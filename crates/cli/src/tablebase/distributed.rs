@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use anywoli_engine::endgame::dist::{self, Comm, Event, Options};
 use anywoli_engine::endgame::{positions, EndgameError, Tablebase};
 
-use super::place::{eight_only, Place};
+use super::place::{below, Place};
 use crate::common::{CmdResult, Failure};
 
 /// What `--distributed` says when this binary has no MPI and was started as several ranks.
@@ -71,10 +71,11 @@ pub fn run(comm: &dyn Comm, place: &Place, flags: &Flags) -> CmdResult {
         std::fs::create_dir_all(dir)
             .map_err(|e| Failure::Says(format!("cannot create {}: {e}", dir.display())))?;
     }
-    // Every rank reads the 8-seed database itself (a cluster's ranks may not share a disk); a
-    // rank that cannot makes them all stop.
-    let tb8: Option<Tablebase> = if place.seeds == 12 {
-        let r = eight_only(place.dir.as_deref());
+    // Every rank opens the database of the layer below itself (a cluster's ranks may not share
+    // a disk; from 12 seeds up it is mapped, so a node's ranks share its pages); a rank that
+    // cannot makes them all stop.
+    let below: Option<Tablebase> = if place.seeds >= 12 {
+        let r = below(place.dir.as_deref(), place.seeds);
         let failed = comm.max(r.is_err() as u64) != 0;
         match r {
             Err(e) => return Err(e),
@@ -95,7 +96,9 @@ pub fn run(comm: &dyn Comm, place: &Place, flags: &Flags) -> CmdResult {
             place.seeds,
             comm.ranks(),
             positions(place.seeds),
-            4.0 * positions(place.seeds) as f64 / comm.ranks() as f64 / 1e6
+            dist::word_bytes(place.seeds) as f64 * positions(place.seeds) as f64
+                / comm.ranks() as f64
+                / 1e6
         );
     }
     let t0 = Instant::now();
@@ -117,8 +120,8 @@ pub fn run(comm: &dyn Comm, place: &Place, flags: &Flags) -> CmdResult {
         last.set(Some(Instant::now()));
         say(e)
     };
-    let summary = dist::build(comm, place.seeds, tb8.as_ref(), &opts, &path, &say)?;
-    drop(tb8);
+    let summary = dist::build(comm, place.seeds, below.as_ref(), &opts, &path, &say)?;
+    drop(below);
     // Peak memory of each rank, as the kernel counts it.
     let peak = peak_rss().unwrap_or(0);
     let (peak_max, peak_sum) = (comm.max(peak), comm.sum(peak));

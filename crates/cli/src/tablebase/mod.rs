@@ -161,6 +161,7 @@ pub fn run(cmd: &TablebaseCommand) -> CmdResult {
         TablebaseCommand::Verify { place, threads } => verify::verify(place, *threads as usize),
         TablebaseCommand::Stats { place } => {
             let path = place.path()?;
+            place::whole_only(place.seeds, "stats")?;
             let t = Table::load(&path).map_err(|e| place::missing(&path, e))?;
             let mut out = std::io::stdout().lock();
             if place.seeds == 12 {

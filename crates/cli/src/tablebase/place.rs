@@ -45,7 +45,8 @@ pub fn open(dir: Option<&Path>) -> Result<Tablebase, Failure> {
 /// Which database, where.
 #[derive(Args, Clone)]
 pub struct Place {
-    /// Seeds in play (8; 12 is described in docs/tablebase.md).
+    /// Seeds in play (8; 12 is described in docs/tablebase.md; 16 and 20 are built with
+    /// --distributed on a cluster, docs/tablebase-distributed.md).
     #[arg(long, default_value_t = 8, value_name = "N")]
     pub seeds: u8,
     /// The databases' folder (default $ANYWOLI_TABLEBASES, else ./tablebases).
@@ -86,11 +87,50 @@ pub fn table_path(dir: Option<&Path>, seeds: u8) -> PathBuf {
 
 fn check_seeds(seeds: u8) -> Result<(), Failure> {
     match seeds {
-        8 | 12 => Ok(()),
+        8 | 12 | 16 | 20 => Ok(()),
         n => Err(Failure::Says(format!(
-            "no database of {n} seeds: the databases are of 8 and 12 seeds in play"
+            "no database of {n} seeds: the databases are of 8, 12, 16 and 20 seeds in play \
+             (captures take seeds by fours)"
         ))),
     }
+}
+
+/// What a command that reads a whole table says of the 16- and 20-seed layers, whose plain
+/// files (75 GB and 1.9 TB) no ordinary machine holds in memory.
+pub fn whole_only(seeds: u8, what: &str) -> Result<(), Failure> {
+    if seeds >= 16 {
+        return Err(Failure::Says(format!(
+            "`tablebase {what}` reads a whole table into memory, and the {seeds}-seed one is \
+             {:.0} GB: the {seeds}-seed layer is built, compacted and probed through memory \
+             maps (docs/tablebase-distributed.md)",
+            2.0 * endgame::positions(seeds) as f64 / 1e9
+        )));
+    }
+    Ok(())
+}
+
+/// The database of the layer below `seeds` (12, 16 or 20), which its captures lead to: the
+/// 8-seed one loaded, a larger one mapped (the plain file when present: one read a probe, its
+/// pages shared by the ranks of a node; else the compact file).
+pub fn below(dir: Option<&Path>, seeds: u8) -> Result<Tablebase, Failure> {
+    if seeds <= 12 {
+        return eight_only(dir);
+    }
+    let lower = seeds - 4;
+    let dir = folder(dir);
+    let plain = dir.join(Table::file_name(lower));
+    let compact = dir.join(Table::compact_file_name(lower));
+    let table = if plain.exists() {
+        Table::map_plain(&plain)?
+    } else if compact.exists() {
+        Table::open_compact(&compact)?
+    } else {
+        return Err(Failure::Says(format!(
+            "the {seeds}-seed database is built from the {lower}-seed one, and there is none at {}: build that first",
+            plain.display()
+        )));
+    };
+    Ok(Tablebase::from_tables(vec![table]))
 }
 
 /// The error of a missing database, with the command that builds it.

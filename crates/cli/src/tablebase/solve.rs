@@ -84,14 +84,15 @@ fn say_database(out: &mut impl Write, tb: &Tablebase, pos: &Position, me: Side) 
         return Ok(());
     };
     let left = QUIET_LIMIT - pos.quiet_plies();
-    if pos.seeds_in_play() == 12 {
-        // The 12-seed table gives bounds on the margin of the 12 seeds left.
+    let n = pos.seeds_in_play();
+    if n >= 12 {
+        // The tables of 12 seeds and more give bounds on the margin of the seeds left.
         let what = match (p.value, p.lower, p.upper) {
-            (Some(v), _, _) => format!("{me} forces a margin of {v:+} on the 12 seeds left"),
+            (Some(v), _, _) => format!("{me} forces a margin of {v:+} on the {n} seeds left"),
             (None, lo, hi) if p.in_time => format!(
-                "{me} forces a margin of at least {} and at most {} on the 12 seeds left (the quiet rule may decide between)",
-                lo.map_or("-12".to_string(), |x| format!("{x:+}")),
-                hi.map_or("+12".to_string(), |x| format!("{x:+}"))
+                "{me} forces a margin of at least {} and at most {} on the {n} seeds left (the quiet rule may decide between)",
+                lo.map_or(format!("-{n}"), |x| format!("{x:+}")),
+                hi.map_or(format!("+{n}"), |x| format!("{x:+}"))
             ),
             _ => format!(
                 "its proof needs {} plies and the quiet rule leaves {left}: the exact search decides",

@@ -19,6 +19,7 @@ const CROSS_NODES: u64 = 300_000;
 
 pub fn verify(place: &Place, threads: usize) -> CmdResult {
     let path = place.path()?;
+    super::place::whole_only(place.seeds, "verify")?;
     let t0 = Instant::now();
     let table = Table::load(&path).map_err(|e| missing(&path, e))?;
     if place.seeds == 12 {

@@ -1,11 +1,11 @@
 //! The 12-seed database of `anywoli`, built by retrograde analysis with generated
 //! predecessors ([`super::retro`]) from the 8-seed one, which decides what each first capture
-//! leads to.
+//! leads to; and the games of the 16- and 20-seed layers, built the same way from the layer
+//! below, on a cluster ([`super::dist`]).
 
 use anywoli_core::{Position, Side};
 
-use super::entry::{INVALID, LOSS_BIT, STUCK, UNFORCED};
-use super::entry12::{Entry12, INVALID12};
+use super::bounds;
 use super::error::EndgameError;
 use super::probe::Tablebase;
 use super::retro::{solve, Game};
@@ -13,15 +13,15 @@ use super::table::Table;
 use super::work::Progress;
 
 /// The margin for South, the side to move of `before`, of a move into `after` that captured:
-/// the net seeds the move took, plus what the 8-seed database proves for the rest when the game
-/// goes on. `None` when the database does not prove it.
-pub(crate) fn capture_margin(tb8: &Tablebase, before: &Position, after: &Position) -> Option<i32> {
+/// the net seeds the move took, plus what the database of the layer below proves for the rest
+/// when the game goes on. `None` when the database does not prove it.
+pub(crate) fn capture_margin(tb: &Tablebase, before: &Position, after: &Position) -> Option<i32> {
     let g = (after.store(Side::South) as i32 - before.store(Side::South) as i32)
         - (after.store(Side::North) as i32 - before.store(Side::North) as i32);
     match after.to_move() {
         None => Some(g),
         Some(s) => {
-            let v = tb8.probe(after)?.value?;
+            let v = tb.probe(after)?.value?;
             Some(g + if s == Side::South { v } else { -v })
         }
     }
@@ -45,14 +45,38 @@ pub(crate) fn with_game12<R>(
     tb8: &Tablebase,
     f: impl FnOnce(&Game) -> R,
 ) -> Result<R, EndgameError> {
-    if tb8.table(8).is_none() {
-        return Err(EndgameError::NoEight);
+    with_game(tb8, 12, f)
+}
+
+/// Runs `f` with the `seeds`-seed game (12, 16 or 20) of `anywoli` as a threshold analysis:
+/// the thresholds are the layer's margins but the lowest ("the side to move can force at
+/// least this"), each capture's margin decided by the database of the layer below in `tb`.
+/// A move that passes the turn turns "at least `t`" into "less than the next margin above
+/// `−t`" for the other side: the thresholds pair up from the two ends.
+pub(crate) fn with_game<R>(
+    tb: &Tablebase,
+    seeds: u8,
+    f: impl FnOnce(&Game) -> R,
+) -> Result<R, EndgameError> {
+    let margins = bounds::margins(seeds).ok_or(EndgameError::Layer {
+        seeds,
+        why: "captures take seeds by fours, so the layers are 8, 12, 16 and 20 seeds",
+    })?;
+    let lower = seeds - 4;
+    if tb.table(lower).is_none() {
+        return Err(if seeds == 12 {
+            EndgameError::NoEight
+        } else {
+            EndgameError::NoLower { seeds, lower }
+        });
     }
-    let terminal = |before: &Position, after: &Position| capture_margin(tb8, before, after);
+    let thresholds = margins[1..].to_vec();
+    let k = thresholds.len();
+    let terminal = |before: &Position, after: &Position| capture_margin(tb, before, after);
     Ok(f(&Game {
-        seeds: 12,
-        thresholds: vec![-4, 4, 12],
-        pair: vec![2, 1, 0],
+        seeds,
+        thresholds,
+        pair: (0..k).rev().collect(),
         terminal: &terminal,
     }))
 }
@@ -61,30 +85,15 @@ pub(crate) fn with_game12<R>(
 /// 8-seed encoding): won at threshold `i`, at least `MARGINS12[i + 1]`; lost, at most
 /// `MARGINS12[i]`.
 pub(crate) fn entry12_of(st: &[u16]) -> u16 {
-    if st[0] == INVALID {
-        return INVALID12;
-    }
-    let mut e = Entry12 {
-        lower: 0,
-        upper: 3,
-        dtc: 0,
-    };
-    let (mut dl, mut du) = (0u16, 0u16);
-    for (i, &s) in st.iter().enumerate() {
-        if s == UNFORCED || s == STUCK {
-            continue;
-        }
-        let d = s & !LOSS_BIT;
-        if s & LOSS_BIT == 0 {
-            if i as u8 + 1 > e.lower {
-                e.lower = i as u8 + 1;
-                dl = d;
-            }
-        } else if (i as u8) < e.upper {
-            e.upper = i as u8;
-            du = d;
-        }
-    }
-    e.dtc = dl.max(du);
-    e.encode()
+    bounds::entry_of(12, st)
+}
+
+/// The 16-seed entry of a position from its entries at the thresholds −8, 0, +8 and +16.
+pub(crate) fn entry16_of(st: &[u16]) -> u16 {
+    bounds::entry_of(16, st)
+}
+
+/// The 20-seed entry of a position from its entries at the thresholds −12, −4, +4, +12, +20.
+pub(crate) fn entry20_of(st: &[u16]) -> u16 {
+    bounds::entry_of(20, st)
 }

@@ -10,7 +10,7 @@
 //! the loaded table does (tested on every 8-seed entry; `anywoli tablebase compare` on 12).
 
 use std::cell::RefCell;
-use std::io::Write;
+use std::io::{Seek, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -18,7 +18,7 @@ use memmap2::Mmap;
 
 use super::entry::Entry;
 use super::error::{BlockDefect, CompactError, Defect};
-use super::index::{checksum, fnv, positions};
+use super::index::{checksum, checksum_from, fnv, is_layer, positions, CHECKSUM_START};
 use super::work::MAX_THREADS;
 
 /// The compact file's first bytes.
@@ -99,7 +99,7 @@ impl Layout {
             return Err(Defect::Magic);
         }
         let seeds = h[8];
-        if seeds != 8 && seeds != 12 {
+        if !is_layer(seeds) {
             return Err(Defect::Seeds);
         }
         if h[9] != CODEC_ZSTD_PLANES {
@@ -343,62 +343,115 @@ fn compressor() -> std::io::Result<zstd::bulk::Compressor<'static>> {
 /// Writes the compact file of a table's entries (`threads` compress at once), to a temporary
 /// name then renamed, as `.awtb` files are. Returns the bytes written.
 pub fn write(path: &Path, seeds: u8, data: &[Entry], threads: usize) -> Result<u64, CompactError> {
+    let fill = |b: usize, out: &mut Vec<Entry>| {
+        out.extend_from_slice(&data[b * BLOCK..((b + 1) * BLOCK).min(data.len())]);
+        Ok(())
+    };
+    write_from(path, seeds, data.len() as u64, threads, &fill)
+}
+
+/// Blocks compressed at once, a thread: enough to keep the threads busy, few enough that
+/// the frames in flight stay small (a 16-seed table's frames are gigabytes in all).
+const BATCH: usize = 256;
+
+/// A source of a table's entries by block: `fill(b, out)` appends block `b`'s entries.
+pub type Blocks<'a> = dyn Fn(usize, &mut Vec<Entry>) -> Result<(), CompactError> + Sync + 'a;
+
+/// Writes the compact file of a table of `len` entries read block by block from `fill`: a
+/// batch of blocks at a time is compressed on `threads` threads and written, so the table need
+/// not be in memory (a 16-seed table is 75 GB). Only the block index (8 bytes a block) is kept
+/// until the end, when it and the header are written in front of the frames.
+pub fn write_from(
+    path: &Path,
+    seeds: u8,
+    len: u64,
+    threads: usize,
+    fill: &Blocks,
+) -> Result<u64, CompactError> {
     let name = path.display().to_string();
     let werr = |err: std::io::Error| CompactError::Write {
         path: name.clone(),
         err,
     };
     let threads = threads.clamp(1, MAX_THREADS);
-    let blocks: Vec<&[Entry]> = data.chunks(BLOCK).collect();
-    // Batches of blocks compressed in parallel, kept in order.
-    let per = blocks.len().div_ceil(threads).max(1);
-    let parts: Vec<std::io::Result<Vec<Vec<u8>>>> = std::thread::scope(|sc| {
-        let hs: Vec<_> = blocks
-            .chunks(per)
-            .map(|part| {
-                sc.spawn(move || {
-                    let mut comp = compressor()?;
-                    part.iter().map(|b| encode_block(b, &mut comp)).collect()
-                })
-            })
-            .collect();
-        hs.into_iter()
-            .map(|h| h.join().expect("a compressing thread panicked"))
-            .collect()
-    });
-    let mut frames = Vec::with_capacity(blocks.len());
-    for p in parts {
-        frames.extend(p.map_err(werr)?);
-    }
-    let mut index = Vec::with_capacity(8 * (frames.len() + 1));
+    let blocks = len.div_ceil(BLOCK as u64) as usize;
+    let tmp = path.with_extension("awtbz.part");
+    let mut f =
+        std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp).map_err(werr)?);
+    // The header's and the index's places, filled in at the end.
+    f.write_all(&vec![0u8; HEADER + 8 * (blocks + 1)])
+        .map_err(werr)?;
+    let mut index = Vec::with_capacity(8 * (blocks + 1));
     let mut at = 0u64;
     index.extend_from_slice(&at.to_le_bytes());
-    for f in &frames {
-        at += f.len() as u64;
-        index.extend_from_slice(&at.to_le_bytes());
+    let mut sum = CHECKSUM_START;
+    let mut comps: Vec<zstd::bulk::Compressor<'static>> = (0..threads)
+        .map(|_| compressor())
+        .collect::<Result<_, _>>()
+        .map_err(werr)?;
+    let mut next = 0;
+    while next < blocks {
+        let end = (next + BATCH * threads).min(blocks);
+        let per = (end - next).div_ceil(threads);
+        // Each block's frame and its entries, which the checksum then reads in index order.
+        type Part = Result<Vec<(Vec<u8>, Vec<Entry>)>, CompactError>;
+        let parts: Vec<Part> = std::thread::scope(|sc| {
+            let hs: Vec<_> = comps
+                .iter_mut()
+                .enumerate()
+                .map(|(t, comp)| {
+                    let lo = (next + t * per).min(end);
+                    let hi = (lo + per).min(end);
+                    sc.spawn(move || {
+                        (lo..hi)
+                            .map(|b| {
+                                let mut entries = Vec::with_capacity(BLOCK);
+                                fill(b, &mut entries)?;
+                                let frame = encode_block(&entries, comp).map_err(|err| {
+                                    CompactError::Write {
+                                        path: path.display().to_string(),
+                                        err,
+                                    }
+                                })?;
+                                Ok((frame, entries))
+                            })
+                            .collect::<Part>()
+                    })
+                })
+                .collect();
+            hs.into_iter()
+                .map(|h| h.join().expect("a compressing thread panicked"))
+                .collect()
+        });
+        for part in parts {
+            for (frame, entries) in part? {
+                sum = checksum_from(sum, &entries);
+                f.write_all(&frame).map_err(werr)?;
+                at += frame.len() as u64;
+                index.extend_from_slice(&at.to_le_bytes());
+            }
+        }
+        next = end;
     }
     let mut h = [0u8; HEADER];
     h[..8].copy_from_slice(MAGIC);
     h[8] = seeds;
     h[9] = CODEC_ZSTD_PLANES;
     h[12..16].copy_from_slice(&(BLOCK as u32).to_le_bytes());
-    h[16..24].copy_from_slice(&(data.len() as u64).to_le_bytes());
-    h[24..32].copy_from_slice(&checksum(data).to_le_bytes());
-    h[32..40].copy_from_slice(&(frames.len() as u64).to_le_bytes());
+    h[16..24].copy_from_slice(&len.to_le_bytes());
+    h[24..32].copy_from_slice(&sum.to_le_bytes());
+    h[32..40].copy_from_slice(&(blocks as u64).to_le_bytes());
     h[40..48].copy_from_slice(&at.to_le_bytes());
-    let hsum = fnv(fnv(0xcbf2_9ce4_8422_2325, &h[..48]), &index);
+    let hsum = fnv(fnv(CHECKSUM_START, &h[..48]), &index);
     h[48..56].copy_from_slice(&hsum.to_le_bytes());
-    let tmp = path.with_extension("awtbz.part");
-    let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(werr)?);
-    f.write_all(&h).map_err(werr)?;
-    f.write_all(&index).map_err(werr)?;
-    for fr in &frames {
-        f.write_all(fr).map_err(werr)?;
-    }
-    f.into_inner()
-        .map_err(|e| werr(e.into_error()))?
-        .sync_all()
-        .map_err(werr)?;
+    let mut file = f.into_inner().map_err(|e| werr(e.into_error()))?;
+    file.seek(std::io::SeekFrom::Start(0)).map_err(werr)?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, &mut file);
+    w.write_all(&h).map_err(werr)?;
+    w.write_all(&index).map_err(werr)?;
+    w.flush().map_err(werr)?;
+    drop(w);
+    file.sync_all().map_err(werr)?;
     std::fs::rename(&tmp, path).map_err(werr)?;
     Ok((HEADER + index.len()) as u64 + at)
 }

@@ -179,8 +179,20 @@ pub enum EndgameError {
         max: usize,
     },
     /// The seeds make more positions than a 32-bit index numbers.
-    #[error("too many positions for 32-bit wave entries")]
+    #[error(
+        "too many positions for one process's 32-bit wave entries: build this layer with \
+         --distributed on enough ranks (docs/tablebase-distributed.md)"
+    )]
     Positions,
+    /// A layer past 12 seeds needs the database of the layer below, for what its captures
+    /// lead to.
+    #[error("the {seeds}-seed database is built from the {lower}-seed one: put it in the folder")]
+    NoLower {
+        /// The layer asked for.
+        seeds: u8,
+        /// The layer it needs.
+        lower: u8,
+    },
     /// A checkpoint of the distributed build that cannot be used.
     #[error("checkpoint {}: {what}", .path.display())]
     Checkpoint {
@@ -202,7 +214,7 @@ pub enum EndgameError {
         wave: u32,
     },
     /// The distributed build does not build this layer.
-    #[error("the distributed build makes the 8- and 12-seed databases, not {seeds} seeds: {why}")]
+    #[error("the distributed build makes the 8-, 12-, 16- and 20-seed databases, not {seeds} seeds: {why}")]
     Layer {
         /// The seeds asked for.
         seeds: u8,

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use super::compact::{self, Compact};
 use super::entry::Entry;
 use super::error::{Defect, EndgameError};
-use super::index::{checksum, checksum_from, positions, CHECKSUM_START};
+use super::index::{checksum, checksum_from, is_layer, positions, CHECKSUM_START};
 use super::table::{damaged_entry, Table};
 
 /// The file format's first bytes.
@@ -47,6 +47,33 @@ impl Table {
         }
         let (seeds, data) = read_plain(f, &header).map_err(bad)?;
         Ok(Table::in_memory(seeds, data))
+    }
+
+    /// Maps a plain file instead of reading it: its header and size are checked now, its
+    /// checksum is not (that would read the whole file: 75 GB at 16 seeds; `tablebase verify`
+    /// reads it). A probe reads one entry through the map, and the kernel shares the file's
+    /// pages between the processes (the ranks of a node) that map it.
+    pub fn map_plain(path: &Path) -> Result<Table, EndgameError> {
+        let f = std::fs::File::open(path).map_err(|err| EndgameError::Open {
+            path: path.to_path_buf(),
+            err,
+        })?;
+        let bad = |defect| EndgameError::Invalid {
+            path: path.to_path_buf(),
+            defect,
+        };
+        let size = f.metadata().map_err(|e| bad(Defect::Read(e)))?.len();
+        let mut header = [0u8; HEADER];
+        (&f).read_exact(&mut header)
+            .map_err(|_| bad(Defect::TooShort))?;
+        let (seeds, _) = plain_layout(&header, size).map_err(bad)?;
+        // Safety: the file is only read; a build writes a new file and renames it over the
+        // old, so a mapped file is never changed under a reader.
+        let map = unsafe { memmap2::Mmap::map(&f) }.map_err(|err| EndgameError::Open {
+            path: path.to_path_buf(),
+            err,
+        })?;
+        Ok(Table::mapped(seeds, map, HEADER))
     }
 }
 
@@ -142,25 +169,31 @@ impl PlainWriter {
     }
 }
 
-/// The seeds and entries of a plain file whose `header` was read from `f`.
-fn read_plain(f: std::fs::File, header: &[u8; HEADER]) -> Result<(u8, Vec<Entry>), Defect> {
+/// The seeds and entries of a plain file of `size` bytes whose `header` is this, when they
+/// agree. The size is checked before anything is read, so that a damaged header cannot make
+/// the loader ask for memory the file does not back.
+fn plain_layout(header: &[u8; HEADER], size: u64) -> Result<(u8, u64), Defect> {
     if &header[..8] != MAGIC {
         return Err(Defect::Magic);
     }
     let seeds = header[8];
-    if seeds != 8 && seeds != 12 {
+    if !is_layer(seeds) {
         return Err(Defect::Seeds);
     }
     let len = u64::from_le_bytes(header[16..24].try_into().expect("8 bytes"));
     if len != positions(seeds) {
         return Err(Defect::Entries);
     }
-    // The size first, so that a damaged header cannot make the loader ask for memory the
-    // file does not back.
-    let size = f.metadata().map_err(Defect::Read)?.len();
-    if size < HEADER as u64 + 2 * len {
-        return Err(Defect::Shorter);
+    match size.cmp(&(HEADER as u64 + 2 * len)) {
+        std::cmp::Ordering::Less => Err(Defect::Shorter),
+        std::cmp::Ordering::Greater => Err(Defect::Longer),
+        std::cmp::Ordering::Equal => Ok((seeds, len)),
     }
+}
+
+/// The seeds and entries of a plain file whose `header` was read from `f`.
+fn read_plain(f: std::fs::File, header: &[u8; HEADER]) -> Result<(u8, Vec<Entry>), Defect> {
+    let (seeds, len) = plain_layout(header, f.metadata().map_err(Defect::Read)?.len())?;
     let sum = u64::from_le_bytes(header[24..32].try_into().expect("8 bytes"));
     let mut data = Vec::with_capacity(len as usize);
     let mut r = std::io::BufReader::with_capacity(1 << 20, f);

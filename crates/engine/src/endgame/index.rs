@@ -15,6 +15,15 @@ pub const HOLES: usize = Hole::COUNT;
 /// are `u64` throughout.
 pub const MAX_SEEDS: usize = 20;
 
+/// The layers a database holds: captures take seeds by fours, and with 4 in play the game is
+/// over. 8 and 12 seeds are built on one machine, 16 and 20 on a cluster (docs/tablebase-distributed.md).
+pub const LAYERS: [u8; 4] = [8, 12, 16, 20];
+
+/// Whether a file may hold a database of `seeds` seeds in play.
+pub fn is_layer(seeds: u8) -> bool {
+    LAYERS.contains(&seeds)
+}
+
 /// `WAYS[h][s]`: the ways to lay `s` seeds in `h` holes, C(s + h - 1, h - 1).
 const WAYS: [[u64; MAX_SEEDS + 1]; HOLES + 1] = {
     let mut w = [[0u64; MAX_SEEDS + 1]; HOLES + 1];

@@ -12,12 +12,13 @@
 //! its lines in both.
 //!
 //! The parts, each importing only those listed before it: [`index`] and [`entry`] (where a
-//! position sits and what its 16 bits say), [`entry12`], [`error`], [`work`] (stages, progress,
+//! position sits and what its 16 bits say), [`entry12`] and [`bounds`], [`error`], [`work`] (stages, progress,
 //! threads), [`compact`], [`table`] with its [`mod@file`] and [`stats`], [`moves`] (forward and
-//! backward), [`build8`], [`retro`], [`probe`], [`mod@build12`], [`mod@verify`], [`solve`],
-//! [`crosscheck`], [`mod@shared`], and [`dist`] (the retrograde build spread over ranks: MPI on a
+//! backward), [`build8`], [`packed`], [`retro`], [`probe`], [`mod@build12`], [`mod@verify`],
+//! [`solve`], [`crosscheck`], [`mod@shared`], and [`dist`] (the retrograde build spread over ranks: MPI on a
 //! cluster).
 
+pub mod bounds;
 pub mod build12;
 pub mod build8;
 pub mod compact;
@@ -29,6 +30,7 @@ pub mod error;
 pub mod file;
 pub mod index;
 pub mod moves;
+pub mod packed;
 pub mod probe;
 pub mod retro;
 pub mod shared;

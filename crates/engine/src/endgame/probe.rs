@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 
 use anywoli_core::{Move, Position, Rules, Side, QUIET_LIMIT};
 
+use super::bounds::{self, Bounds};
 use super::entry::Verdict;
-use super::entry12::{Entry12, MARGINS12};
 use super::error::EndgameError;
-use super::index::positions;
+use super::index::{positions, LAYERS};
 use super::table::Table;
 
 /// What a database says about a position, with the rules and the quiet counter applied.
@@ -51,20 +51,22 @@ impl Tablebase {
         Tablebase { tables, dir: None }
     }
 
-    /// Opens every database found in `dir`: a compact file (`anywoli-N.awtbz`) is used when
-    /// present — mapped, not read, when it holds more than [`MAP_OVER`] entries (the 12-seed
-    /// one), else decompressed into memory — and else the `.awtb` file is loaded whole. A
-    /// missing folder or missing files give an empty set, not an error; a damaged file is an
-    /// error.
+    /// Opens every database found in `dir` (8, 12, 16 and 20 seeds): a compact file
+    /// (`anywoli-N.awtbz`) is used when present — mapped, not read, when it holds more than
+    /// [`MAP_OVER`] entries (12 seeds and up), else decompressed into memory — and else the
+    /// `.awtb` file: loaded whole, but mapped from 16 seeds on (75 GB and more). A missing
+    /// folder or missing files give an empty set, not an error; a damaged file is an error.
     pub fn open(dir: &Path) -> Result<Tablebase, EndgameError> {
         let mut tables = Vec::new();
-        for seeds in [8u8, 12] {
+        for seeds in LAYERS {
             let compact = dir.join(Table::compact_file_name(seeds));
             let path = dir.join(Table::file_name(seeds));
             if compact.exists() && positions(seeds) > MAP_OVER {
                 tables.push(Table::open_compact(&compact)?);
             } else if compact.exists() {
                 tables.push(Table::load(&compact)?);
+            } else if path.exists() && seeds >= 16 {
+                tables.push(Table::map_plain(&path)?);
             } else if path.exists() {
                 tables.push(Table::load(&path)?);
             }
@@ -101,23 +103,26 @@ impl Tablebase {
     pub fn probe(&self, pos: &Position) -> Option<Probe> {
         match pos.seeds_in_play() {
             8 => self.probe8(pos),
-            12 => self.probe12(pos),
+            s @ (12 | 16 | 20) => self.probe_margins(pos, s),
             _ => None,
         }
     }
 
-    /// The 12-seed table (of `anywoli` only: under the other rules the first capture can
-    /// change who gets the last 4). Its verdict is Win when the side to move forces a positive
-    /// margin, Loss when the opponent does; `dtc` is the distance that proves both bounds.
-    fn probe12(&self, pos: &Position) -> Option<Probe> {
+    /// A table of 12, 16 or 20 seeds (of `anywoli` only: under the other rules the first
+    /// capture can change who gets the last 4). Its verdict is Win when the side to move
+    /// forces a positive margin, Loss when the opponent forces a negative one; `dtc` is the
+    /// distance that proves both bounds.
+    fn probe_margins(&self, pos: &Position, seeds: u8) -> Option<Probe> {
         if pos.rules() != Rules::Anywoli {
             return None;
         }
-        let e = Entry12::decode(self.table(12)?.entry(pos)?)?;
+        let margins = bounds::margins(seeds)?;
+        let e = Bounds::decode(seeds, self.table(seeds)?.entry(pos)?)?;
         let in_time = e.dtc <= QUIET_LIMIT - pos.quiet_plies();
-        let verdict = if e.lower >= 2 {
+        let (lower, upper) = (margins[e.lower as usize], margins[e.upper as usize]);
+        let verdict = if lower > 0 {
             Verdict::Win
-        } else if e.upper <= 1 {
+        } else if upper < 0 {
             Verdict::Loss
         } else {
             Verdict::Unforced
@@ -126,9 +131,9 @@ impl Tablebase {
             verdict,
             dtc: e.dtc,
             in_time,
-            value: e.exact().filter(|_| in_time),
-            lower: (in_time && e.lower > 0).then(|| MARGINS12[e.lower as usize]),
-            upper: (in_time && e.upper < 3).then(|| MARGINS12[e.upper as usize]),
+            value: (in_time && lower == upper).then_some(lower),
+            lower: (in_time && e.lower > 0).then_some(lower),
+            upper: (in_time && (e.upper as usize) < margins.len() - 1).then_some(upper),
         })
     }
 

@@ -18,10 +18,11 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use anywoli_core::{Position, Rules, Side};
 
-use super::entry::{INVALID, LOSS_BIT, STUCK, UNFORCED};
 use super::error::EndgameError;
 use super::index::{position_of, positions, unrank};
 use super::moves::unmoves;
+pub use super::packed::{Packing, Solved, Word, MAX_THRESHOLDS};
+use super::packed::{LOST, OPEN, SPECIAL, SPECIAL_INVALID, SPECIAL_STUCK, WON};
 use super::work::{Progress, Stage, MAX_THREADS};
 
 /// What a retrograde analysis needs to know about the game.
@@ -38,119 +39,10 @@ pub struct Game<'a> {
     pub terminal: &'a (dyn Fn(&Position, &Position) -> Option<i32> + Sync),
 }
 
-/// The per-threshold entries of every position, packed for memory: 10 bits a threshold in
-/// one 32-bit word a position (so at most 3 thresholds), kept as two 16-bit halves so that
-/// [`Solved::into_entries`] can turn the words into 16-bit entries in place. Each 10-bit field
-/// is a 2-bit state and a byte: open (the byte counts the moves not yet known to lose), won or
-/// lost (the byte is the distance), or special (the byte says not a position or stuck). A
-/// distance is known only once settled and a move count only before, so one byte holds
-/// either; 4 bytes a position instead of the 9 of separate state and counts.
-pub struct Solved {
-    /// Thresholds per position, 1 to 3.
-    pub thresholds: usize,
-    pub(super) cells: Vec<u16>,
-}
-
-pub(super) const OPEN: u32 = 0;
-pub(super) const WON: u32 = 1;
-pub(super) const LOST: u32 = 2;
-const SPECIAL: u32 = 3;
-/// The special fields' bytes.
-const SPECIAL_INVALID: u32 = 0;
-const SPECIAL_STUCK: u32 = 1;
-/// The longest distance a field holds (the longest 12-seed proof is 237 plies).
-pub const MAX_PACKED_DTC: u32 = 255;
-/// Most thresholds a word holds.
-pub const MAX_THRESHOLDS: usize = 3;
-
-#[inline]
-pub(super) fn field(w: u32, k: usize) -> (u32, u32) {
-    let f = w >> (10 * k) & 0x3ff;
-    (f >> 8, f & 0xff)
-}
-
-#[inline]
-fn with_field(w: u32, k: usize, state: u32, byte: u32) -> u32 {
-    let shift = 10 * k;
-    w & !(0x3ff << shift) | (state << 8 | byte) << shift
-}
-
-/// Which of the `k` thresholds of word `w` were settled at `dist`: a mask, 0 when none.
-#[inline]
-pub(super) fn settled_at(w: u32, k: usize, dist: u32) -> u32 {
-    (0..k)
-        .filter(|&j| matches!(field(w, j), (WON | LOST, b) if b == dist))
-        .fold(0, |m, j| m | 1 << j)
-}
-
-/// Which of the `k` thresholds of word `w` are won: a mask.
-#[inline]
-pub(super) fn won_mask(w: u32, k: usize) -> u32 {
-    (0..k)
-        .filter(|&j| field(w, j).0 == WON)
-        .fold(0, |m, j| m | 1 << j)
-}
-
-/// A field in the 8-seed table's encoding.
-fn old_encoding((state, byte): (u32, u32)) -> u16 {
-    match state {
-        OPEN => UNFORCED,
-        WON => byte as u16,
-        LOST => LOSS_BIT | byte as u16,
-        _ if byte == SPECIAL_STUCK => STUCK,
-        _ => INVALID,
-    }
-}
-
-impl Solved {
-    #[inline]
-    pub(super) fn word(&self, i: usize) -> u32 {
-        self.cells[2 * i] as u32 | (self.cells[2 * i + 1] as u32) << 16
-    }
-
-    /// The analysis of `positions` positions before anything is known of them.
-    pub(super) fn blank(thresholds: usize, positions: usize) -> Solved {
-        Solved {
-            thresholds,
-            cells: vec![0u16; 2 * positions],
-        }
-    }
-
-    #[inline]
-    pub(super) fn set_word(&mut self, i: usize, w: u32) {
-        self.cells[2 * i] = w as u16;
-        self.cells[2 * i + 1] = (w >> 16) as u16;
-    }
-
-    /// Positions analysed: one per index, valid or not.
-    pub fn positions(&self) -> usize {
-        self.cells.len() / 2
-    }
-
-    /// The entry of position `idx` at threshold `k`, in the 8-seed table's encoding: 0
-    /// neither, `d` won in `d`, `LOSS_BIT | d` lost in `d`, [`INVALID`], [`STUCK`].
-    pub fn status(&self, idx: usize, k: usize) -> u16 {
-        old_encoding(field(self.word(idx), k))
-    }
-
-    /// One 16-bit entry per position, made by `f` from the position's per-threshold entries
-    /// (in [`Solved::status`]'s encoding), written over the packed words as they are read: the
-    /// entry of position `i` goes where half of word `i / 2` was, which was read before, so the
-    /// table needs no memory beside the words.
-    pub fn into_entries(mut self, f: impl Fn(&[u16]) -> u16) -> Vec<u16> {
-        let n = self.positions();
-        let k = self.thresholds;
-        for i in 0..n {
-            let w = self.word(i);
-            let mut st = [0u16; MAX_THRESHOLDS];
-            for (j, s) in st[..k].iter_mut().enumerate() {
-                *s = old_encoding(field(w, j));
-            }
-            self.cells[i] = f(&st[..k]);
-        }
-        self.cells.truncate(n);
-        self.cells.shrink_to_fit();
-        self.cells
+impl Game<'_> {
+    /// How the game's fields are packed.
+    pub fn packing(&self) -> Packing {
+        Packing::of(self.thresholds.len())
     }
 }
 
@@ -183,9 +75,9 @@ pub fn solve(game: &Game, threads: usize, progress: Progress) -> Result<Solved, 
     let mut dist = 1u32;
     loop {
         progress(Stage::Retrograde, dist as u64, 0);
-        if dist >= MAX_PACKED_DTC {
+        if dist >= game.packing().max_dtc() {
             return Err(EndgameError::PackedDistance {
-                max: MAX_PACKED_DTC,
+                max: game.packing().max_dtc(),
             });
         }
         let (any, next) = wave(&mut solved, game, listed.take(), dist, threads);
@@ -204,20 +96,19 @@ fn forward(solved: &mut Solved, game: &Game, threads: usize, progress: Progress)
     let n = solved.positions();
     let done = AtomicU64::new(0);
     let step = n.div_ceil(threads);
+    let pack = game.packing();
     std::thread::scope(|sc| {
-        for (t, cells) in solved.cells.chunks_mut(step * 2).enumerate() {
+        for (t, cells) in solved.cells.chunks_mut(step * pack.cells).enumerate() {
             let done = &done;
             sc.spawn(move || {
                 let lo = t * step;
-                for j in 0..cells.len() / 2 {
+                for j in 0..cells.len() / pack.cells {
                     let idx = lo + j;
                     if idx & 0xffff == 0 {
                         let d = done.fetch_add(0x10000, Relaxed);
                         progress(Stage::Moves, d.min(n as u64), n as u64);
                     }
-                    let w = expand_word(game, idx, seeds);
-                    cells[2 * j] = w as u16;
-                    cells[2 * j + 1] = (w >> 16) as u16;
+                    pack.write(cells, j, expand_word(game, idx, seeds));
                 }
             });
         }
@@ -235,9 +126,9 @@ fn wave(
     dist: u32,
     threads: usize,
 ) -> (bool, Option<Vec<u32>>) {
-    let k = game.thresholds.len();
     let n = solved.positions();
-    let settled_now = |w: u32| settled_at(w, k, dist);
+    let pack = game.packing();
+    let settled_now = |w: Word| pack.settled_at(w, dist);
     let mut next: Option<Vec<u32>> = Some(Vec::new());
     let mut any = false;
     match listed {
@@ -267,11 +158,12 @@ fn wave(
 
 /// The packed word of position `idx` after its forward expansion: captures decide thresholds
 /// at once, quiet moves (and captures of unknown margin) are counted.
-pub(super) fn expand_word(game: &Game, idx: usize, seeds: u8) -> u32 {
-    let k = game.thresholds.len();
+pub(super) fn expand_word(game: &Game, idx: usize, seeds: u8) -> Word {
+    let pack = game.packing();
+    let k = pack.k;
     let holes = unrank(idx as u64, seeds);
     let Some(pos) = position_of(&holes, seeds, Rules::Anywoli, None) else {
-        return (0..k).fold(0, |w, j| with_field(w, j, SPECIAL, SPECIAL_INVALID));
+        return (0..k).fold(0, |w, j| pack.with_field(w, j, SPECIAL, SPECIAL_INVALID));
     };
     let mut quiet = 0u32;
     let mut unknown = 0u32;
@@ -295,16 +187,16 @@ pub(super) fn expand_word(game: &Game, idx: usize, seeds: u8) -> u32 {
     let mut w = 0;
     for (j, &t) in game.thresholds.iter().enumerate() {
         w = if best.is_some_and(|b| b >= t) {
-            with_field(w, j, WON, 1)
+            pack.with_field(w, j, WON, 1)
         } else if quiet + unknown == 0 {
             if any {
-                with_field(w, j, LOST, 1)
+                pack.with_field(w, j, LOST, 1)
             } else {
-                with_field(w, j, SPECIAL, SPECIAL_STUCK)
+                pack.with_field(w, j, SPECIAL, SPECIAL_STUCK)
             }
         } else {
             // At most 12 moves: the count fits the byte.
-            with_field(w, j, OPEN, (quiet + unknown).min(255))
+            pack.with_field(w, j, OPEN, (quiet + unknown).min(255))
         };
     }
     w
@@ -337,7 +229,7 @@ fn apply(
     dist: u32,
     threads: usize,
     next: &mut Option<Vec<u32>>,
-    settled_now: &(dyn Fn(u32) -> u32 + Sync),
+    settled_now: &(dyn Fn(Word) -> u32 + Sync),
 ) -> bool {
     let n = solved.positions();
     let share = n.div_ceil(threads).max(1);
@@ -375,7 +267,7 @@ fn predecessors(
     parts: &[Cands],
     share: usize,
     threads: usize,
-    settled_now: &(dyn Fn(u32) -> u32 + Sync),
+    settled_now: &(dyn Fn(Word) -> u32 + Sync),
 ) -> (bool, Vec<Vec<Vec<Undone>>>) {
     let seeds = game.seeds;
     let found: Vec<(bool, Vec<Vec<Undone>>)> = std::thread::scope(|sc| {
@@ -395,7 +287,7 @@ fn predecessors(
                             return;
                         }
                         any = true;
-                        let wins = won_mask(cw, game.thresholds.len());
+                        let wins = words.pack.won_mask(cw);
                         unmoves(&unrank(c as u64, seeds), seeds, &mut b);
                         for &(p, same) in &b {
                             out[p as usize / share].push((p as u32, same, mask as u8, wins as u8));
@@ -426,10 +318,11 @@ fn settle(
     share: usize,
     dist: u32,
 ) -> Vec<Vec<u32>> {
+    let pack = solved.pack;
     std::thread::scope(|sc| {
         let hs: Vec<_> = solved
             .cells
-            .chunks_mut(2 * share)
+            .chunks_mut(pack.cells * share)
             .enumerate()
             .map(|(t, cells)| {
                 sc.spawn(move || {
@@ -437,11 +330,10 @@ fn settle(
                     let mut newly = Vec::new();
                     for &(p, same, mask, wins) in found.iter().flat_map(|f| &f[t]) {
                         let i = p as usize - base;
-                        let before = cells[2 * i] as u32 | (cells[2 * i + 1] as u32) << 16;
+                        let before = pack.read(cells, i);
                         let (pw, won_or_lost) = undone(game, before, same, mask, wins, dist);
                         if pw != before {
-                            cells[2 * i] = pw as u16;
-                            cells[2 * i + 1] = (pw >> 16) as u16;
+                            pack.write(cells, i, pw);
                         }
                         if won_or_lost {
                             newly.push(p);
@@ -462,28 +354,29 @@ fn settle(
 #[inline]
 pub(super) fn undone(
     game: &Game,
-    mut pw: u32,
+    mut pw: Word,
     same: bool,
     mask: u8,
     wins: u8,
     dist: u32,
-) -> (u32, bool) {
+) -> (Word, bool) {
+    let pack = game.packing();
     let mut newly = false;
     for kc in (0..game.thresholds.len()).filter(|&j| mask >> j & 1 != 0) {
         let child_wins = wins >> kc & 1 != 0;
         let kp = if same { kc } else { game.pair[kc] };
-        let (state, byte) = field(pw, kp);
+        let (state, byte) = pack.field(pw, kp);
         if state != OPEN {
             continue;
         }
         if child_wins == same {
-            pw = with_field(pw, kp, WON, dist + 1);
+            pw = pack.with_field(pw, kp, WON, dist + 1);
             newly = true;
         } else if byte <= 1 {
-            pw = with_field(pw, kp, LOST, dist + 1);
+            pw = pack.with_field(pw, kp, LOST, dist + 1);
             newly = true;
         } else {
-            pw = with_field(pw, kp, OPEN, byte - 1);
+            pw = pack.with_field(pw, kp, OPEN, byte - 1);
         }
     }
     (pw, newly)
@@ -492,10 +385,17 @@ pub(super) fn undone(
 /// The 8-seed game as a one-threshold analysis (for checking this builder against the move
 /// graph builder): the capturer wins.
 pub fn eight() -> Game<'static> {
+    eight_as(1)
+}
+
+/// The 8-seed game asked `k` times over ("the side to move can force at least +8", as `k`
+/// thresholds, each field the same): the wide packings of the 16- and 20-seed layers (4 and 5
+/// thresholds), checked on a layer one machine builds.
+pub fn eight_as(k: usize) -> Game<'static> {
     Game {
         seeds: 8,
-        thresholds: vec![8],
-        pair: vec![0],
+        thresholds: vec![8; k],
+        pair: (0..k).rev().collect(),
         terminal: &|before, after| {
             let s = after.store(Side::South) as i32 - before.store(Side::South) as i32;
             let n = after.store(Side::North) as i32 - before.store(Side::North) as i32;

@@ -1,14 +1,17 @@
 //! A database of every position with one number of seeds in play, held in memory or read
-//! through a compact file's memory map, and its raw entries by index or by position.
+//! through a memory map (of a compact file, or of a plain file too large to load: 16 and 20
+//! seeds), and its raw entries by index or by position.
 
 use std::borrow::Cow;
 use std::path::Path;
 
 use anywoli_core::{Position, Rules, Side};
 
-use super::compact::{self, Compact};
+use memmap2::Mmap;
+
+use super::bounds;
+use super::compact::{self, Compact, BLOCK};
 use super::entry::{Entry, Verdict, INVALID};
-use super::entry12;
 use super::error::{CompactError, EndgameError};
 use super::index::{position_of, positions, rank, turned, unrank, HOLES, MAX_SEEDS};
 
@@ -18,20 +21,21 @@ pub struct Table {
     store: Store,
 }
 
-/// Where a table's entries are: in memory (built, or loaded from `.awtb`), or in a compact
-/// file read through a memory map (`.awtbz`, [`compact`]).
+/// Where a table's entries are: in memory (built, or loaded from `.awtb`), in a compact file
+/// read through a memory map (`.awtbz`, [`compact`]), or in a plain file read through one
+/// (its entries from byte `at` on).
 enum Store {
     Plain(Vec<Entry>),
     Compact(Compact),
+    Mapped { map: Mmap, at: usize },
 }
 
 /// The entry of a damaged compact block: the table's own "not a position", which no probe
 /// answers for.
 pub(super) fn damaged_entry(seeds: u8) -> Entry {
-    if seeds == 12 {
-        entry12::INVALID12
-    } else {
-        INVALID
+    match bounds::margins(seeds) {
+        Some(_) => bounds::invalid(seeds),
+        None => INVALID,
     }
 }
 
@@ -41,6 +45,15 @@ impl Table {
         Table {
             seeds,
             store: Store::Plain(data),
+        }
+    }
+
+    /// A table read through the map of a plain file whose header and size were checked, its
+    /// entries from byte `at` on.
+    pub(super) fn mapped(seeds: u8, map: Mmap, at: usize) -> Table {
+        Table {
+            seeds,
+            store: Store::Mapped { map, at },
         }
     }
 
@@ -65,6 +78,7 @@ impl Table {
         match &self.store {
             Store::Plain(d) => d.len(),
             Store::Compact(c) => c.len() as usize,
+            Store::Mapped { .. } => positions(self.seeds) as usize,
         }
     }
 
@@ -76,6 +90,11 @@ impl Table {
     /// Whether the entries are read from a compact file rather than held in memory.
     pub fn is_compact(&self) -> bool {
         matches!(self.store, Store::Compact(_))
+    }
+
+    /// Whether the entries are read through a memory map (of a compact or a plain file).
+    pub fn is_mapped(&self) -> bool {
+        !matches!(self.store, Store::Plain(_))
     }
 
     /// The raw entry of a distribution with South to move.
@@ -90,14 +109,18 @@ impl Table {
         match &self.store {
             Store::Plain(d) => d[idx as usize],
             Store::Compact(c) => c.entry_at(idx),
+            Store::Mapped { map, at } => {
+                let i = at + 2 * idx as usize;
+                u16::from_le_bytes([map[i], map[i + 1]])
+            }
         }
     }
 
     /// The entry of index `idx`, or why it cannot be read (a damaged compact block).
     pub fn try_entry_at(&self, idx: u64) -> Result<Entry, CompactError> {
         match &self.store {
-            Store::Plain(d) => Ok(d[idx as usize]),
             Store::Compact(c) => c.try_entry_at(idx),
+            _ => Ok(self.entry_at(idx)),
         }
     }
 
@@ -106,7 +129,29 @@ impl Table {
         match &self.store {
             Store::Plain(d) => Ok(Cow::Borrowed(d)),
             Store::Compact(c) => c.entries().map(Cow::Owned),
+            Store::Mapped { map, at } => Ok(Cow::Owned(
+                map[*at..]
+                    .chunks_exact(2)
+                    .map(|b| u16::from_le_bytes([b[0], b[1]]))
+                    .collect(),
+            )),
         }
+    }
+
+    /// Appends the entries of compact block `b` (of [`BLOCK`] entries) to `out`.
+    pub fn fill_block(&self, b: usize, out: &mut Vec<Entry>) -> Result<(), CompactError> {
+        let lo = (b * BLOCK) as u64;
+        let hi = (lo + BLOCK as u64).min(self.len() as u64);
+        match &self.store {
+            Store::Plain(d) => out.extend_from_slice(&d[lo as usize..hi as usize]),
+            Store::Compact(c) => {
+                for i in lo..hi {
+                    out.push(c.try_entry_at(i)?);
+                }
+            }
+            Store::Mapped { .. } => out.extend((lo..hi).map(|i| self.entry_at(i))),
+        }
+        Ok(())
     }
 
     /// The compact file name of a table: `anywoli-12.awtbz`.
@@ -114,11 +159,12 @@ impl Table {
         format!("anywoli-{seeds}.awtbz")
     }
 
-    /// Writes the table's compact file ([`compact`]), compressing on `threads` threads;
-    /// returns its size in bytes.
+    /// Writes the table's compact file ([`compact`]), compressing on `threads` threads, a
+    /// batch of blocks at a time (a mapped table is never read whole); returns its size in
+    /// bytes.
     pub fn save_compact(&self, path: &Path, threads: usize) -> Result<u64, CompactError> {
-        let data = self.entries()?;
-        compact::write(path, self.seeds, &data, threads)
+        let fill = |b: usize, out: &mut Vec<Entry>| self.fill_block(b, out);
+        compact::write_from(path, self.seeds, self.len() as u64, threads, &fill)
     }
 
     /// Maps a compact file: its header and block index are checked now, each block when a

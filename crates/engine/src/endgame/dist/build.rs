@@ -9,15 +9,14 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use super::super::build12::{entry12_of, with_game12};
+use super::super::bounds;
+use super::super::build12::{entry12_of, entry16_of, entry20_of, with_game};
 use super::super::error::EndgameError;
 use super::super::index::{positions, unrank};
 use super::super::moves::unmoves;
+use super::super::packed::{Packing, OPEN};
 use super::super::probe::Tablebase;
-use super::super::retro::{
-    eight, expand_word, field, settled_at, undone, won_mask, Game, Solved, CHUNK, LOST,
-    MAX_PACKED_DTC, OPEN, WAVE_LIST, WON,
-};
+use super::super::retro::{eight, expand_word, undone, Game, Solved, CHUNK, WAVE_LIST};
 use super::comm::Comm;
 use super::slice::Slices;
 use super::{checkpoint, output, Event, Options, Summary};
@@ -33,12 +32,13 @@ pub struct Layer<'a> {
 
 /// Builds the `seeds`-seed database of `anywoli` on the ranks of `comm` and writes it to
 /// `path` (rank 0 writes; the file is the one `tablebase build` writes, byte for byte). The
-/// 12-seed layer needs the 8-seed database `tb8` on every rank. Every rank calls it alike;
-/// `events` is called on rank 0 only.
+/// 12-, 16- and 20-seed layers need the database of the layer below, `below`, on every rank
+/// (mapped, so that the ranks of a node share its pages). Every rank calls it alike; `events`
+/// is called on rank 0 only.
 pub fn build(
     comm: &dyn Comm,
     seeds: u8,
-    tb8: Option<&Tablebase>,
+    below: Option<&Tablebase>,
     opts: &Options,
     path: &Path,
     events: &dyn Fn(&Event),
@@ -55,39 +55,36 @@ pub fn build(
             path,
             events,
         ),
-        12 => {
-            let tb8 = tb8.ok_or(EndgameError::NoEight)?;
-            with_game12(tb8, |game| {
-                run(
-                    comm,
-                    &Layer {
-                        game,
-                        entry: entry12_of,
-                    },
-                    opts,
-                    path,
-                    events,
-                )
+        _ => {
+            let entry = match seeds {
+                12 => entry12_of,
+                16 => entry16_of,
+                _ => entry20_of,
+            };
+            let none = Tablebase::from_tables(Vec::new());
+            with_game(below.unwrap_or(&none), seeds, |game| {
+                run(comm, &Layer { game, entry }, opts, path, events)
             })?
         }
-        _ => unreachable!("supported() let only 8 and 12 through"),
     }
 }
 
 /// Whether the distributed build makes the `seeds`-seed layer, and if not, why.
 pub fn supported(seeds: u8) -> Result<(), EndgameError> {
     match seeds {
-        8 | 12 => Ok(()),
-        16 | 20 => Err(EndgameError::Layer {
-            seeds,
-            why: "its captures lead to four or more margins, one more than a packed word \
-                  holds; docs/tablebase-distributed.md says what it needs",
-        }),
+        8 | 12 | 16 | 20 => Ok(()),
         _ => Err(EndgameError::Layer {
             seeds,
             why: "captures take seeds by fours, so the layers are 4, 8, 12, 16 and 20 seeds",
         }),
     }
+}
+
+/// Bytes of packed words a position of the `seeds`-seed layer takes while it is built: 2 at 8
+/// seeds (one threshold), 4 at 12 (three), 6 at 16 (four), 8 at 20 (five).
+pub fn word_bytes(seeds: u8) -> usize {
+    let k = bounds::margins(seeds).map_or(1, |m| m.len() - 1);
+    2 * Packing::of(k).cells
 }
 
 /// The build of one layer (see [`build`]).
@@ -166,9 +163,9 @@ pub fn run(
         if opts.stop_at == Some(dist) {
             return Err(EndgameError::Stopped { wave: dist });
         }
-        if dist >= MAX_PACKED_DTC {
+        if dist >= game.packing().max_dtc() {
             return Err(EndgameError::PackedDistance {
-                max: MAX_PACKED_DTC,
+                max: game.packing().max_dtc(),
             });
         }
         let before = comm.sum(r.settled);
@@ -246,10 +243,10 @@ enum Source {
 
 /// A predecessor in a message: its index (40 bits: every layer to 20 seeds), whether the
 /// move into the candidate kept the turn, which of the candidate's thresholds the wave
-/// settled and which of those it won.
+/// settled and which of those it won (5 bits each: the 20-seed layer's five thresholds).
 #[inline]
 fn encode(p: u64, same: bool, mask: u32, wins: u32) -> u64 {
-    p | (same as u64) << 40 | (mask as u64) << 41 | (wins as u64) << 44
+    p | (same as u64) << 40 | (mask as u64) << 41 | (wins as u64) << 46
 }
 
 #[inline]
@@ -257,19 +254,15 @@ fn decode(m: u64) -> (u64, bool, u8, u8) {
     (
         m & ((1 << 40) - 1),
         m >> 40 & 1 != 0,
-        (m >> 41 & 7) as u8,
-        (m >> 44 & 7) as u8,
+        (m >> 41 & 0x1f) as u8,
+        (m >> 46 & 0x1f) as u8,
     )
 }
 
 impl Rank<'_> {
-    fn k(&self) -> usize {
-        self.game.thresholds.len()
-    }
-
     /// Every position of the slice once, forward.
     fn forward(&mut self, say: &dyn Fn(Event)) {
-        let k = self.k();
+        let pack = self.game.packing();
         let n = self.solved.positions();
         let t0 = Instant::now();
         for j in 0..n {
@@ -283,22 +276,20 @@ impl Rank<'_> {
             }
             let w = expand_word(self.game, self.lo as usize + j, self.game.seeds);
             self.solved.set_word(j, w);
-            self.settled += (0..k)
-                .filter(|&i| matches!(field(w, i).0, WON | LOST))
-                .count() as u64;
+            self.settled += pack.decided(w);
         }
     }
 
     /// The next candidate of a wave at `dist`: a position of the slice with thresholds
     /// settled at `dist`.
     fn next(&self, source: &mut Source, dist: u32) -> Option<(usize, u32)> {
-        let k = self.k();
+        let pack = self.game.packing();
         match source {
             Source::List(list, i) => {
                 while *i < list.len() {
                     let c = list[*i] as usize;
                     *i += 1;
-                    let mask = settled_at(self.solved.word(c), k, dist);
+                    let mask = pack.settled_at(self.solved.word(c), dist);
                     if mask != 0 {
                         return Some((c, mask));
                     }
@@ -309,7 +300,7 @@ impl Rank<'_> {
                 while *c < self.solved.positions() {
                     let at = *c;
                     *c += 1;
-                    let mask = settled_at(self.solved.word(at), k, dist);
+                    let mask = pack.settled_at(self.solved.word(at), dist);
                     if mask != 0 {
                         return Some((at, mask));
                     }
@@ -332,7 +323,7 @@ impl Rank<'_> {
     /// list: the next wave scans).
     fn wave(&mut self, listed: Option<Vec<u32>>, dist: u32) -> (bool, Option<Vec<u32>>) {
         let seeds = self.game.seeds;
-        let k = self.k();
+        let pack = self.game.packing();
         let me = self.comm.rank();
         let mut source = match listed {
             Some(mut list) => {
@@ -355,7 +346,7 @@ impl Rank<'_> {
                 };
                 taken += 1;
                 any = true;
-                let wins = won_mask(self.solved.word(c), k);
+                let wins = pack.won_mask(self.solved.word(c));
                 unmoves(&unrank(self.lo + c as u64, seeds), seeds, &mut undone_moves);
                 for &(p, same) in &undone_moves {
                     out[self.slices.owner(p)].push(encode(p, same, mask, wins));
@@ -375,8 +366,8 @@ impl Rank<'_> {
                 let (pw, newly) = undone(self.game, before, same, mask, wins, dist);
                 if pw != before {
                     self.solved.set_word(i, pw);
-                    self.settled += (0..k)
-                        .filter(|&j| field(before, j).0 == OPEN && field(pw, j).0 != OPEN)
+                    self.settled += (0..pack.k)
+                        .filter(|&j| pack.field(before, j).0 == OPEN && pack.field(pw, j).0 != OPEN)
                         .count() as u64;
                 }
                 if newly {
@@ -403,8 +394,9 @@ mod tests {
     fn messages_carry_every_field() {
         for (p, same, mask, wins) in [
             (0u64, false, 1u32, 0u32),
-            (960_566_918_219, true, 7, 5),
-            (37_711_260_989, false, 4, 4),
+            (960_566_918_219, true, 31, 21),
+            (37_711_260_989, false, 8, 8),
+            ((1 << 40) - 1, true, 16, 0),
         ] {
             assert_eq!(
                 decode(encode(p, same, mask, wins)),

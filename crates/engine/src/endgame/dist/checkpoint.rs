@@ -6,19 +6,21 @@
 //!
 //! A rank file: a 72-byte header (magic, seeds, thresholds, ranks, rank, first position,
 //! positions, wave, whether a list follows and its length, bytes sent and fields settled so
-//! far, the FNV-1a checksum of what follows), the words as little-endian 16-bit halves, then
-//! the list as little-endian 32-bit offsets.
+//! far, the FNV-1a checksum of what follows), the packed words as their little-endian 16-bit
+//! cells (1 to 4 a position, [`super::super::packed`]), then the list as little-endian 32-bit
+//! offsets.
 
 use std::io::{BufReader, BufWriter, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
 use super::super::error::EndgameError;
 use super::super::index::{fnv, CHECKSUM_START};
-use super::super::retro::Solved;
+use super::super::packed::{Packing, Solved};
 use super::comm::{agree, Comm};
 use super::slice::Slices;
 
-const MAGIC: &[u8; 8] = b"AWCK\0\x01\r\n";
+/// Version 2: words packed in as many cells as their thresholds need (version 1 had two).
+const MAGIC: &[u8; 8] = b"AWCK\0\x02\r\n";
 const HEADER: usize = 72;
 
 /// What a rank saves at the start of a wave.
@@ -120,7 +122,6 @@ fn write_rank(
     state: &State,
 ) -> Result<u64, EndgameError> {
     let tmp = path.with_extension("ckpt.part");
-    let n = state.solved.positions();
     let write = || -> std::io::Result<u64> {
         let mut f = BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
         // The body first into the checksum, then the header: the body is written after a
@@ -134,11 +135,11 @@ fn write_rank(
             buf.clear();
             r
         };
-        for i in 0..n {
-            buf.extend_from_slice(&state.solved.word(i).to_le_bytes());
-            if buf.len() >= 1 << 16 {
-                put(&mut f, &mut buf)?;
-            }
+        for chunk in state.solved.cells().chunks(1 << 15) {
+            chunk
+                .iter()
+                .for_each(|c| buf.extend_from_slice(&c.to_le_bytes()));
+            put(&mut f, &mut buf)?;
         }
         for &p in state.listed.unwrap_or(&[]) {
             buf.extend_from_slice(&p.to_le_bytes());
@@ -156,7 +157,7 @@ fn write_rank(
         h[16..20].copy_from_slice(&(rank as u32).to_le_bytes());
         h[20..24].copy_from_slice(&state.wave.to_le_bytes());
         h[24..32].copy_from_slice(&slices.lo(rank).to_le_bytes());
-        h[32..40].copy_from_slice(&(n as u64).to_le_bytes());
+        h[32..40].copy_from_slice(&(state.solved.positions() as u64).to_le_bytes());
         h[40..48].copy_from_slice(&(state.listed.map_or(0, |l| l.len()) as u64).to_le_bytes());
         h[48..56].copy_from_slice(&state.sent.to_le_bytes());
         h[56..64].copy_from_slice(&state.settled.to_le_bytes());
@@ -280,9 +281,10 @@ fn read_rank(
     let list_len = u64_at(40);
     // The size first, so that a damaged header cannot make the reader ask for memory the file
     // does not back.
+    let cells = n * Packing::of(thresholds).cells as u64;
     let expected = list_len
-        .checked_add(n)
-        .and_then(|words| words.checked_mul(4))
+        .checked_mul(4)
+        .and_then(|list| list.checked_add(2 * cells))
         .and_then(|body| body.checked_add(HEADER as u64));
     if expected != Some(size) {
         return Err(bad("its size does not match its header"));
@@ -290,15 +292,12 @@ fn read_rank(
     let mut solved = Solved::blank(thresholds, n as usize);
     let mut sum = CHECKSUM_START;
     let mut buf = vec![0u8; 1 << 16];
-    let mut i = 0usize;
-    while i < n as usize {
-        let take = (n as usize - i).min(buf.len() / 4);
-        let b = &mut buf[..4 * take];
+    for part in solved.cells_mut().chunks_mut(1 << 15) {
+        let b = &mut buf[..2 * part.len()];
         f.read_exact(b).map_err(|_| bad("too short"))?;
         sum = fnv(sum, b);
-        for w in b.chunks_exact(4) {
-            solved.set_word(i, u32::from_le_bytes(w.try_into().expect("4 bytes")));
-            i += 1;
+        for (c, two) in part.iter_mut().zip(b.chunks_exact(2)) {
+            *c = u16::from_le_bytes([two[0], two[1]]);
         }
     }
     let mut list = Vec::with_capacity(list_len as usize);
