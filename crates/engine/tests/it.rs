@@ -13,5 +13,6 @@ mod perfection;
 mod review;
 mod search;
 mod signals;
+mod sixteen;
 mod tablebase;
 mod tt;

@@ -16,7 +16,13 @@ use crate::common::{CmdResult, Failure};
 pub fn compare(place: &Place, samples: u64, seed: u64) -> CmdResult {
     let (pp, cp) = (place.plain_path()?, place.compact_path()?);
     let t0 = Instant::now();
-    let plain = Table::load(&pp).map_err(|e| missing(&pp, e))?;
+    // From 16 seeds the plain file is read through a map (75 GB and more).
+    let plain = if place.seeds >= 16 {
+        Table::map_plain(&pp)
+    } else {
+        Table::load(&pp)
+    }
+    .map_err(|e| missing(&pp, e))?;
     let c = Table::open_compact(&cp).map_err(|e| missing(&cp, e))?;
     let n = plain.len() as u64;
     if c.len() as u64 != n || c.seeds() != plain.seeds() {
@@ -72,7 +78,7 @@ pub fn compare(place: &Place, samples: u64, seed: u64) -> CmdResult {
 /// `samples` random positions of a table of `seeds` seeds (`n` entries), drawn from `seed`:
 /// either side to move, quiet counts 0, 50 and 99, each rule the table answers for.
 fn sample(seeds: u8, n: u64, samples: u64, seed: u64) -> Vec<Position> {
-    let rules: &[(Rules, Option<Side>)] = if seeds == 12 {
+    let rules: &[(Rules, Option<Side>)] = if seeds >= 12 {
         &[(Rules::Anywoli, None)]
     } else {
         &[

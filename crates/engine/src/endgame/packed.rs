@@ -154,8 +154,22 @@ impl Solved {
         self.pack.write(&mut self.cells, i, w)
     }
 
+    /// The words of `thresholds` thresholds (1 to [`MAX_THRESHOLDS`]) packed in `cells`, or
+    /// `None` when the cells are not whole words (a checkpoint's reader and its fuzz target).
+    pub fn from_cells(thresholds: usize, cells: Vec<u16>) -> Option<Solved> {
+        if !(1..=MAX_THRESHOLDS).contains(&thresholds) {
+            return None;
+        }
+        let pack = Packing::of(thresholds);
+        cells.len().is_multiple_of(pack.cells).then_some(Solved {
+            thresholds,
+            pack,
+            cells,
+        })
+    }
+
     /// The cells, `packing().cells` a position (what a checkpoint saves).
-    pub(super) fn cells(&self) -> &[u16] {
+    pub fn cells(&self) -> &[u16] {
         &self.cells
     }
 

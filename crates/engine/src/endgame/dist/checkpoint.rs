@@ -6,7 +6,7 @@
 //!
 //! A rank file: a 72-byte header (magic, seeds, thresholds, ranks, rank, first position,
 //! positions, wave, whether a list follows and its length, bytes sent and fields settled so
-//! far, the FNV-1a checksum of what follows), the packed words as their little-endian 16-bit
+//! far, the FNV-1a checksum of what follows and then of the header's first 64 bytes), the packed words as their little-endian 16-bit
 //! cells (1 to 4 a position, [`super::super::packed`]), then the list as little-endian 32-bit
 //! offsets.
 
@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use super::super::error::EndgameError;
 use super::super::index::{fnv, CHECKSUM_START};
-use super::super::packed::{Packing, Solved};
+use super::super::packed::{Packing, Solved, MAX_THRESHOLDS};
 use super::comm::{agree, Comm};
 use super::slice::Slices;
 
@@ -78,7 +78,16 @@ pub fn save(
             path: dir.to_path_buf(),
             err,
         })
-        .and_then(|()| write_rank(&path, seeds, slices, me, ranks, state));
+        .and_then(|()| {
+            let which = Which {
+                seeds,
+                slices,
+                rank: me,
+                thresholds: state.solved.thresholds,
+                wave: state.wave,
+            };
+            write_rank(&path, &which, state)
+        });
     let bytes = agree(comm, r)?;
     let r = if me == 0 {
         write_manifest(dir, seeds, ranks, state.wave)
@@ -113,58 +122,27 @@ fn write_manifest(dir: &Path, seeds: u8, ranks: usize, wave: u32) -> Result<(), 
     write().map_err(|err| EndgameError::Write { path, err })
 }
 
-fn write_rank(
-    path: &Path,
-    seeds: u8,
-    slices: &Slices,
-    rank: usize,
-    ranks: usize,
-    state: &State,
-) -> Result<u64, EndgameError> {
+/// Which rank file of which build: what its header must say.
+#[derive(Clone, Copy, Debug)]
+pub struct Which<'a> {
+    /// Seeds in play of the layer.
+    pub seeds: u8,
+    /// How the layer is cut into slices.
+    pub slices: &'a Slices,
+    /// The rank whose slice the file holds.
+    pub rank: usize,
+    /// Thresholds a position.
+    pub thresholds: usize,
+    /// The wave about to run.
+    pub wave: u32,
+}
+
+fn write_rank(path: &Path, which: &Which, state: &State) -> Result<u64, EndgameError> {
     let tmp = path.with_extension("ckpt.part");
     let write = || -> std::io::Result<u64> {
         let mut f = BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
-        // The body first into the checksum, then the header: the body is written after a
-        // header whose checksum is filled in at the end.
-        f.write_all(&[0u8; HEADER])?;
-        let mut sum = CHECKSUM_START;
-        let mut buf = Vec::with_capacity(1 << 16);
-        let mut put = |f: &mut BufWriter<std::fs::File>, buf: &mut Vec<u8>| {
-            sum = fnv(sum, buf);
-            let r = f.write_all(buf);
-            buf.clear();
-            r
-        };
-        for chunk in state.solved.cells().chunks(1 << 15) {
-            chunk
-                .iter()
-                .for_each(|c| buf.extend_from_slice(&c.to_le_bytes()));
-            put(&mut f, &mut buf)?;
-        }
-        for &p in state.listed.unwrap_or(&[]) {
-            buf.extend_from_slice(&p.to_le_bytes());
-            if buf.len() >= 1 << 16 {
-                put(&mut f, &mut buf)?;
-            }
-        }
-        put(&mut f, &mut buf)?;
-        let mut h = [0u8; HEADER];
-        h[..8].copy_from_slice(MAGIC);
-        h[8] = seeds;
-        h[9] = state.solved.thresholds as u8;
-        h[10] = state.listed.is_some() as u8;
-        h[12..16].copy_from_slice(&(ranks as u32).to_le_bytes());
-        h[16..20].copy_from_slice(&(rank as u32).to_le_bytes());
-        h[20..24].copy_from_slice(&state.wave.to_le_bytes());
-        h[24..32].copy_from_slice(&slices.lo(rank).to_le_bytes());
-        h[32..40].copy_from_slice(&(state.solved.positions() as u64).to_le_bytes());
-        h[40..48].copy_from_slice(&(state.listed.map_or(0, |l| l.len()) as u64).to_le_bytes());
-        h[48..56].copy_from_slice(&state.sent.to_le_bytes());
-        h[56..64].copy_from_slice(&state.settled.to_le_bytes());
-        h[64..72].copy_from_slice(&sum.to_le_bytes());
-        let mut file = f.into_inner().map_err(|e| e.into_error())?;
-        file.seek(std::io::SeekFrom::Start(0))?;
-        file.write_all(&h)?;
+        encode_rank(&mut f, which, state)?;
+        let file = f.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         std::fs::rename(&tmp, path)?;
         Ok(file.metadata()?.len())
@@ -173,6 +151,57 @@ fn write_rank(
         path: path.to_path_buf(),
         err,
     })
+}
+
+/// Writes a rank file to `f`: a header whose checksum is filled in once the body has gone
+/// by, then the body. Public for the fuzz target, which reads back what it writes.
+pub fn encode_rank<W: Write + Seek>(
+    f: &mut W,
+    which: &Which,
+    state: &State,
+) -> std::io::Result<()> {
+    f.write_all(&[0u8; HEADER])?;
+    let mut sum = CHECKSUM_START;
+    let mut buf = Vec::with_capacity(1 << 16);
+    let mut put = |f: &mut W, buf: &mut Vec<u8>| {
+        sum = fnv(sum, buf);
+        let r = f.write_all(buf);
+        buf.clear();
+        r
+    };
+    for chunk in state.solved.cells().chunks(1 << 15) {
+        chunk
+            .iter()
+            .for_each(|c| buf.extend_from_slice(&c.to_le_bytes()));
+        put(f, &mut buf)?;
+    }
+    for &p in state.listed.unwrap_or(&[]) {
+        buf.extend_from_slice(&p.to_le_bytes());
+        if buf.len() >= 1 << 16 {
+            put(f, &mut buf)?;
+        }
+    }
+    put(f, &mut buf)?;
+    let mut h = [0u8; HEADER];
+    h[..8].copy_from_slice(MAGIC);
+    h[8] = which.seeds;
+    h[9] = state.solved.thresholds as u8;
+    h[10] = state.listed.is_some() as u8;
+    h[12..16].copy_from_slice(&(which.slices.ranks() as u32).to_le_bytes());
+    h[16..20].copy_from_slice(&(which.rank as u32).to_le_bytes());
+    h[20..24].copy_from_slice(&state.wave.to_le_bytes());
+    h[24..32].copy_from_slice(&which.slices.lo(which.rank).to_le_bytes());
+    h[32..40].copy_from_slice(&(state.solved.positions() as u64).to_le_bytes());
+    h[40..48].copy_from_slice(&(state.listed.map_or(0, |l| l.len()) as u64).to_le_bytes());
+    h[48..56].copy_from_slice(&state.sent.to_le_bytes());
+    h[56..64].copy_from_slice(&state.settled.to_le_bytes());
+    // The header is in the checksum too: its counters are checked by nothing else.
+    let sum = fnv(sum, &h[..64]);
+    h[64..72].copy_from_slice(&sum.to_le_bytes());
+    f.seek(std::io::SeekFrom::Start(0))?;
+    f.write_all(&h)?;
+    f.seek(std::io::SeekFrom::End(0))?;
+    f.flush()
 }
 
 /// Deletes this rank's checkpoint files (and, on rank 0, the manifest) once the file is
@@ -200,20 +229,27 @@ fn manifest_wave(dir: &Path, seeds: u8, ranks: usize) -> Result<Option<u32>, End
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(err) => return Err(EndgameError::Open { path, err }),
     };
+    parse_manifest(&text, seeds, ranks)
+        .map(Some)
+        .map_err(|what| EndgameError::Checkpoint {
+            path,
+            what: what.to_string(),
+        })
+}
+
+/// The wave a manifest's text names, when it is of this layer and number of ranks, else what
+/// is wrong with it. Public for the fuzz target.
+pub fn parse_manifest(text: &str, seeds: u8, ranks: usize) -> Result<u32, &'static str> {
     let value = |key: &str| {
         text.lines()
             .find_map(|l| l.strip_prefix(key)?.trim().parse::<u64>().ok())
     };
-    let bad = |what: &str| EndgameError::Checkpoint {
-        path: path.clone(),
-        what: what.to_string(),
-    };
     if value("seeds ") != Some(seeds as u64) || value("ranks ") != Some(ranks as u64) {
-        return Err(bad("made by another build (seeds or ranks differ)"));
+        return Err("made by another build (seeds or ranks differ)");
     }
     match value("wave ") {
-        Some(w) if (1..=u32::MAX as u64).contains(&w) => Ok(Some(w as u32)),
-        _ => Err(bad("no wave")),
+        Some(w) if (1..=u32::MAX as u64).contains(&w) => Ok(w as u32),
+        _ => Err("no wave"),
     }
 }
 
@@ -238,29 +274,55 @@ pub fn load(
         return Ok(None);
     }
     let path = rank_path(dir, seeds, ranks, me, wave);
-    let r = read_rank(&path, seeds, slices, me, ranks, thresholds, wave);
+    let which = Which {
+        seeds,
+        slices,
+        rank: me,
+        thresholds,
+        wave,
+    };
+    let r = read_rank(&path, &which);
     agree(comm, r).map(Some)
 }
 
-fn read_rank(
+fn read_rank(path: &Path, which: &Which) -> Result<Loaded, EndgameError> {
+    let file = std::fs::File::open(path).map_err(|err| EndgameError::Open {
+        path: path.to_path_buf(),
+        err,
+    })?;
+    let size = file
+        .metadata()
+        .map_err(|_| EndgameError::Checkpoint {
+            path: path.to_path_buf(),
+            what: "unreadable".to_string(),
+        })?
+        .len();
+    decode_rank(BufReader::with_capacity(1 << 20, file), size, path, which)
+}
+
+/// Reads a rank file of `size` bytes from `f` and checks it is `which`'s; `path` names it in
+/// errors. Public for the fuzz target.
+pub fn decode_rank(
+    mut f: impl Read,
+    size: u64,
     path: &Path,
-    seeds: u8,
-    slices: &Slices,
-    rank: usize,
-    ranks: usize,
-    thresholds: usize,
-    wave: u32,
+    which: &Which,
 ) -> Result<Loaded, EndgameError> {
     let bad = |what: &str| EndgameError::Checkpoint {
         path: path.to_path_buf(),
         what: what.to_string(),
     };
-    let file = std::fs::File::open(path).map_err(|err| EndgameError::Open {
-        path: path.to_path_buf(),
-        err,
-    })?;
-    let size = file.metadata().map_err(|_| bad("unreadable"))?.len();
-    let mut f = BufReader::with_capacity(1 << 20, file);
+    let Which {
+        seeds,
+        slices,
+        rank,
+        thresholds,
+        wave,
+    } = *which;
+    let ranks = slices.ranks();
+    if !(1..=MAX_THRESHOLDS).contains(&thresholds) {
+        return Err(bad("its build has no packing for that many thresholds"));
+    }
     let mut h = [0u8; HEADER];
     f.read_exact(&mut h).map_err(|_| bad("too short"))?;
     let u32_at = |i: usize| u32::from_le_bytes(h[i..i + 4].try_into().expect("4 bytes"));
@@ -311,7 +373,7 @@ fn read_rank(
                 .map(|w| u32::from_le_bytes(w.try_into().expect("4 bytes"))),
         );
     }
-    if sum != u64_at(64) {
+    if fnv(sum, &h[..64]) != u64_at(64) {
         return Err(bad("its checksum is wrong (damaged)"));
     }
     if list.iter().any(|&p| p as u64 >= n) {
