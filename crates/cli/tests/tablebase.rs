@@ -223,7 +223,7 @@ fn errors_are_one_line() {
             "--dir",
             "/nonexistent-anywoli",
         ],
-        "the 16-seed database is built from the 12-seed one",
+        "the 16-seed layer needs at least 9 ranks",
     );
     assert_fails(
         &["tablebase", "build", "--seeds", "16"],

@@ -475,6 +475,23 @@ fn the_compact_file_holds_every_entry_of_the_table() {
     assert!(!whole.is_compact());
     assert!((0..positions(8)).all(|i| whole.entry_at(i) == t.entry_at(i)));
 
+    // The plain file read through its map (as 16 and 20 seeds are), and compacted from the
+    // map a batch of blocks at a time: the same entries, the same compact file.
+    let plain = dir.join("mapped.awtb");
+    t.save(&plain).unwrap();
+    let mapped = Table::map_plain(&plain).unwrap();
+    assert!(mapped.is_mapped() && !mapped.is_compact());
+    assert!((0..positions(8)).all(|i| mapped.entry_at(i) == t.entry_at(i)));
+    let again = dir.join("again.awtbz");
+    assert_eq!(mapped.save_compact(&again, 3).unwrap(), size);
+    assert!(std::fs::read(&again).unwrap() == std::fs::read(&path).unwrap());
+    // A mapped file's header and size are checked when it is opened.
+    let mut cut = std::fs::read(&plain).unwrap();
+    cut.pop();
+    std::fs::write(&plain, &cut).unwrap();
+    let err = Table::map_plain(&plain).err().unwrap().to_string();
+    assert!(err.contains("shorter than its header says"), "{err}");
+
     // With both files in the folder, the compact one is used (decompressed into memory: the
     // 8-seed table is small).
     t.save(&dir.join(Table::file_name(8))).unwrap();

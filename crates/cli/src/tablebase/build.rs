@@ -22,7 +22,7 @@ pub const TWELVE: &str = "building the 12-seed database of anywoli from the 8-se
 const MEMORY12: u64 = 3_600_000_000;
 
 /// The memory the kernel says is available, when it says (Linux); `None` elsewhere.
-fn available_memory() -> Option<u64> {
+pub fn available_memory() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;

@@ -23,6 +23,42 @@ const NO_MPI: &str = "this anywoli was built without MPI, and mpirun started it 
 pub struct Flags {
     pub checkpoint: Option<PathBuf>,
     pub checkpoint_every: Duration,
+    pub force: bool,
+}
+
+/// A rank's memory beside its slice's words: the fixed part measured on 8 seeds (28.6 MB,
+/// docs/tablebase-distributed.md "Cost model"), with room for the round buffers.
+const FIXED: u64 = 64_000_000;
+
+/// Ranks of this job on this node, as the launcher says (Open MPI, MPICH's Hydra, Slurm); 1
+/// when none says.
+fn ranks_here() -> u64 {
+    [
+        "OMPI_COMM_WORLD_LOCAL_SIZE",
+        "MPI_LOCALNRANKS",
+        "SLURM_NTASKS_PER_NODE",
+    ]
+    .iter()
+    .find_map(|v| std::env::var(v).ok()?.parse().ok())
+    .unwrap_or(1)
+}
+
+/// Whether this node's ranks can hold their slices: running out of memory hours in would lose
+/// the work (the 16-seed layer needs 226 GB of words in all), so a node that has too little
+/// says so before the forward pass, unless `--force`.
+fn memory_fits(seeds: u8, ranks: usize, force: bool) -> Result<(), Failure> {
+    let slice = positions(seeds).div_ceil(ranks as u64) * dist::word_bytes(seeds) as u64;
+    let here = ranks_here();
+    let need = here * (slice + FIXED);
+    match super::build::available_memory() {
+        Some(free) if need > free && !force => Err(Failure::Says(format!(
+            "the {seeds}-seed layer on {ranks} ranks needs {:.1} GB a rank ({here} on this node: {:.1} GB) and {:.1} GB is available: use more ranks or nodes (docs/tablebase-distributed.md, \"Cost model\"), or pass --force to try anyway",
+            (slice + FIXED) as f64 / 1e9,
+            need as f64 / 1e9,
+            free as f64 / 1e9
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Ranks of the MPI job that started this process, as the launcher says (Open MPI, or the
@@ -66,6 +102,23 @@ pub fn build(place: &Place, flags: &Flags) -> CmdResult {
 pub fn run(comm: &dyn Comm, place: &Place, flags: &Flags) -> CmdResult {
     let me = comm.rank();
     dist::supported(place.seeds)?;
+    let least = dist::least_ranks(place.seeds);
+    if comm.ranks() < least {
+        return Err(EndgameError::Slice {
+            seeds: place.seeds,
+            ranks: comm.ranks(),
+            least,
+        }
+        .into());
+    }
+    // Every rank checks its node; one that cannot hold its slice stops them all.
+    let r = memory_fits(place.seeds, comm.ranks(), flags.force);
+    let failed = comm.max(r.is_err() as u64) != 0;
+    match r {
+        Err(e) => return Err(e),
+        Ok(()) if failed => return Err(EndgameError::RankFailed { rank: 0 }.into()),
+        Ok(()) => {}
+    }
     let path = place.plain_path()?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)

@@ -36,7 +36,8 @@ pub enum TablebaseCommand {
         /// Threads to use.
         #[arg(long, default_value_t = 2, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
         threads: u16,
-        /// Build the 12-seed database even when the system says too little memory is free.
+        /// Build even when the system says too little memory is free (the 12-seed database; with
+        /// --distributed, any layer whose slices the node's ranks cannot hold).
         #[arg(long)]
         force: bool,
         /// Also write the compact file (`anywoli-N.awtbz`, what `tablebase compact` makes).
@@ -137,12 +138,14 @@ pub fn run(cmd: &TablebaseCommand) -> CmdResult {
             distributed: true,
             checkpoint,
             checkpoint_every,
+            force,
             ..
         } => distributed::build(
             place,
             &distributed::Flags {
                 checkpoint: checkpoint.clone(),
                 checkpoint_every: std::time::Duration::from_secs(*checkpoint_every),
+                force: *force,
             },
         ),
         TablebaseCommand::Build {

@@ -49,7 +49,12 @@ fuzz_target!(|data: &[u8]| {
         })
         .collect();
     let solved = Solved::from_cells(thresholds, cells).expect("whole words");
-    let list: Vec<u32> = rest.iter().map(|&b| b as u32 % n as u32).collect();
+    // A slice may be empty (more ranks than positions): then so is its list.
+    let list: Vec<u32> = rest
+        .iter()
+        .filter(|_| n > 0)
+        .map(|&b| b as u32 % n as u32)
+        .collect();
     let listed = (params[4] & 1 == 1).then_some(&list[..]);
     let state = State {
         wave: 3,

@@ -184,6 +184,20 @@ pub enum EndgameError {
          --distributed on enough ranks (docs/tablebase-distributed.md)"
     )]
     Positions,
+    /// The distributed build's slices would hold more positions than a rank's 32-bit wave
+    /// lists number.
+    #[error(
+        "the {seeds}-seed layer needs at least {least} ranks (a rank's slice holds at most \
+         4,294,967,295 positions), not {ranks}"
+    )]
+    Slice {
+        /// The layer.
+        seeds: u8,
+        /// The ranks given.
+        ranks: usize,
+        /// The fewest that do.
+        least: usize,
+    },
     /// A layer past 12 seeds needs the database of the layer below, for what its captures
     /// lead to.
     #[error("the {seeds}-seed database is built from the {lower}-seed one: put it in the folder")]

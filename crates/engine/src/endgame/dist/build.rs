@@ -87,6 +87,15 @@ pub fn word_bytes(seeds: u8) -> usize {
     2 * Packing::of(k).cells
 }
 
+/// The fewest ranks that build the `seeds`-seed layer: the wave lists hold positions as 32-bit
+/// offsets in a slice (1 up to 12 seeds, 9 at 16, 224 at 20).
+pub fn least_ranks(seeds: u8) -> usize {
+    let n = positions(seeds);
+    (1..)
+        .find(|&r| Slices::new(n, r).len(0) < u32::MAX as u64)
+        .unwrap_or(usize::MAX)
+}
+
 /// The build of one layer (see [`build`]).
 pub fn run(
     comm: &dyn Comm,
@@ -100,9 +109,12 @@ pub fn run(
     let slices = Slices::new(positions(game.seeds), comm.ranks());
     let me = comm.rank();
     let len = slices.len(me) as usize;
-    if slices.len(0) >= u32::MAX as u64 {
-        // The wave lists hold positions as 32-bit offsets in a slice.
-        return Err(EndgameError::Positions);
+    if comm.ranks() < least_ranks(game.seeds) {
+        return Err(EndgameError::Slice {
+            seeds: game.seeds,
+            ranks: comm.ranks(),
+            least: least_ranks(game.seeds),
+        });
     }
     let say = |e: Event| {
         if me == 0 {

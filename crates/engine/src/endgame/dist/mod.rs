@@ -19,7 +19,7 @@ pub mod slice;
 use std::path::PathBuf;
 use std::time::Duration;
 
-pub use build::{build, run, supported, word_bytes, Layer};
+pub use build::{build, least_ranks, run, supported, word_bytes, Layer};
 pub use comm::{agree, Comm, Local};
 pub use slice::Slices;
 
