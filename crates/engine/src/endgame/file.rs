@@ -29,44 +29,27 @@ impl Table {
     /// Reads a table whole and checks its header, size and checksum. A compact file
     /// (`.awtbz`, known by its magic bytes) is decompressed whole, every block checked.
     pub fn load(path: &Path) -> Result<Table, EndgameError> {
-        let mut f = std::fs::File::open(path).map_err(|err| EndgameError::Open {
-            path: path.to_path_buf(),
-            err,
-        })?;
-        let bad = |defect| EndgameError::Invalid {
-            path: path.to_path_buf(),
-            defect,
-        };
-        let mut header = [0u8; HEADER];
-        f.read_exact(&mut header)
-            .map_err(|_| bad(Defect::TooShort))?;
+        let (f, header) = open_with_header(path)?;
         if &header[..8] == compact::MAGIC {
             let c = Compact::open(path, damaged_entry)?;
             let data = c.entries()?;
             return Ok(Table::in_memory(c.seeds(), data));
         }
-        let (seeds, data) = read_plain(f, &header).map_err(bad)?;
+        let (seeds, data) = read_plain(f, &header).map_err(invalid(path))?;
         Ok(Table::in_memory(seeds, data))
     }
 
     /// Maps a plain file instead of reading it: its header and size are checked now, its
-    /// checksum is not (that would read the whole file: 75 GB at 16 seeds; `tablebase verify`
-    /// reads it). A probe reads one entry through the map, and the kernel shares the file's
-    /// pages between the processes (the ranks of a node) that map it.
+    /// checksum is not (that would read the whole file: 75 GB at 16 seeds; `tablebase
+    /// compare` reads it). A probe reads one entry through the map, and the kernel shares the
+    /// file's pages between the processes (the ranks of a node) that map it.
     pub fn map_plain(path: &Path) -> Result<Table, EndgameError> {
-        let f = std::fs::File::open(path).map_err(|err| EndgameError::Open {
-            path: path.to_path_buf(),
-            err,
-        })?;
-        let bad = |defect| EndgameError::Invalid {
-            path: path.to_path_buf(),
-            defect,
-        };
-        let size = f.metadata().map_err(|e| bad(Defect::Read(e)))?.len();
-        let mut header = [0u8; HEADER];
-        (&f).read_exact(&mut header)
-            .map_err(|_| bad(Defect::TooShort))?;
-        let (seeds, _) = plain_layout(&header, size).map_err(bad)?;
+        let (f, header) = open_with_header(path)?;
+        let size = f
+            .metadata()
+            .map_err(|e| invalid(path)(Defect::Read(e)))?
+            .len();
+        let (seeds, _) = plain_layout(&header, size).map_err(invalid(path))?;
         // Safety: the file is only read; a build writes a new file and renames it over the
         // old, so a mapped file is never changed under a reader.
         let map = unsafe { memmap2::Mmap::map(&f) }.map_err(|err| EndgameError::Open {
@@ -167,6 +150,26 @@ impl PlainWriter {
         f.sync_all().map_err(fail)?;
         std::fs::rename(&tmp, &path).map_err(fail)
     }
+}
+
+/// The error of a file that is not a valid database, for its defect.
+fn invalid(path: &Path) -> impl Fn(Defect) -> EndgameError + '_ {
+    move |defect| EndgameError::Invalid {
+        path: path.to_path_buf(),
+        defect,
+    }
+}
+
+/// A table file opened, and its first [`HEADER`] bytes.
+fn open_with_header(path: &Path) -> Result<(std::fs::File, [u8; HEADER]), EndgameError> {
+    let mut f = std::fs::File::open(path).map_err(|err| EndgameError::Open {
+        path: path.to_path_buf(),
+        err,
+    })?;
+    let mut header = [0u8; HEADER];
+    f.read_exact(&mut header)
+        .map_err(|_| invalid(path)(Defect::TooShort))?;
+    Ok((f, header))
 }
 
 /// The seeds and entries of a plain file of `size` bytes whose `header` is this, when they

@@ -182,11 +182,18 @@ impl Table {
             return;
         };
         if (b + 1).is_multiple_of(RELEASE) {
-            let lo = at + 2 * BLOCK * (b + 1 - RELEASE);
+            // The run before this one again: a read maps the pages around it too (the kernel's
+            // fault-around), some of them in the run released last time.
+            let first = (b + 1).saturating_sub(2 * RELEASE);
+            let lo = at + 2 * BLOCK * first;
             // Safety: the map is of a file, read only: dropped pages are read again from the
             // file if touched, with the same bytes, and no slice of the map outlives a read.
             let _ = unsafe {
-                map.unchecked_advise_range(UncheckedAdvice::DontNeed, lo, 2 * BLOCK * RELEASE)
+                map.unchecked_advise_range(
+                    UncheckedAdvice::DontNeed,
+                    lo,
+                    2 * BLOCK * (b + 1 - first),
+                )
             };
         }
     }
