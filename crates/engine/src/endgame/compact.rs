@@ -203,6 +203,18 @@ impl Compact {
         self.len == 0
     }
 
+    /// The checksum of the entries, as the header says.
+    pub fn checksum(&self) -> u64 {
+        self.sum
+    }
+
+    /// Appends block `b`'s entries to `out`, decoded through this thread's cache.
+    pub fn fill_block(&self, b: usize, out: &mut Vec<Entry>) -> Result<(), CompactError> {
+        self.try_entry_at((b * BLOCK) as u64)?;
+        CACHE.with(|c| out.extend_from_slice(&c.borrow().blocks[b % SLOTS]));
+        Ok(())
+    }
+
     fn block_bytes(&self, b: usize) -> &[u8] {
         let at = HEADER + 8 * b;
         let (lo, hi) = (u64_at(&self.map, at), u64_at(&self.map, at + 8));

@@ -140,7 +140,7 @@ pub(crate) fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
 }
 
 /// Where [`checksum`] starts: FNV-1a's offset basis.
-pub(crate) const CHECKSUM_START: u64 = 0xcbf2_9ce4_8422_2325;
+pub const CHECKSUM_START: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// FNV-1a over the entries: enough to catch a damaged or truncated file.
 pub(crate) fn checksum(data: &[Entry]) -> u64 {
@@ -148,7 +148,7 @@ pub(crate) fn checksum(data: &[Entry]) -> u64 {
 }
 
 /// [`checksum`] carried on from `h` over the next entries, for a file written in parts.
-pub(crate) fn checksum_from(mut h: u64, data: &[Entry]) -> u64 {
+pub fn checksum_from(mut h: u64, data: &[Entry]) -> u64 {
     for e in data {
         h ^= *e as u64;
         h = h.wrapping_mul(0x0000_0100_0000_01b3);

@@ -147,11 +147,7 @@ impl Table {
         let hi = (lo + BLOCK as u64).min(self.len() as u64);
         match &self.store {
             Store::Plain(d) => out.extend_from_slice(&d[lo as usize..hi as usize]),
-            Store::Compact(c) => {
-                for i in lo..hi {
-                    out.push(c.try_entry_at(i)?);
-                }
-            }
+            Store::Compact(c) => c.fill_block(b, out)?,
             Store::Mapped { .. } => out.extend((lo..hi).map(|i| self.entry_at(i))),
         }
         Ok(())
@@ -174,10 +170,24 @@ impl Table {
         compact::write_from(path, self.seeds, self.len() as u64, threads, &fill)
     }
 
+    /// The checksum of the entries the file's header gives, for a table read through a map
+    /// (whose entries were not checked when it was opened); `None` for a table in memory,
+    /// checked when it was loaded.
+    pub fn stored_checksum(&self) -> Option<u64> {
+        match &self.store {
+            Store::Plain(_) => None,
+            Store::Compact(c) => Some(c.checksum()),
+            Store::Mapped { map, .. } => {
+                Some(u64::from_le_bytes(map[24..32].try_into().expect("8 bytes")))
+            }
+        }
+    }
+
     /// Once block `b` ends a run of [`RELEASE`] blocks read through a plain file's map, lets
-    /// the kernel drop the run's pages from this process: a compaction reads the whole file
-    /// once, and without this its resident size grows to the file's (75 GB at 16 seeds).
-    fn release(&self, b: usize) {
+    /// the kernel drop the run's pages from this process: a reader of the whole file (a
+    /// compaction, a comparison) reads it once, and without this its resident size grows to
+    /// the file's (75 GB at 16 seeds).
+    pub fn release(&self, b: usize) {
         let Store::Mapped { map, at } = &self.store else {
             return;
         };
