@@ -70,15 +70,24 @@ pub(crate) fn with_game<R>(
             EndgameError::NoLower { seeds, lower }
         });
     }
-    let thresholds = margins[1..].to_vec();
-    let k = thresholds.len();
+    let (thresholds, pair) = thresholds_of(margins);
     let terminal = |before: &Position, after: &Position| capture_margin(tb, before, after);
     Ok(f(&Game {
         seeds,
         thresholds,
-        pair: (0..k).rev().collect(),
+        pair,
         terminal: &terminal,
     }))
+}
+
+/// The thresholds of a layer of these margins (all but the lowest: "at least this"), and for
+/// each the one it becomes for the other side after a move that passes the turn. Margins are
+/// symmetric about 0, so "at least `t`" for the mover is "at most `−t`" for the other side,
+/// which fails "at least the next margin above `−t`": the thresholds pair from the two ends.
+fn thresholds_of(margins: &[i32]) -> (Vec<i32>, Vec<usize>) {
+    let thresholds = margins[1..].to_vec();
+    let pair = (0..thresholds.len()).rev().collect();
+    (thresholds, pair)
 }
 
 /// The 12-seed entry of a position from its entries at the thresholds −4, +4 and +12 (in the
@@ -96,4 +105,30 @@ pub(crate) fn entry16_of(st: &[u16]) -> u16 {
 /// The 20-seed entry of a position from its entries at the thresholds −12, −4, +4, +12, +20.
 pub(crate) fn entry20_of(st: &[u16]) -> u16 {
     bounds::entry_of(20, st)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each threshold's pair is the next margin above its negation, for every margin layer;
+    /// the 12-seed one's is the pairing it was built with before the layers were generalised.
+    #[test]
+    fn thresholds_pair_with_the_next_margin_above_their_negation() {
+        for seeds in [12u8, 16, 20] {
+            let margins = bounds::margins(seeds).unwrap();
+            let (t, pair) = thresholds_of(margins);
+            assert_eq!(t.len(), margins.len() - 1);
+            for (i, &p) in pair.iter().enumerate() {
+                let next = *margins.iter().find(|&&m| m > -t[i]).unwrap();
+                assert_eq!(t[p], next, "{seeds} seeds, threshold {}", t[i]);
+            }
+        }
+        assert_eq!(
+            thresholds_of(&bounds::MARGINS16),
+            (vec![-8, 0, 8, 16], vec![3, 2, 1, 0])
+        );
+        let (t12, p12) = thresholds_of(bounds::margins(12).unwrap());
+        assert_eq!((t12, p12), (vec![-4, 4, 12], vec![2, 1, 0]));
+    }
 }
