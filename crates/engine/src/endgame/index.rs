@@ -139,7 +139,7 @@ pub(crate) fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
     h
 }
 
-/// Where [`checksum`] starts: FNV-1a's offset basis.
+/// Where the files' checksum starts: FNV-1a's offset basis.
 pub const CHECKSUM_START: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// FNV-1a over the entries: enough to catch a damaged or truncated file.
@@ -147,7 +147,7 @@ pub(crate) fn checksum(data: &[Entry]) -> u64 {
     checksum_from(CHECKSUM_START, data)
 }
 
-/// [`checksum`] carried on from `h` over the next entries, for a file written in parts.
+/// The files' checksum carried on from `h` over the next entries, for a file written in parts.
 pub fn checksum_from(mut h: u64, data: &[Entry]) -> u64 {
     for e in data {
         h ^= *e as u64;

@@ -8,7 +8,9 @@
 //! `t`?" — won, lost (the opponent forces less), or neither — with the plies to that capture.
 //! A move to the other side's turn turns "at least `t`" for the mover into "less than the next
 //! margin above `−t`" for the other side, so the thresholds pair up (−4 with +12, +4 with
-//! itself) and one set of waves settles them all.
+//! itself) and one set of waves settles them all. The 16- and 20-seed layers are the same
+//! analysis with four and five thresholds (built on a cluster, [`super::dist`]); their fields
+//! are packed wider ([`super::packed`]).
 //!
 //! Every position is expanded once, forward (its captures decide thresholds at once, its
 //! quiet moves are counted); then each wave undoes the moves into the positions it settled

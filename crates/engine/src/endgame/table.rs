@@ -183,7 +183,7 @@ impl Table {
         }
     }
 
-    /// Once block `b` ends a run of [`RELEASE`] blocks read through a plain file's map, lets
+    /// Once block `b` ends a run of 1,024 blocks (16 MB) read through a plain file's map, lets
     /// the kernel drop the run's pages from this process: a reader of the whole file (a
     /// compaction, a comparison) reads it once, and without this its resident size grows to
     /// the file's (75 GB at 16 seeds).
