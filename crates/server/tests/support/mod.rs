@@ -294,7 +294,10 @@ pub async fn body_data(c: &Client, key: &str) -> String {
 pub async fn wait_for(c: &Client, cond: &str, what: &str) {
     let deadline = Instant::now() + PATIENCE;
     loop {
-        if js(c, &format!("return !!({cond})")).await == json!(true) {
+        // A page still loading (after a refresh or a click) may lack the elements `cond`
+        // reads: that is "not yet", not a failure.
+        let probe = format!("try {{ return !!({cond}); }} catch (e) {{ return false; }}");
+        if js(c, &probe).await == json!(true) {
             return;
         }
         if Instant::now() > deadline {
